@@ -1,0 +1,3 @@
+"""Spades: every variant people play, honest computer players, and a table in the browser."""
+
+__version__ = "0.1.0"

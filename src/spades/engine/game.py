@@ -1,0 +1,538 @@
+"""The game as a state machine: ``new_game``, ``legal_actions``, ``apply``.
+
+Dealing, the draw's face-up discards, collecting a trick, scoring, the next deal and the
+end of the game all happen inside ``apply``. An illegal action raises
+``IllegalActionError`` with a reason a player understands and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+from .actions import (
+    BIDS,
+    BLIND_NIL,
+    DISCARD,
+    KEEP,
+    KEEP_TWO,
+    NIL,
+    PLAYS,
+    TAKE_KITTY,
+    Action,
+    Bid,
+    Draw,
+    Exchange,
+    IllegalActionError,
+    PassCards,
+    Play,
+)
+from .cards import CARDS, NAME_OF, cards_in, NON_SPADES_MASK, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, Card
+from .rules import Rules
+from .scoring import game_end, score_hand
+from .state import GameState, HandResult, HandState, Phase, Trick
+
+_TWO_OF_CLUBS = CARDS[0]
+_CLUBS = SUIT_MASKS[0]
+_FIRST_SPADE = 39
+
+
+class DeckError(ValueError):
+    """A deck that is not exactly the cards of the variant."""
+
+
+def new_game(rules: Rules, seed: int | str = 0, *, decks: Sequence[Sequence[Card]] = (),
+             first_dealer: int | None = None) -> GameState:
+    """A new game, its first hand dealt.
+
+    Each hand's deck is ``decks[i]`` when given (top card first), else shuffled by
+    ``random.Random`` from ``seed`` and the hand number: the same seed, the same game.
+    """
+    n = rules.players
+    dealer = n - 1 if first_dealer is None else first_dealer
+    if not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}, not {first_dealer!r}")
+    fixed = tuple(tuple(d) for d in decks)
+    for index, deck in enumerate(fixed):
+        check_deck(rules, deck, index)
+    zeros = (0,) * len(rules.sides)
+    hand = _deal(rules, seed, fixed, 0, dealer)
+    return GameState(rules=rules, seed=seed, decks=fixed, first_dealer=dealer, scores=zeros,
+                     bags=zeros, results=(), hand=hand, over=False, winner=None)
+
+
+def check_deck(rules: Rules, deck: Sequence[int], index: int = 0) -> None:
+    if sorted(deck) != list(rules.deck):
+        want = set(rules.deck)
+        got = list(deck)
+        extra = sorted({c for c in got if c not in want})
+        dupes = sorted({c for c in got if got.count(c) > 1})
+        missing = sorted(want - set(got))
+        parts = []
+        if extra:
+            parts.append("not in this variant's deck: " + " ".join(str(CARDS[c]) for c in extra))
+        if dupes:
+            parts.append("twice: " + " ".join(str(CARDS[c]) for c in dupes))
+        if missing:
+            parts.append("missing: " + " ".join(str(CARDS[c]) for c in missing))
+        raise DeckError(f"the deck of hand {index + 1} must hold the variant's "
+                        f"{len(rules.deck)} cards once each ({'; '.join(parts)})")
+
+
+def shuffled_deck(rules: Rules, seed: int | str, number: int) -> tuple[Card, ...]:
+    cards = list(rules.deck)
+    random.Random(f"{seed}/{number}").shuffle(cards)
+    return tuple(cards)
+
+
+def _deal(rules: Rules, seed: int | str, decks: tuple[tuple[Card, ...], ...], number: int,
+          dealer: int) -> HandState:
+    deck = decks[number] if number < len(decks) else shuffled_deck(rules, seed, number)
+    n = rules.players
+    first = (dealer + 1) % n
+    kitty: Card | None = None
+    if rules.draw:
+        hands = (0,) * n
+        phase = Phase.DRAW
+        turn = first
+    else:
+        dealt = rules.hand_size * n
+        masks = [0] * n
+        for offset in range(n):
+            mask = 0
+            for card in deck[offset:dealt:n]:
+                mask |= 1 << card
+            masks[(first + offset) % n] = mask
+        hands = tuple(masks)
+        phase = Phase.BID
+        turn = first
+        if rules.kitty:
+            kitty = deck[dealt]
+            if kitty != _TWO_OF_CLUBS:
+                phase = Phase.KITTY
+                turn = next(s for s in range(n) if hands[s] & 1)
+    return HandState(number=number, dealer=dealer, deck=deck, phase=phase, turn=turn,
+                     hands=hands, stock=0, discards=(), kitty=kitty, bids=(None,) * n,
+                     passes=(), pending=(), leader=first, trick=(), tricks=(0,) * n,
+                     broken=False, played=0, history=(), actions=())
+
+
+# ---------------------------------------------------------------------------- queries
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every action the seat to act may take now (empty when the game is over)."""
+    if state.over:
+        return []
+    hand = state.hand
+    phase = hand.phase
+    if phase is Phase.PLAY:
+        return list(_plays(legal_play_mask(state.rules, hand)))
+    if phase is Phase.BID:
+        return list(legal_bids(state))
+    if phase is Phase.DRAW:
+        actions: list[Action] = [KEEP, DISCARD]
+        if can_bid_blind_nil(state, hand.turn):
+            actions.append(BLIND_NIL)
+        return actions
+    if phase is Phase.KITTY:
+        return [TAKE_KITTY, KEEP_TWO]
+    if phase is Phase.PASS:
+        size = state.rules.blind_nil_pass
+        cards = cards_in(hand.hands[hand.turn])
+        return [PassCards(combo) for combo in combinations(cards, size)]
+    return []
+
+
+_PLAYS_OF: dict[int, tuple[Play, ...]] = {}
+
+
+def _plays(mask: int) -> tuple[Play, ...]:
+    """The shared ``Play`` actions of a mask (memoised: most masks are one suit's cards)."""
+    plays = _PLAYS_OF.get(mask)
+    if plays is None:
+        if len(_PLAYS_OF) > 200_000:
+            _PLAYS_OF.clear()
+        plays = _PLAYS_OF[mask] = tuple(PLAYS[c] for c in cards_in(mask))
+    return plays
+
+
+def legal_play_mask(rules: Rules, hand: HandState) -> int:
+    """The cards the seat to act may play, as a mask."""
+    held = hand.hands[hand.turn]
+    if hand.trick:
+        follow = held & SUIT_MASK_OF[hand.trick[0]]
+        return follow or held
+    if not hand.history and rules.first_lead == "lowest-club":
+        club = _lowest_club(hand.hands)
+        if club & held:
+            return club
+    if not hand.broken:
+        plain = held & NON_SPADES_MASK
+        if plain:
+            return plain
+    return held
+
+
+def legal_bids(state: GameState) -> tuple[Bid, ...]:
+    rules = state.rules
+    hand = state.hand
+    seat = hand.turn
+    top = rules.max_bid
+    blind = (BLIND_NIL,) if can_bid_blind_nil(state, seat) else ()
+    if rules.suicide:
+        partner = rules.partner_of[seat]
+        other = hand.bids[partner] if partner is not None else None
+        high = BIDS[rules.suicide_min: top + 1]
+        if other is None:
+            return (NIL, *high, *blind)
+        if other.nil:
+            return high
+        return (NIL, *blind)
+    low = BIDS[rules.min_bid: top + 1]
+    if rules.nil:
+        return (NIL, *low, *blind)
+    return low
+
+
+def can_bid_blind_nil(state: GameState, seat: int) -> bool:
+    """Blind nil is on, this seat has not bid or (two-player) drawn yet, and its side is
+    far enough behind."""
+    rules = state.rules
+    hand = state.hand
+    if not rules.blind_nil or state.over or hand.bids[seat] is not None:
+        return False
+    if rules.draw:
+        if hand.phase is not Phase.DRAW or hand.hands[seat]:
+            return False
+    elif hand.phase is not Phase.BID:
+        return False
+    if rules.blind_nil_deficit is None:
+        return True
+    side = rules.side_of[seat]
+    best_other = max(s for i, s in enumerate(state.scores) if i != side)
+    return best_other - state.scores[side] >= rules.blind_nil_deficit
+
+
+def _lowest_club(hands: Sequence[int]) -> int:
+    clubs = 0
+    for held in hands:
+        clubs |= held & _CLUBS
+    return clubs & -clubs
+
+
+def trick_winner(cards: Sequence[int], leader: int, players: int) -> int:
+    """The seat that wins a complete trick: the highest spade, else the highest card of the
+    suit led."""
+    led = SUIT_MASK_OF[cards[0]]
+    best = -1
+    best_index = 0
+    for index, card in enumerate(cards):
+        if card >= _FIRST_SPADE:
+            key = card + 100
+        elif (1 << card) & led:
+            key = card
+        else:
+            continue
+        if key > best:
+            best = key
+            best_index = index
+    return (leader + best_index) % players
+
+
+# ---------------------------------------------------------------------------- apply
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after the seat to act takes ``action``; the given state is unchanged."""
+    if state.over:
+        raise IllegalActionError("the game is over")
+    phase = state.hand.phase
+    kind = type(action)
+    if kind is Play:
+        if phase is not Phase.PLAY:
+            raise IllegalActionError(_not_now(phase, "play a card"))
+        return _play(state, action.card)  # type: ignore[union-attr]
+    if kind is Bid:
+        return _bid(state, action)  # type: ignore[arg-type]
+    if kind is Draw:
+        if phase is not Phase.DRAW:
+            raise IllegalActionError(_not_now(phase, "draw"))
+        return _draw(state, action.keep)  # type: ignore[union-attr]
+    if kind is PassCards:
+        if phase is not Phase.PASS:
+            raise IllegalActionError(_not_now(phase, "pass cards"))
+        return _pass(state, action.cards)  # type: ignore[union-attr]
+    if kind is Exchange:
+        if phase is not Phase.KITTY:
+            raise IllegalActionError(_not_now(phase, "exchange with the kitty"))
+        return _exchange(state, action.take)  # type: ignore[union-attr]
+    raise IllegalActionError(f"{action!r} is not an action")
+
+
+_PHASE_WORDS = {
+    Phase.DRAW: "it is time to draw",
+    Phase.KITTY: "it is time for the kitty exchange",
+    Phase.BID: "it is time to bid",
+    Phase.PASS: "it is time to pass cards",
+    Phase.PLAY: "it is time to play a card",
+    Phase.OVER: "the game is over",
+}
+
+
+def _not_now(phase: Phase, what: str) -> str:
+    return f"you cannot {what} now: {_PHASE_WORDS[phase]}"
+
+
+def _with_hand(state: GameState, hand: HandState) -> GameState:
+    return GameState(state.rules, state.seed, state.decks, state.first_dealer, state.scores,
+                     state.bags, state.results, hand, False, None)
+
+
+def _why_not_play(rules: Rules, hand: HandState, card: Card) -> str:
+    held = hand.hands[hand.turn]
+    if not (1 << card) & held:
+        return f"you do not hold the {NAME_OF[card]}"
+    if hand.trick:
+        return f"you must follow {SUIT_OF[hand.trick[0]].noun}"
+    if not hand.history and rules.first_lead == "lowest-club":
+        club = _lowest_club(hand.hands)
+        if club & held:
+            return f"the first lead must be the {NAME_OF[club.bit_length() - 1]}"
+    return "spades are not broken yet: lead another suit"
+
+
+def _play(state: GameState, card: Card) -> GameState:
+    rules = state.rules
+    hand = state.hand
+    seat = hand.turn
+    bit = 1 << card
+    held = hand.hands[seat]
+    led = hand.trick[0] if hand.trick else None
+    if led is not None:
+        follow = held & SUIT_MASK_OF[led]
+        legal = follow or held
+    else:
+        legal = legal_play_mask(rules, hand)
+    if not bit & legal:
+        raise IllegalActionError(_why_not_play(rules, hand, card))
+    n = rules.players
+    hands = list(hand.hands)
+    hands[seat] = held ^ bit
+    broken = hand.broken
+    if not broken:
+        if led is None:
+            broken = card >= _FIRST_SPADE
+        elif rules.spades_break == "void":
+            broken = not bit & SUIT_MASK_OF[led]
+        elif card >= _FIRST_SPADE:
+            broken = rules.spades_break == "any-spade" or led < _FIRST_SPADE
+    trick = hand.trick + (card,)
+    actions = hand.actions + ((seat, PLAYS[card]),)
+    if len(trick) < n:
+        return GameState(state.rules, state.seed, state.decks, state.first_dealer,
+                         state.scores, state.bags, state.results, HandState(
+            hand.number, hand.dealer, hand.deck, Phase.PLAY, (seat + 1) % n, tuple(hands),
+            hand.stock, hand.discards, hand.kitty, hand.bids, hand.passes, hand.pending,
+            hand.leader, trick, hand.tricks, broken, hand.played | bit, hand.history,
+            actions), False, None)
+    winner = trick_winner(trick, hand.leader, n)
+    tricks = list(hand.tricks)
+    tricks[winner] += 1
+    history = (*hand.history, Trick(hand.leader, trick, winner))
+    done = not any(hands)
+    after = HandState(
+        number=hand.number, dealer=hand.dealer, deck=hand.deck,
+        phase=Phase.OVER if done else Phase.PLAY, turn=winner, hands=tuple(hands),
+        stock=hand.stock, discards=hand.discards, kitty=hand.kitty, bids=hand.bids,
+        passes=hand.passes, pending=hand.pending, leader=winner, trick=(),
+        tricks=tuple(tricks), broken=broken, played=hand.played | bit, history=history,
+        actions=actions)
+    if done:
+        return _finish_hand(state, after)
+    return _with_hand(state, after)
+
+
+def _finish_hand(state: GameState, hand: HandState) -> GameState:
+    rules = state.rules
+    bids = tuple(b for b in hand.bids if b is not None)
+    score = score_hand(rules, bids, hand.tricks, state.scores, state.bags)
+    result = HandResult(number=hand.number, dealer=hand.dealer, deck=hand.deck,
+                        actions=hand.actions, bids=bids, tricks=hand.tricks, score=score)
+    over, winner = game_end(rules, score)
+    if over:
+        final = HandState(
+            number=hand.number, dealer=hand.dealer, deck=hand.deck, phase=Phase.OVER,
+            turn=-1, hands=hand.hands, stock=hand.stock, discards=hand.discards,
+            kitty=hand.kitty, bids=hand.bids, passes=hand.passes, pending=(),
+            leader=hand.leader, trick=(), tricks=hand.tricks, broken=hand.broken,
+            played=hand.played, history=hand.history, actions=hand.actions)
+    else:
+        final = _deal(rules, state.seed, state.decks, hand.number + 1,
+                      (hand.dealer + 1) % rules.players)
+    return GameState(rules=rules, seed=state.seed, decks=state.decks,
+                     first_dealer=state.first_dealer, scores=score.scores, bags=score.bags,
+                     results=(*state.results, result), hand=final, over=over, winner=winner)
+
+
+def _replace_hand(hand: HandState, **changes: object) -> HandState:
+    return hand._replace(**changes)  # type: ignore[arg-type]
+
+
+def _next_bidder(rules: Rules, hand: HandState, bids: Sequence[Bid | None],
+                 after: int) -> int | None:
+    n = rules.players
+    for step in range(1, n + 1):
+        seat = (after + step) % n
+        if bids[seat] is None:
+            return seat
+    return None
+
+
+def _bid(state: GameState, bid: Bid) -> GameState:
+    rules = state.rules
+    hand = state.hand
+    seat = hand.turn
+    if bid.blind:
+        if not can_bid_blind_nil(state, seat):
+            raise IllegalActionError(_why_no_blind(state, seat))
+    elif hand.phase is not Phase.BID:
+        raise IllegalActionError(_not_now(hand.phase, "bid"))
+    elif bid not in legal_bids(state):
+        raise IllegalActionError(_why_not_bid(state, bid))
+    bids = list(hand.bids)
+    bids[seat] = bid
+    actions = (*hand.actions, (seat, bid))
+    if hand.phase is Phase.DRAW:  # two-player blind nil, declared before the first draw
+        return _with_hand(state, _replace_hand(hand, bids=tuple(bids), actions=actions))
+    nxt = _next_bidder(rules, hand, bids, seat)
+    if nxt is not None:
+        return _with_hand(state, _replace_hand(hand, bids=tuple(bids), turn=nxt,
+                                               actions=actions))
+    return _with_hand(state, _after_bids(rules, hand, tuple(bids), actions))
+
+
+def _why_no_blind(state: GameState, seat: int) -> str:
+    rules = state.rules
+    hand = state.hand
+    if not rules.blind_nil:
+        return "blind nil is not played at this table"
+    if hand.bids[seat] is not None:
+        return "you have already bid"
+    if rules.draw and (hand.phase is not Phase.DRAW or hand.hands[seat]):
+        return "blind nil must be declared before your first draw"
+    if not rules.draw and hand.phase is not Phase.BID:
+        return _not_now(hand.phase, "bid")
+    return (f"blind nil is allowed only when your side is behind by "
+            f"{rules.blind_nil_deficit} points or more")
+
+
+def _why_not_bid(state: GameState, bid: Bid) -> str:
+    rules = state.rules
+    hand = state.hand
+    if bid.nil and not rules.nil:
+        return f"nil is not played at this table: bid {rules.min_bid} to {rules.max_bid}"
+    if rules.suicide:
+        partner = rules.partner_of[hand.turn]
+        other = hand.bids[partner] if partner is not None else None
+        if other is not None and other.nil:
+            return (f"suicide: your partner bid nil, so you must bid "
+                    f"{rules.suicide_min} or more")
+        if other is not None:
+            return "suicide: your partner did not bid nil, so you must bid nil"
+        return f"suicide: bid nil or {rules.suicide_min} or more"
+    low = "nil" if rules.nil else str(rules.min_bid)
+    return f"bid {low} or {rules.min_bid} to {rules.max_bid}, not {bid.label}"
+
+
+def _after_bids(rules: Rules, hand: HandState, bids: tuple[Bid | None, ...],
+                actions: tuple[tuple[int, Action], ...]) -> HandState:
+    pending: list[tuple[int, int]] = []
+    if rules.blind_nil_pass:
+        n = rules.players
+        busy: set[int] = set()
+        for step in range(1, n + 1):
+            seat = (hand.dealer + step) % n
+            bid = bids[seat]
+            partner = rules.partner_of[seat]
+            if bid is not None and bid.blind and partner is not None and seat not in busy:
+                pending += [(seat, partner), (partner, seat)]
+                busy |= {seat, partner}
+    if pending:
+        return _replace_hand(hand, bids=bids, actions=actions, phase=Phase.PASS,
+                             turn=pending[0][0], pending=tuple(pending))
+    return _start_play(rules, _replace_hand(hand, bids=bids, actions=actions))
+
+
+def _start_play(rules: Rules, hand: HandState) -> HandState:
+    leader = (hand.dealer + 1) % rules.players
+    if rules.first_lead == "lowest-club":
+        club = _lowest_club(hand.hands)
+        if club:
+            leader = next(s for s, held in enumerate(hand.hands) if held & club)
+    return _replace_hand(hand, phase=Phase.PLAY, turn=leader, leader=leader, pending=())
+
+
+def _draw(state: GameState, keep: bool) -> GameState:
+    rules = state.rules
+    hand = state.hand
+    seat = hand.turn
+    drawn = hand.deck[hand.stock]
+    following = hand.deck[hand.stock + 1]
+    kept, shown = (drawn, following) if keep else (following, drawn)
+    hands = list(hand.hands)
+    hands[seat] |= 1 << kept
+    actions = (*hand.actions, (seat, KEEP if keep else DISCARD))
+    other = (seat + 1) % rules.players
+    changes: dict[str, object] = dict(
+        hands=tuple(hands), stock=hand.stock + 2, discards=(*hand.discards, shown),
+        actions=actions, turn=other)
+    if hand.stock + 2 < len(hand.deck):
+        return _with_hand(state, _replace_hand(hand, **changes))
+    # every card is drawn: bid, skipping a player who went blind nil
+    drawn_hand = _replace_hand(hand, **changes)
+    first = (hand.dealer + 1) % rules.players
+    nxt = first if hand.bids[first] is None else _next_bidder(rules, hand, hand.bids, first)
+    if nxt is None:
+        return _with_hand(state, _after_bids(rules, drawn_hand, hand.bids, actions))
+    return _with_hand(state, _replace_hand(drawn_hand, phase=Phase.BID, turn=nxt))
+
+
+def _pass(state: GameState, cards: tuple[Card, ...]) -> GameState:
+    rules = state.rules
+    hand = state.hand
+    giver, receiver = hand.pending[0]
+    size = rules.blind_nil_pass
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    if len(cards) != size or mask.bit_count() != size:
+        raise IllegalActionError(f"pass exactly {size} different cards")
+    if mask & ~hand.hands[giver]:
+        missing = next(c for c in cards if not (1 << c) & hand.hands[giver])
+        raise IllegalActionError(f"you do not hold the {NAME_OF[missing]}")
+    hands = list(hand.hands)
+    hands[giver] ^= mask
+    hands[receiver] |= mask
+    ordered = tuple(sorted(CARDS[c] for c in cards))
+    pending = hand.pending[1:]
+    after = _replace_hand(hand, hands=tuple(hands),
+                          passes=(*hand.passes, (giver, receiver, ordered)),
+                          actions=(*hand.actions, (giver, PassCards(ordered))),
+                          pending=pending, turn=pending[0][0] if pending else giver)
+    if pending:
+        return _with_hand(state, after)
+    return _with_hand(state, _start_play(rules, after))
+
+
+def _exchange(state: GameState, take: bool) -> GameState:
+    hand = state.hand
+    seat = hand.turn
+    hands = list(hand.hands)
+    kitty = hand.kitty
+    if take and kitty is not None:
+        hands[seat] = (hands[seat] ^ 1) | (1 << kitty)
+        kitty = _TWO_OF_CLUBS
+    first = (hand.dealer + 1) % state.rules.players
+    return _with_hand(state, _replace_hand(
+        hand, hands=tuple(hands), kitty=kitty, phase=Phase.BID, turn=first,
+        actions=(*hand.actions, (seat, TAKE_KITTY if take else KEEP_TWO))))

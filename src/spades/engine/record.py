@@ -1,0 +1,258 @@
+"""Game records (``spades-record/1``, see docs/record-format.md) to and from states.
+
+A record is a game's rules, each hand's deck and the ordered actions. Reading one replays it
+through the engine, so a record that breaks a rule is refused with the hand and action
+numbers (both counted from 1) and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import BLIND_NIL, NIL, Action, Bid, Draw, Exchange, IllegalActionError, PassCards, Play
+from .cards import CARDS, CODE_OF, Card, CardError, parse_card
+from .game import DeckError, apply, new_game
+from .rules import OPTION_NAMES, Rules, RulesError, find_preset
+from .state import GameState
+
+FORMAT = "spades-record/1"
+
+
+class RecordError(ValueError):
+    """A record we cannot read or that breaks the rules; ``hand`` and ``action`` count
+    from 1 when the fault is in one action."""
+
+    def __init__(self, message: str, hand: int | None = None, action: int | None = None):
+        where = ""
+        if hand is not None and action is not None:
+            where = f"hand {hand}, action {action}: "
+        elif hand is not None:
+            where = f"hand {hand}: "
+        super().__init__(where + message)
+        self.hand = hand
+        self.action = action
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    rules: Rules
+    players: tuple[str, ...] | None
+    first_dealer: int | None
+    hands: tuple[tuple[tuple[Card, ...], tuple[tuple[int, Action], ...]], ...]
+
+
+# ---------------------------------------------------------------------------- reading
+
+def rules_from_json(data: Any) -> Rules:
+    if not isinstance(data, Mapping):
+        raise RecordError('"rules" must be an object such as {"preset": "partnership"}')
+    options = dict(data)
+    preset = options.pop("preset", "partnership")
+    if not isinstance(preset, str):
+        raise RecordError('"rules.preset" must be a preset name')
+    try:
+        base = find_preset(preset)
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+        return base.with_options(**options)
+    except (RulesError, TypeError) as error:
+        raise RecordError(f"rules: {error}") from None
+
+
+def rules_to_json(rules: Rules) -> dict[str, Any]:
+    return {"preset": rules.name, **rules.overrides()}
+
+
+def parse_bid(value: Any, rules: Rules) -> Bid:
+    if value == "nil" or (value == 0 and not isinstance(value, bool) and rules.nil):
+        return NIL
+    if value == "blind-nil":
+        return BLIND_NIL
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Bid(value)
+    raise ValueError(f'a bid is a whole number, "nil" or "blind-nil", not {value!r}')
+
+
+def parse_action(data: Any, rules: Rules) -> tuple[int, Action]:
+    """One record action; raises ValueError with a plain reason."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"an action is an object such as {{\"seat\": 0, \"play\": \"AS\"}}, "
+                         f"not {data!r}")
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise ValueError(f'"seat" must be a seat from 0 to {rules.players - 1}, not {seat!r}')
+    kinds = [k for k in ("bid", "play", "pass", "draw", "exchange") if k in data]
+    extra = sorted(set(data) - {"seat", *kinds})
+    if len(kinds) != 1 or extra:
+        raise ValueError('an action has "seat" and exactly one of "bid", "play", "pass", '
+                         f'"draw", "exchange"; got {sorted(data)}')
+    kind = kinds[0]
+    value = data[kind]
+    action: Action
+    if kind == "bid":
+        action = parse_bid(value, rules)
+    elif kind == "play":
+        if not isinstance(value, str):
+            raise ValueError(f"a play is a card such as \"AS\", not {value!r}")
+        action = Play(parse_card(value))
+    elif kind == "pass":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f'a pass is a list of cards such as ["2C", "3D"], not {value!r}')
+        action = PassCards(tuple(parse_card(v) for v in value))
+    elif kind == "draw":
+        if value not in ("keep", "discard"):
+            raise ValueError(f'a draw is "keep" or "discard", not {value!r}')
+        action = Draw(value == "keep")
+    else:
+        if not isinstance(value, bool):
+            raise ValueError(f"an exchange is true or false, not {value!r}")
+        action = Exchange(value)
+    return seat, action
+
+
+def action_to_json(seat: int, action: Action) -> dict[str, Any]:
+    if isinstance(action, Play):
+        return {"seat": seat, "play": CODE_OF[action.card]}
+    if isinstance(action, Bid):
+        return {"seat": seat, "bid": action.code}
+    if isinstance(action, Draw):
+        return {"seat": seat, "draw": "keep" if action.keep else "discard"}
+    if isinstance(action, PassCards):
+        return {"seat": seat, "pass": [CODE_OF[c] for c in action.cards]}
+    return {"seat": seat, "exchange": action.take}
+
+
+def parse_record(data: Any) -> Record:
+    """Check the shape of a record (not yet its legality: see ``replay``)."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f'"format" must be "{FORMAT}", not {data.get("format")!r}')
+    known = {"format", "rules", "players", "first_dealer", "hands", "seed", "result"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise RecordError(f"unknown field(s): {', '.join(unknown)}")
+    rules = rules_from_json(data.get("rules", {"preset": "partnership"}))
+    players = data.get("players")
+    if players is not None:
+        if (not isinstance(players, list) or len(players) != rules.players
+                or not all(isinstance(p, str) for p in players)):
+            raise RecordError(f'"players" must be a list of {rules.players} names')
+        players = tuple(players)
+    dealer = data.get("first_dealer")
+    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
+                               or not 0 <= dealer < rules.players):
+        raise RecordError(f'"first_dealer" must be a seat from 0 to {rules.players - 1}')
+    hands_data = data.get("hands")
+    if not isinstance(hands_data, list):
+        raise RecordError('"hands" must be a list')
+    hands = []
+    for h, hand in enumerate(hands_data, start=1):
+        if not isinstance(hand, Mapping) or set(hand) - {"deck", "actions"}:
+            raise RecordError('a hand is an object with "deck" and "actions"', hand=h)
+        deck_data = hand.get("deck")
+        if not isinstance(deck_data, list) or not all(isinstance(c, str) for c in deck_data):
+            raise RecordError('"deck" must be a list of cards', hand=h)
+        try:
+            deck = tuple(parse_card(c) for c in deck_data)
+        except CardError as error:
+            raise RecordError(f"deck: {error}", hand=h) from None
+        actions_data = hand.get("actions", [])
+        if not isinstance(actions_data, list):
+            raise RecordError('"actions" must be a list', hand=h)
+        actions = []
+        for a, item in enumerate(actions_data, start=1):
+            try:
+                actions.append(parse_action(item, rules))
+            except ValueError as error:
+                raise RecordError(str(error), hand=h, action=a) from None
+        hands.append((deck, tuple(actions)))
+    return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands))
+
+
+def replay(record: Record) -> GameState:
+    """Play a record through the engine; the state after its last action."""
+    decks = [deck for deck, _ in record.hands]
+    try:
+        state = new_game(record.rules, decks=decks, first_dealer=record.first_dealer)
+    except DeckError as error:
+        raise RecordError(str(error)) from None
+    for h, (_, actions) in enumerate(record.hands, start=1):
+        if state.hand.number != h - 1 and actions:
+            raise RecordError(
+                "the game is over" if state.over else
+                f"hand {state.hand.number + 1} is still in play: its actions must come first",
+                hand=h, action=1)
+        for a, (seat, action) in enumerate(actions, start=1):
+            if state.over:
+                raise RecordError("the game is over", hand=h, action=a)
+            if seat != state.hand.turn:
+                raise RecordError(f"it is seat {state.hand.turn}'s turn, not seat {seat}'s",
+                                  hand=h, action=a)
+            try:
+                state = apply(state, action)
+            except IllegalActionError as error:
+                raise RecordError(str(error), hand=h, action=a) from None
+        if h < len(record.hands) and not state.over and state.hand.number == h - 1:
+            raise RecordError("the hand is not finished but another hand follows it", hand=h)
+    return state
+
+
+def load_record(data: Any) -> GameState:
+    return replay(parse_record(data))
+
+
+def loads(text: str) -> GameState:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON: {error}") from None
+    return load_record(data)
+
+
+# ---------------------------------------------------------------------------- writing
+
+def record_of(state: GameState, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The whole record of a game so far (every deck: not for another seat's eyes)."""
+    hands = [{"deck": [CODE_OF[c] for c in r.deck],
+              "actions": [action_to_json(s, a) for s, a in r.actions]}
+             for r in state.results]
+    if not state.over:
+        hand = state.hand
+        hands.append({"deck": [CODE_OF[c] for c in hand.deck],
+                      "actions": [action_to_json(s, a) for s, a in hand.actions]})
+    out: dict[str, Any] = {"format": FORMAT, "rules": rules_to_json(state.rules)}
+    if players is not None:
+        out["players"] = list(players)
+    out["first_dealer"] = state.first_dealer
+    out["hands"] = hands
+    return out
+
+
+def bid_code(bid: Bid | None) -> int | str | None:
+    return None if bid is None else bid.code
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """What ``spades replay --json`` prints: complete hands and the result."""
+    return {
+        "sides": [list(side) for side in state.rules.sides],
+        "hands": [{"dealer": r.dealer, "bids": [b.code for b in r.bids],
+                   "tricks": list(r.tricks), "points": list(r.score.points),
+                   "bags": list(r.score.bags), "scores": list(r.score.scores)}
+                  for r in state.results],
+        "final": {"scores": list(state.scores), "over": state.over, "winner": state.winner},
+    }
+
+
+def card_codes(cards: Sequence[int]) -> list[str]:
+    return [CODE_OF[c] for c in cards]
+
+
+__all__ = ["FORMAT", "CARDS", "Record", "RecordError", "load_record", "loads", "parse_record",
+           "record_of", "replay", "summary"]

@@ -1,0 +1,305 @@
+"""The rules of a game as data: one frozen ``Rules`` value and the named presets.
+
+Every variant our rulebooks describe is a ``Rules`` value; house rules are
+``dataclasses.replace(preset, ...)`` (or ``rules.with_options(...)``). ``Rules`` checks
+itself when built and refuses an inconsistent combination with a message that names the
+options involved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .cards import BIG_JOKER, CARDS, LITTLE_JOKER, Card, parse_card
+
+SpadesBreak = Literal["offsuit", "any-spade", "void"]
+FailedNil = Literal["penalty-bags", "bags", "penalty-void"]
+SetScoring = Literal["minus", "zero"]
+FirstLead = Literal["left-of-dealer", "lowest-club"]
+
+SPADES_BREAK_CHOICES: tuple[str, ...] = ("offsuit", "any-spade", "void")
+FAILED_NIL_CHOICES: tuple[str, ...] = ("penalty-bags", "bags", "penalty-void")
+SET_SCORING_CHOICES: tuple[str, ...] = ("minus", "zero")
+FIRST_LEAD_CHOICES: tuple[str, ...] = ("left-of-dealer", "lowest-club")
+
+#: The low cards taken out, in this order, so that the deck divides evenly.
+_REMOVAL_ORDER = ("2C", "2D", "2H", "2S")
+
+
+class RulesError(ValueError):
+    """An option value or a combination of options that cannot be played."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rules:
+    """A complete description of one variant. See ``OPTION_HELP`` for each option."""
+
+    name: str = "partnership"
+    players: int = 4
+    partnership: bool = True
+    draw: bool = False
+    kitty: bool = False
+    jokers: bool = False
+    target_score: int = 500
+    losing_score: int | None = None
+    nil: bool = True
+    nil_value: int = 100
+    blind_nil: bool = False
+    blind_nil_value: int = 200
+    blind_nil_deficit: int | None = None
+    blind_nil_pass: int = 0
+    bag_limit: int | None = 10
+    bag_penalty: int = 100
+    bag_takeback: bool = False
+    min_bid: int = 1
+    boston: bool = False
+    moon_value: int | None = None
+    suicide: bool = False
+    suicide_min: int = 4
+    set_scoring: SetScoring = "minus"
+    failed_nil: FailedNil = "penalty-bags"
+    spades_break: SpadesBreak = "offsuit"
+    first_lead: FirstLead = "left-of-dealer"
+
+    # derived, filled in by __post_init__
+    deck: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+    hand_size: int = field(init=False, repr=False, compare=False)
+    sides: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    side_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    partner_of: tuple[int | None, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check(self)
+        deck, hand_size = _deck(self)
+        object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "hand_size", hand_size)
+        n = self.players
+        if self.partnership:
+            sides: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+            partner: tuple[int | None, ...] = (2, 3, 0, 1)
+        else:
+            sides = tuple((s,) for s in range(n))
+            partner = (None,) * n
+        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "side_of", tuple(
+            next(i for i, side in enumerate(sides) if s in side) for s in range(n)))
+        object.__setattr__(self, "partner_of", partner)
+
+    @property
+    def max_bid(self) -> int:
+        return self.hand_size
+
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with some options changed (validated); unknown names are refused."""
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}; "
+                             f"known options: {', '.join(OPTION_NAMES)}")
+        return dataclasses.replace(self, **options)
+
+    def options(self) -> dict[str, Any]:
+        """Every option and its value (what a record's ``rules`` may override)."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+    def overrides(self) -> dict[str, Any]:
+        """The options that differ from this value's preset."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            return self.options()
+        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+
+
+def _fail(message: str) -> None:
+    raise RulesError(message)
+
+
+def _check(r: Rules) -> None:
+    ints = ("players", "target_score", "nil_value", "blind_nil_value", "blind_nil_pass",
+            "bag_penalty", "min_bid", "suicide_min")
+    for name in ints:
+        value = getattr(r, name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            _fail(f"{name} must be a whole number, not {value!r}")
+    for name in ("losing_score", "blind_nil_deficit", "bag_limit", "moon_value"):
+        value = getattr(r, name)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            _fail(f"{name} must be a whole number or null, not {value!r}")
+    for name in ("partnership", "draw", "kitty", "jokers", "nil", "blind_nil", "boston",
+                 "suicide", "bag_takeback"):
+        if not isinstance(getattr(r, name), bool):
+            _fail(f"{name} must be true or false, not {getattr(r, name)!r}")
+    choices = (("spades_break", SPADES_BREAK_CHOICES), ("failed_nil", FAILED_NIL_CHOICES),
+               ("set_scoring", SET_SCORING_CHOICES), ("first_lead", FIRST_LEAD_CHOICES))
+    for name, allowed in choices:
+        if getattr(r, name) not in allowed:
+            _fail(f"{name} must be one of {', '.join(allowed)}, not {getattr(r, name)!r}")
+    if not 2 <= r.players <= 5:
+        _fail(f"players must be 2 to 5, not {r.players}")
+    if r.partnership and r.players != 4:
+        _fail(f"partnership needs players = 4 (partners sit opposite), not {r.players}")
+    if r.draw != (r.players == 2):
+        _fail("two players build their hands with the draw: draw must be true exactly "
+              f"when players = 2 (players = {r.players}, draw = {r.draw})")
+    if r.kitty and (r.players != 3 or r.jokers):
+        _fail("kitty is the three-player game with 52 cards: it needs players = 3 and "
+              "jokers = false")
+    if r.target_score <= 0:
+        _fail(f"target_score must be positive, not {r.target_score}")
+    if r.losing_score is not None and r.losing_score >= r.target_score:
+        _fail(f"losing_score ({r.losing_score}) must be below target_score "
+              f"({r.target_score})")
+    if r.losing_score is not None and r.losing_score >= 0:
+        _fail(f"losing_score must be negative (the mercy rule), not {r.losing_score}")
+    if r.min_bid < 0:
+        _fail(f"min_bid must be 0 or more, not {r.min_bid}")
+    if r.nil and r.min_bid == 0:
+        _fail("min_bid = 0 with nil = true: a bid of 0 is nil; set min_bid to 1, or nil "
+              "to false to allow a plain bid of 0")
+    if r.blind_nil and not r.nil:
+        _fail("blind_nil needs nil = true")
+    if r.blind_nil_pass < 0:
+        _fail(f"blind_nil_pass must be 0 or more, not {r.blind_nil_pass}")
+    if r.blind_nil_pass and not r.partnership:
+        _fail("blind_nil_pass needs partnership = true (cards go to the partner)")
+    if r.blind_nil_deficit is not None and r.blind_nil_deficit < 0:
+        _fail(f"blind_nil_deficit must be 0 or more, or null, not {r.blind_nil_deficit}")
+    if r.bag_limit is not None and r.bag_limit <= 0:
+        _fail(f"bag_limit must be positive or null (no bag penalty), not {r.bag_limit}")
+    if r.bag_takeback and r.bag_limit is None:
+        _fail("bag_takeback needs a bag_limit")
+    if r.suicide and not (r.partnership and r.nil):
+        _fail("suicide needs partnership = true and nil = true")
+    if r.suicide and r.suicide_min < 1:
+        _fail(f"suicide_min must be at least 1, not {r.suicide_min}")
+    if r.moon_value is not None and r.partnership:
+        _fail("moon_value (shooting the moon) is scored for a player alone: it needs "
+              "partnership = false")
+
+
+def _deck(r: Rules) -> tuple[tuple[Card, ...], int]:
+    size = 54 if r.jokers else 52
+    if r.draw:
+        hand_size = 13
+        needed = 4 * hand_size  # each kept card costs one discarded card
+    else:
+        hand_size = (size - (1 if r.kitty else 0)) // r.players
+        needed = hand_size * r.players + (1 if r.kitty else 0)
+    removed = _REMOVAL_ORDER[: size - needed]
+    if size - needed > len(_REMOVAL_ORDER):
+        raise RulesError(f"cannot make an even deal for {r.players} players")
+    out = {parse_card(c) for c in removed}
+    cards = [c for c in CARDS[:52] if c not in out]
+    if r.jokers:
+        cards += [LITTLE_JOKER, BIG_JOKER]
+    if r.suicide and r.suicide_min > hand_size:
+        raise RulesError(f"suicide_min ({r.suicide_min}) is more than a hand ({hand_size})")
+    if r.min_bid > hand_size:
+        raise RulesError(f"min_bid ({r.min_bid}) is more than a hand ({hand_size} cards)")
+    return tuple(cards), hand_size
+
+
+#: Every option a record or a person may set, in the order ``spades rules`` shows them.
+OPTION_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.init and f.name != "name")
+
+OPTION_HELP: dict[str, str] = {
+    "players": "number of players, 2 to 5; seats 0..n-1 clockwise",
+    "partnership": "partners sit opposite (sides [0,2] and [1,3]); needs 4 players",
+    "draw": "two-player hand building: draw a card, keep it or discard it (then keep the "
+            "next), until each holds 13",
+    "kitty": "three players with 52 cards: 17 each, the last card face down; the holder of "
+             "the 2 of clubs may swap it, unseen, for the kitty",
+    "jokers": "Big Joker and Little Joker join as the two highest spades; low twos leave "
+              "(2C, 2D, then 2H, 2S) so the deal comes out even",
+    "target_score": "the game ends after the hand in which a side reaches this; the higher "
+                    "score wins, a tie plays another hand",
+    "losing_score": "mercy rule: a side at or below this loses at once (null = off)",
+    "nil": "a bid of zero tricks is allowed (nil)",
+    "nil_value": "points for a made nil (and lost for a failed one, see failed_nil)",
+    "blind_nil": "nil may be bid before looking at the cards",
+    "blind_nil_value": "points for a made blind nil (and lost for a failed one)",
+    "blind_nil_deficit": "blind nil only when the side is behind by at least this many "
+                         "points (null = any time)",
+    "blind_nil_pass": "after the bids the blind-nil bidder passes this many cards to the "
+                      "partner, who passes as many back (0 = no passing)",
+    "bag_limit": "every time a side's bags reach this it loses bag_penalty (null = bags "
+                 "cost nothing)",
+    "bag_penalty": "points lost each time the bags reach bag_limit",
+    "bag_takeback": "the bags that trigger the penalty also give back the point each "
+                    "scored (003: 15 bags net -95)",
+    "min_bid": "the lowest bid other than nil",
+    "boston": "a side that takes every trick of a hand wins the game at once",
+    "moon_value": "shooting the moon (one player bids every trick): points when made; when "
+                  "missed, the tricks are bags (null = no special scoring)",
+    "suicide": "on each side one partner bids nil and the other at least suicide_min; the "
+               "first of the pair to bid chooses which",
+    "suicide_min": "the least the non-nil partner may bid in suicide",
+    "set_scoring": "a missed bid scores minus 10 a trick bid (minus) or nothing (zero)",
+    "failed_nil": "a failed nil: penalty-bags (lose the nil value, tricks are bags), bags "
+                  "(no penalty, tricks are bags) or penalty-void (lose the value, tricks "
+                  "count for nothing)",
+    "spades_break": "when spades may be led: offsuit (after a spade is played on another "
+                    "suit's lead), any-spade (after any spade is played), void (after a "
+                    "player cannot follow suit)",
+    "first_lead": "who leads the first trick: left-of-dealer, or lowest-club (the holder of "
+                  "the lowest club leads it)",
+}
+
+_BASE = Rules()
+
+PRESETS: dict[str, Rules] = {
+    "partnership": _BASE,
+    "two-player": Rules(name="two-player", players=2, partnership=False, draw=True,
+                        blind_nil=True, blind_nil_value=200, failed_nil="bags",
+                        moon_value=250, spades_break="void"),
+    "cutthroat": Rules(name="cutthroat", players=4, partnership=False, nil=False,
+                       set_scoring="zero"),
+    "three-player": Rules(name="three-player", players=3, partnership=False, nil=False,
+                          jokers=True, set_scoring="zero"),
+    "three-player-kitty": Rules(name="three-player-kitty", players=3, partnership=False,
+                                nil=False, kitty=True, set_scoring="zero"),
+    "five-player": Rules(name="five-player", players=5, partnership=False, nil=False,
+                         jokers=True, set_scoring="zero"),
+    "jokers": Rules(name="jokers", jokers=True),
+    "suicide": Rules(name="suicide", suicide=True),
+    "short": Rules(name="short", target_score=200, losing_score=-200),
+    "online": Rules(name="online", spades_break="any-spade", failed_nil="penalty-void",
+                    bag_takeback=True, boston=True),
+    "house": Rules(name="house", spades_break="any-spade", blind_nil_value=200,
+                   blind_nil_deficit=100, blind_nil_pass=2),
+}
+
+PRESET_HELP: dict[str, str] = {
+    "partnership": "four players, partners opposite, nil, bags; to 500 (rulebook 001)",
+    "two-player": "two players build hands by drawing; blind nil before the first draw "
+                  "(200), failed nil costs nothing, bid 13 and take all for 250 (000)",
+    "cutthroat": "four players each for themselves, no nil, bids 1-13, a set scores 0 (001)",
+    "three-player": "three each for themselves with both jokers, 18 cards each (001)",
+    "three-player-kitty": "three each for themselves, 17 cards each and a kitty the 2 of "
+                          "clubs may be swapped for (003)",
+    "five-player": "five each for themselves, jokers in and twos out, 10 cards each (001)",
+    "jokers": "partnership with the jokers as the two top spades, 2C and 2D out (001)",
+    "suicide": "partnership where one partner of each side bids nil, the other 4 or more "
+               "(001)",
+    "short": "partnership to 200; a side at -200 or below loses (001)",
+    "online": "partnership with any spade breaking spades, failed nil tricks void, "
+              "the 003 bag arithmetic, and Boston (003)",
+    "house": "the app's house rules (004): choose target, nil, blind nil, bag penalty, "
+             "mercy and jokers",
+}
+
+
+def find_preset(name: str) -> Rules:
+    """The preset of that name; a clear error lists the known names."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    rules = PRESETS.get(key)
+    if rules is None:
+        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+    return rules
+
+
+def make_rules(preset: str = "partnership", **options: Any) -> Rules:
+    """A preset with options changed, e.g. ``make_rules("house", target_score=300)``."""
+    return find_preset(preset).with_options(**options)

@@ -1,0 +1,110 @@
+"""The immutable state of a game and of the hand in play.
+
+Nothing here is for clients or computer players: they see ``player_view`` only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import NamedTuple
+
+from .actions import Action, Bid
+from .cards import Card
+from .rules import Rules
+
+
+class Phase(Enum):
+    DRAW = "draw"
+    KITTY = "kitty"
+    BID = "bid"
+    PASS = "pass"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the cards in play order, who won it."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, index: int, players: int) -> int:
+        return (self.leader + index) % players
+
+    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
+        return tuple(((self.leader + i) % players, c) for i, c in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """What one hand scored, per side: points this hand, bags after penalties, running
+    score after the hand."""
+
+    points: tuple[int, ...]
+    bags: tuple[int, ...]
+    scores: tuple[int, ...]
+    boston: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand, whole: enough to write its record and its score sheet line."""
+
+    number: int
+    dealer: int
+    deck: tuple[Card, ...]
+    actions: tuple[tuple[int, Action], ...]
+    bids: tuple[Bid, ...]
+    tricks: tuple[int, ...]
+    score: HandScore
+
+
+class HandState(NamedTuple):
+    """The hand in play. A NamedTuple: immutable, and cheap to build on every action."""
+
+    number: int
+    dealer: int
+    deck: tuple[Card, ...]
+    phase: Phase
+    turn: int
+    hands: tuple[int, ...]
+    stock: int
+    discards: tuple[Card, ...]
+    kitty: Card | None
+    bids: tuple[Bid | None, ...]
+    passes: tuple[tuple[int, int, tuple[Card, ...]], ...]
+    pending: tuple[tuple[int, int], ...]
+    leader: int
+    trick: tuple[Card, ...]
+    tricks: tuple[int, ...]
+    broken: bool
+    played: int
+    history: tuple[Trick, ...]
+    actions: tuple[tuple[int, Action], ...]
+
+
+class GameState(NamedTuple):
+    """A whole game: rules, scores, finished hands and the hand in play."""
+
+    rules: Rules
+    seed: int | str
+    decks: tuple[tuple[Card, ...], ...]
+    first_dealer: int
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    hand: HandState
+    over: bool
+    winner: int | None
+
+    @property
+    def phase(self) -> Phase:
+        return self.hand.phase
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return None if self.over else self.hand.turn

@@ -1,0 +1,121 @@
+"""What one seat may see: the only thing clients and computer players ever get.
+
+A view holds the seat's own cards and public facts (bids, cards played, face-up discards,
+scores), never another seat's cards, the undrawn stock, or the kitty card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, Bid
+from .cards import Card, cards_in
+from .game import can_bid_blind_nil, legal_actions
+from .rules import Rules
+from .state import GameState, Phase, Trick
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLine:
+    """One finished hand on the score sheet (all public)."""
+
+    number: int
+    dealer: int
+    bids: tuple[Bid, ...]
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    bags: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    rules: Rules
+    phase: Phase
+    turn: int | None
+    hand_number: int
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    bids: tuple[Bid | None, ...]
+    tricks: tuple[int, ...]
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    history: tuple[Trick, ...]
+    broken: bool
+    played: int
+    discards: tuple[Card, ...]
+    drawn: Card | None
+    stock_left: int
+    kitty_holder: int | None
+    kitty_taken: bool | None
+    passes: tuple[tuple[int, int, tuple[Card, ...]], ...]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+    sheet: tuple[SheetLine, ...]
+    over: bool
+    winner: int | None
+    legal: tuple[Action, ...]
+    blind_nil_open: bool
+
+    @property
+    def my_side(self) -> int:
+        return self.rules.side_of[self.seat]
+
+    @property
+    def partner(self) -> int | None:
+        return self.rules.partner_of[self.seat]
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    @property
+    def last_trick(self) -> Trick | None:
+        return self.history[-1] if self.history else None
+
+    @property
+    def hand_mask(self) -> int:
+        mask = 0
+        for card in self.hand:
+            mask |= 1 << card
+        return mask
+
+
+def player_view(state: GameState, seat: int) -> PlayerView:
+    """Everything ``seat`` may know about ``state``, and nothing more."""
+    rules = state.rules
+    if not 0 <= seat < rules.players:
+        raise ValueError(f"seat must be 0 to {rules.players - 1}, not {seat}")
+    hand = state.hand
+    n = rules.players
+    my_turn = not state.over and hand.turn == seat
+    drawn = None
+    if hand.phase is Phase.DRAW and my_turn:
+        drawn = hand.deck[hand.stock]
+    kitty_holder = None
+    kitty_taken = None
+    for actor, action in hand.actions:
+        if hasattr(action, "take"):
+            kitty_holder = actor
+            kitty_taken = bool(action.take)
+    if hand.phase is Phase.KITTY:
+        kitty_holder = hand.turn
+    trick = tuple(((hand.leader + i) % n, c) for i, c in enumerate(hand.trick))
+    sheet = tuple(
+        SheetLine(number=r.number, dealer=r.dealer, bids=r.bids, tricks=r.tricks,
+                  points=r.score.points, bags=r.score.bags, scores=r.score.scores)
+        for r in state.results)
+    stock_left = len(hand.deck) - hand.stock if rules.draw else 0
+    return PlayerView(
+        seat=seat, rules=rules, phase=hand.phase, turn=state.turn, hand_number=hand.number,
+        dealer=hand.dealer, hand=tuple(cards_in(hand.hands[seat])),
+        hand_sizes=tuple(h.bit_count() for h in hand.hands), bids=hand.bids,
+        tricks=hand.tricks, leader=hand.leader, trick=trick, history=hand.history,
+        broken=hand.broken, played=hand.played, discards=hand.discards, drawn=drawn,
+        stock_left=stock_left, kitty_holder=kitty_holder, kitty_taken=kitty_taken,
+        passes=tuple(p for p in hand.passes if seat in (p[0], p[1])),
+        scores=state.scores, bags=state.bags, sheet=sheet, over=state.over,
+        winner=state.winner, legal=tuple(legal_actions(state)) if my_turn else (),
+        blind_nil_open=can_bid_blind_nil(state, seat) if my_turn else False)
