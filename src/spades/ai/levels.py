@@ -12,6 +12,10 @@ LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 def make_player(level: str, **options: Any) -> Player:
     """A computer player of that level (``easy``, ``normal`` or ``hard``)."""
     key = level.strip().lower()
+    if key == "random":
+        from .simple import RandomPlayer
+
+        return RandomPlayer(**options)
     if key == "easy":
         from .easy import EasyPlayer
 
