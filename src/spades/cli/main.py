@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,7 +22,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Spades: every variant, honest computer players, a table in the browser.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        module = importlib.import_module(f"spades.cli.{name}")
+        try:
+            module = importlib.import_module(f"spades.cli.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"spades.cli.{name}":
+                raise
+            continue  # a command not built in this checkout
         module.register(sub)
     return parser
 
@@ -37,6 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `spades rules | head`
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        return 0
 
 
 if __name__ == "__main__":

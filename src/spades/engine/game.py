@@ -28,7 +28,16 @@ from .actions import (
     PassCards,
     Play,
 )
-from .cards import CARDS, NAME_OF, cards_in, NON_SPADES_MASK, SUIT_MASK_OF, SUIT_MASKS, SUIT_OF, Card
+from .cards import (
+    CARDS,
+    NAME_OF,
+    NON_SPADES_MASK,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    Card,
+    cards_in,
+)
 from .rules import Rules
 from .scoring import game_end, score_hand
 from .state import GameState, HandResult, HandState, Phase, Trick
@@ -326,8 +335,8 @@ def _play(state: GameState, card: Card) -> GameState:
             broken = not bit & SUIT_MASK_OF[led]
         elif card >= _FIRST_SPADE:
             broken = rules.spades_break == "any-spade" or led < _FIRST_SPADE
-    trick = hand.trick + (card,)
-    actions = hand.actions + ((seat, PLAYS[card]),)
+    trick = hand.trick + (card,)  # noqa: RUF005 (faster than unpacking on the hot path)
+    actions = hand.actions + ((seat, PLAYS[card]),)  # noqa: RUF005
     if len(trick) < n:
         return GameState(state.rules, state.seed, state.decks, state.first_dealer,
                          state.scores, state.bags, state.results, HandState(
@@ -357,7 +366,8 @@ def _finish_hand(state: GameState, hand: HandState) -> GameState:
     bids = tuple(b for b in hand.bids if b is not None)
     score = score_hand(rules, bids, hand.tricks, state.scores, state.bags)
     result = HandResult(number=hand.number, dealer=hand.dealer, deck=hand.deck,
-                        actions=hand.actions, bids=bids, tricks=hand.tricks, score=score)
+                        actions=hand.actions, bids=bids, tricks=hand.tricks,
+                        history=hand.history, score=score)
     over, winner = game_end(rules, score)
     if over:
         final = HandState(

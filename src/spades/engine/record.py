@@ -12,7 +12,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import BLIND_NIL, NIL, Action, Bid, Draw, Exchange, IllegalActionError, PassCards, Play
+from .actions import (
+    BLIND_NIL,
+    NIL,
+    Action,
+    Bid,
+    Draw,
+    Exchange,
+    IllegalActionError,
+    PassCards,
+    Play,
+)
 from .cards import CARDS, CODE_OF, Card, CardError, parse_card
 from .game import DeckError, apply, new_game
 from .rules import OPTION_NAMES, Rules, RulesError, find_preset
@@ -38,11 +48,22 @@ class RecordError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class SeenHand:
+    """The hand in play as one seat saw it (a download of a game in play): that seat's
+    cards and the public actions. It is read and shown, never replayed."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    actions: tuple[tuple[int, Action], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
     rules: Rules
     players: tuple[str, ...] | None
     first_dealer: int | None
     hands: tuple[tuple[tuple[Card, ...], tuple[tuple[int, Action], ...]], ...]
+    seen: SeenHand | None = None
 
 
 # ---------------------------------------------------------------------------- reading
@@ -152,9 +173,17 @@ def parse_record(data: Any) -> Record:
     if not isinstance(hands_data, list):
         raise RecordError('"hands" must be a list')
     hands = []
+    seen: SeenHand | None = None
     for h, hand in enumerate(hands_data, start=1):
-        if not isinstance(hand, Mapping) or set(hand) - {"deck", "actions"}:
+        if not isinstance(hand, Mapping) or set(hand) - {"deck", "actions", "seen"}:
             raise RecordError('a hand is an object with "deck" and "actions"', hand=h)
+        actions = _parse_actions(hand.get("actions", []), rules, h)
+        if "seen" in hand:
+            if "deck" in hand or h != len(hands_data):
+                raise RecordError('only the last hand may be "seen" (a hand in play as one '
+                                  'seat saw it), and it has no "deck"', hand=h)
+            seen = _parse_seen(hand["seen"], rules, h, actions)
+            continue
         deck_data = hand.get("deck")
         if not isinstance(deck_data, list) or not all(isinstance(c, str) for c in deck_data):
             raise RecordError('"deck" must be a list of cards', hand=h)
@@ -162,17 +191,38 @@ def parse_record(data: Any) -> Record:
             deck = tuple(parse_card(c) for c in deck_data)
         except CardError as error:
             raise RecordError(f"deck: {error}", hand=h) from None
-        actions_data = hand.get("actions", [])
-        if not isinstance(actions_data, list):
-            raise RecordError('"actions" must be a list', hand=h)
-        actions = []
-        for a, item in enumerate(actions_data, start=1):
-            try:
-                actions.append(parse_action(item, rules))
-            except ValueError as error:
-                raise RecordError(str(error), hand=h, action=a) from None
-        hands.append((deck, tuple(actions)))
-    return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands))
+        hands.append((deck, actions))
+    return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands),
+                  seen=seen)
+
+
+def _parse_actions(data: Any, rules: Rules, h: int) -> tuple[tuple[int, Action], ...]:
+    if not isinstance(data, list):
+        raise RecordError('"actions" must be a list', hand=h)
+    actions = []
+    for a, item in enumerate(data, start=1):
+        try:
+            actions.append(parse_action(item, rules))
+        except ValueError as error:
+            raise RecordError(str(error), hand=h, action=a) from None
+    return tuple(actions)
+
+
+def _parse_seen(data: Any, rules: Rules, h: int,
+                actions: tuple[tuple[int, Action], ...]) -> SeenHand:
+    if not isinstance(data, Mapping) or set(data) != {"seat", "cards"}:
+        raise RecordError('"seen" is {"seat": N, "cards": [...]}', hand=h)
+    seat = data["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise RecordError(f'"seen.seat" must be a seat from 0 to {rules.players - 1}', hand=h)
+    cards_data = data["cards"]
+    if not isinstance(cards_data, list) or not all(isinstance(c, str) for c in cards_data):
+        raise RecordError('"seen.cards" must be a list of cards', hand=h)
+    try:
+        cards = tuple(parse_card(c) for c in cards_data)
+    except CardError as error:
+        raise RecordError(f"seen: {error}", hand=h) from None
+    return SeenHand(seat=seat, cards=cards, actions=actions)
 
 
 def replay(record: Record) -> GameState:
@@ -254,5 +304,15 @@ def card_codes(cards: Sequence[int]) -> list[str]:
     return [CODE_OF[c] for c in cards]
 
 
-__all__ = ["FORMAT", "CARDS", "Record", "RecordError", "load_record", "loads", "parse_record",
-           "record_of", "replay", "summary"]
+__all__ = [
+    "CARDS",
+    "FORMAT",
+    "Record",
+    "RecordError",
+    "load_record",
+    "loads",
+    "parse_record",
+    "record_of",
+    "replay",
+    "summary",
+]

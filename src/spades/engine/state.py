@@ -59,6 +59,7 @@ class HandResult:
     actions: tuple[tuple[int, Action], ...]
     bids: tuple[Bid, ...]
     tricks: tuple[int, ...]
+    history: tuple[Trick, ...]
     score: HandScore
 
 

@@ -1,0 +1,36 @@
+"""Choosing rules on the command line: ``--preset house --set target_score=300 --set nil=false``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from spades.engine import PRESETS, Rules, RulesError, find_preset
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", default="partnership", choices=sorted(PRESETS),
+                        help="the variant (see `spades rules`); default partnership")
+    parser.add_argument("--set", dest="options", action="append", default=[],
+                        metavar="OPTION=VALUE",
+                        help="change a rule option, e.g. --set target_score=300 --set nil=false "
+                             "--set losing_score=null (repeatable; see `spades rules`)")
+
+
+def parse_value(text: str) -> Any:
+    """``300`` -> 300, ``true`` -> True, ``null`` -> None, anything else stays a string."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    overrides: dict[str, Any] = {}
+    for item in args.options:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"--set takes OPTION=VALUE, not {item!r}")
+        overrides[name.strip().replace("-", "_")] = parse_value(value.strip())
+    return find_preset(args.preset).with_options(**overrides)

@@ -1,0 +1,338 @@
+"""``spades play``: a whole game in the terminal against computer players."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import secrets
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from spades.ai.base import Player
+from spades.ai.levels import make_player
+from spades.engine import (
+    BLIND_NIL,
+    NIL,
+    Action,
+    Bid,
+    Card,
+    CardError,
+    Draw,
+    Exchange,
+    GameState,
+    IllegalActionError,
+    PassCards,
+    Phase,
+    Play,
+    PlayerView,
+    Rules,
+    RulesError,
+    apply,
+    new_game,
+    parse_card,
+    player_view,
+    record_of,
+)
+from spades.engine.cards import SUIT_OF, Suit
+from spades.seats import seat_names
+
+from .options import add_rules_arguments, rules_from_args
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+
+HELP = """Type a card to play it (QH, 10s, as), a bid (3, nil), k/d to keep or discard a draw,
+y/n to answer a question, two cards to pass (2c 3d).
+  s  score sheet     l  last trick     h  this help     q  quit (the game is saved with --save)"""
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("play", help="play a game in the terminal",
+                            description="Play a whole game in the terminal: you are seat 0.")
+    add_rules_arguments(parser)
+    parser.add_argument("--level", default="normal",
+                        help="computer players' level: easy, normal or hard (your partner "
+                             "plays at the same level); default normal")
+    parser.add_argument("--seed", type=int, default=None, help="deal the same game again")
+    parser.add_argument("--save", metavar="FILE", help="write the game record here as you go")
+    parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    parser.set_defaults(func=run)
+
+
+def computer(level: str) -> Player:
+    try:
+        return make_player(level)
+    except ImportError:  # a level not built in this checkout
+        return make_player("random")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_args(args)
+    except RulesError as error:
+        print(f"spades play: {error}", file=sys.stderr)
+        return 2
+    try:
+        make_player(args.level)
+    except ValueError as error:
+        print(f"spades play: {error}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    table = Table(rules, seed=seed, level=args.level, ascii=args.ascii, save=args.save)
+    try:
+        table.play()
+    except EOFError:
+        print("\nGoodbye.")
+    return 0
+
+
+def card_text(card: Card, ascii: bool = False) -> str:
+    code = str(card)
+    if card.is_joker:
+        return "Big Joker" if code == "BJ" else "Little Joker"
+    rank = "10" if code[0] == "T" else code[0]
+    return rank + (card.suit.letter if ascii else card.suit.symbol)
+
+
+class Table:
+    """One game in the terminal; ``ask`` and ``say`` can be replaced (tests)."""
+
+    def __init__(self, rules: Rules, *, seed: int, level: str = "normal", ascii: bool = False,
+                 save: str | None = None, ask: Ask = input, say: Say = print,
+                 players: dict[int, Player] | None = None) -> None:
+        self.rules = rules
+        self.names = seat_names(rules.players)
+        self.state: GameState = new_game(rules, seed=seed)
+        self.rng = random.Random(seed)
+        self.ascii = ascii
+        self.save = save
+        self.ask = ask
+        self.say = say
+        self.looked = False
+        self.players: dict[int, Player] = players if players is not None else {
+            seat: computer(level) for seat in range(1, rules.players)}
+
+    # ------------------------------------------------------------ the loop
+    def play(self) -> GameState:
+        self.say(f"Spades: {self.rules.name}, to {self.rules.target_score}. "
+                 + self._sides_text() + "  (h for help)")
+        self._announce_hand()
+        while not self.state.over:
+            seat = self.state.hand.turn
+            view = player_view(self.state, seat)
+            if seat == 0:
+                action = self._human(view)
+            else:
+                action = self.players[seat].choose(view, self.rng)
+            self._apply(seat, action)
+        self._game_over()
+        return self.state
+
+    def _apply(self, seat: int, action: Action) -> None:
+        before = self.state
+        self.state = apply(before, action)
+        self._narrate(before, seat, action)
+        if self.save:
+            with open(self.save, "w", encoding="utf-8") as file:
+                json.dump(record_of(self.state, self.names), file)
+
+    # ------------------------------------------------------------ narration
+    def _sides_text(self) -> str:
+        return "  vs  ".join(" & ".join(self.names[s] for s in side)
+                             for side in self.rules.sides)
+
+    def _announce_hand(self) -> None:
+        hand = self.state.hand
+        self.looked = False
+        self.say(f"\n=== Hand {hand.number + 1}: {self.names[hand.dealer]} deals ===")
+
+    def _narrate(self, before: GameState, seat: int, action: Action) -> None:
+        who = self.names[seat]
+        if isinstance(action, Bid):
+            self.say(f"{who} bid{'s' if seat else ''} {action.label}.")
+        elif isinstance(action, Play):
+            self.say(f"{who} play{'s' if seat else ''} {card_text(action.card, self.ascii)}.")
+        elif isinstance(action, Exchange):
+            took = "takes" if seat else "take"
+            self.say(f"{who} {took if action.take else 'keep' + ('s' if seat else '')} "
+                     f"{'the kitty' if action.take else 'the 2 of clubs'}.")
+        elif isinstance(action, PassCards):
+            partner = self.rules.partner_of[seat]
+            to = self.names[partner] if partner is not None else "?"
+            self.say(f"{who} pass{'es' if seat else ''} {len(action.cards)} cards to {to}.")
+        same_hand = self.state.hand.number == before.hand.number and not self.state.results[
+            len(before.results):]
+        history = self.state.hand.history if same_hand else self.state.results[-1].history
+        if isinstance(action, Play) and len(history) > len(before.hand.history):
+            winner = history[-1].winner
+            self.say(f"  {self.names[winner]} take{'s' if winner else ''} trick {len(history)}.")
+        if not same_hand:
+            self._hand_over()
+            if not self.state.over:
+                self._announce_hand()
+
+    def _hand_over(self) -> None:
+        result = self.state.results[-1]
+        self.say("\nHand over.")
+        for i, side in enumerate(self.rules.sides):
+            names = " & ".join(self.names[s] for s in side)
+            bids = "+".join(result.bids[s].label for s in side)
+            took = "+".join(str(result.tricks[s]) for s in side)
+            self.say(f"  {names:18} bid {bids:10} took {took:7} points {result.score.points[i]:5}"
+                     f"  bags {result.score.bags[i]:2}  score {result.score.scores[i]:5}")
+
+    def _game_over(self) -> None:
+        winner = self.state.winner
+        side = self.rules.sides[winner] if winner is not None else ()
+        names = " & ".join(self.names[s] for s in side)
+        verdict = "You win!" if 0 in side else f"{names} win."
+        self.say(f"\nGame over. {verdict}  Final: " + ", ".join(
+            f"{' & '.join(self.names[s] for s in sd)} {self.state.scores[i]}"
+            for i, sd in enumerate(self.rules.sides)))
+
+    # ------------------------------------------------------------ the human seat
+    def _hand_text(self, view: PlayerView) -> str:
+        legal = {a.card for a in view.legal if isinstance(a, Play)}
+        groups: list[str] = []
+        for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
+            cards = sorted((c for c in view.hand if SUIT_OF[c] == suit), reverse=True)
+            if cards:
+                groups.append(" ".join(
+                    card_text(c, self.ascii) + ("*" if c in legal else "") for c in cards))
+        return "   ".join(groups) or "(no cards)"
+
+    def _status(self, view: PlayerView) -> str:
+        parts = []
+        for seat in range(self.rules.players):
+            bid = view.bids[seat]
+            parts.append(f"{self.names[seat]} {bid.label if bid else '-'}/{view.tricks[seat]}")
+        broken = "  spades broken" if view.broken else ""
+        return "Bids/tricks: " + ", ".join(parts) + broken
+
+    def _human(self, view: PlayerView) -> Action:
+        while True:
+            prompt = self._prompt(view)
+            text = self.ask(prompt).strip()
+            low = text.lower()
+            if low in ("q", "quit", "exit"):
+                raise EOFError
+            if low in ("h", "help", "?"):
+                self.say(HELP)
+                continue
+            if low == "s":
+                self._sheet(view)
+                continue
+            if low == "l":
+                self._last_trick(view)
+                continue
+            try:
+                action = self._parse(view, low)
+                if action is None:
+                    continue
+                apply(self.state, action)  # the engine's verdict, before we commit to it
+                return action
+            except (IllegalActionError, CardError, ValueError) as error:
+                self.say(f"  {error}")
+
+    def _prompt(self, view: PlayerView) -> str:
+        phase = view.phase
+        if phase is Phase.DRAW:
+            lines = [f"Your hand ({len(view.hand)}): {self._hand_text(view)}"]
+            if view.drawn is not None:
+                lines.append(f"You draw {card_text(view.drawn, self.ascii)}. "
+                             "Keep it (k) or discard it and keep the next (d)?"
+                             + (" b = blind nil before you look." if view.blind_nil_open
+                                else ""))
+            return "\n".join(lines) + "\n> "
+        if phase is Phase.KITTY:
+            return (f"Your hand: {self._hand_text(view)}\nExchange your 2 of clubs for the "
+                    "kitty card, unseen? (y/n) > ")
+        if phase is Phase.BID:
+            if view.blind_nil_open and not self.looked:
+                return "Bid blind nil before you look at your cards? (y/n) > "
+            bids = [a for a in view.legal if isinstance(a, Bid) and not a.blind]
+            choices = _bid_range(bids)
+            hint = _suggestion(view)
+            return (f"{self._status(view)}\nYour hand: {self._hand_text(view)}\n"
+                    + (f"Suggestion: {hint}\n" if hint else "")
+                    + f"Your bid ({choices}) > ")
+        if phase is Phase.PASS:
+            partner = view.partner
+            to = self.names[partner] if partner is not None else "your partner"
+            return (f"Your hand: {self._hand_text(view)}\nPass {self.rules.blind_nil_pass} "
+                    f"cards to {to} (e.g. 2c 3d) > ")
+        trick = "  ".join(f"{self.names[s]}: {card_text(c, self.ascii)}" for s, c in view.trick)
+        lead = "You lead." if not view.trick else f"Trick: {trick}"
+        return (f"{self._status(view)}\n{lead}\nYour hand (* = playable): "
+                f"{self._hand_text(view)}\nYour card > ")
+
+    def _parse(self, view: PlayerView, text: str) -> Action | None:
+        phase = view.phase
+        if phase is Phase.DRAW:
+            if text in ("b", "blind", "blind nil") and view.blind_nil_open:
+                return BLIND_NIL
+            if text in ("k", "keep"):
+                return Draw(True)
+            if text in ("d", "discard"):
+                return Draw(False)
+            raise ValueError("type k to keep the card or d to discard it")
+        if phase is Phase.KITTY:
+            if text in ("y", "yes", "n", "no"):
+                return Exchange(text.startswith("y"))
+            raise ValueError("type y to exchange or n to keep the 2 of clubs")
+        if phase is Phase.BID:
+            if view.blind_nil_open and not self.looked:
+                if text in ("y", "yes"):
+                    return BLIND_NIL
+                self.looked = True
+                return None
+            if text in ("nil", "0") and self.rules.nil:
+                return NIL
+            if text.isdigit():
+                return Bid(int(text))
+            raise ValueError("type a number of tricks" + (" or nil" if self.rules.nil else ""))
+        if phase is Phase.PASS:
+            cards = tuple(parse_card(t) for t in text.replace(",", " ").split())
+            return PassCards(cards)
+        return Play(parse_card(text))
+
+    def _sheet(self, view: PlayerView) -> None:
+        if not view.sheet:
+            self.say("  No hand finished yet. Score: " + self._scores(view))
+        for line in view.sheet:
+            self.say(f"  Hand {line.number + 1}: points {list(line.points)}, bags "
+                     f"{list(line.bags)}, score {list(line.scores)}")
+
+    def _scores(self, view: PlayerView) -> str:
+        return ", ".join(f"{' & '.join(self.names[s] for s in side)} {view.scores[i]}"
+                         for i, side in enumerate(self.rules.sides))
+
+    def _last_trick(self, view: PlayerView) -> None:
+        trick = view.last_trick
+        if trick is None:
+            self.say("  No trick played yet this hand.")
+            return
+        cards = ", ".join(f"{self.names[s]} {card_text(c, self.ascii)}"
+                          for s, c in trick.plays(self.rules.players))
+        self.say(f"  Last trick: {cards}; {self.names[trick.winner]} took it.")
+
+
+def _bid_range(bids: list[Bid]) -> str:
+    plain = sorted(b.tricks for b in bids if not b.nil)
+    text = []
+    if any(b.nil for b in bids):
+        text.append("nil")
+    if plain:
+        text.append(f"{plain[0]}-{plain[-1]}" if len(plain) > 1 else str(plain[0]))
+    return ", ".join(text)
+
+
+def _suggestion(view: PlayerView) -> str:
+    try:
+        from spades.ai.suggest import suggest_bid
+    except ImportError:
+        return ""
+    suggestion = suggest_bid(view)
+    return f"{suggestion.bid.label} ({'; '.join(suggestion.reasons)})"
