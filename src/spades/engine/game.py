@@ -45,6 +45,7 @@ from .state import GameState, HandResult, HandState, Phase, Trick
 _TWO_OF_CLUBS = CARDS[0]
 _CLUBS = SUIT_MASKS[0]
 _FIRST_SPADE = 39
+_PLAY = Phase.PLAY
 
 
 class DeckError(ValueError):
@@ -124,19 +125,25 @@ def _deal(rules: Rules, seed: int | str, decks: tuple[tuple[Card, ...], ...], nu
     return HandState(number=number, dealer=dealer, deck=deck, phase=phase, turn=turn,
                      hands=hands, stock=0, discards=(), kitty=kitty, bids=(None,) * n,
                      passes=(), pending=(), leader=first, trick=(), tricks=(0,) * n,
-                     broken=False, played=0, history=(), actions=())
+                     broken=False, played=0, history=(), setup=())
 
 
 # ---------------------------------------------------------------------------- queries
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every action the seat to act may take now (empty when the game is over)."""
-    if state.over:
-        return []
     hand = state.hand
     phase = hand.phase
-    if phase is Phase.PLAY:
-        return list(_plays(legal_play_mask(state.rules, hand)))
+    if phase is _PLAY:  # the hot path: a card to play
+        held = hand.hands[hand.turn]
+        if hand.trick:
+            mask = held & SUIT_MASK_OF[hand.trick[0]] or held
+        else:
+            mask = legal_play_mask(state.rules, hand)
+        plays = _PLAYS_OF.get(mask)
+        return list(plays if plays is not None else _plays(mask))
+    if state.over:
+        return []
     if phase is Phase.BID:
         return list(legal_bids(state))
     if phase is Phase.DRAW:
@@ -253,10 +260,12 @@ def trick_winner(cards: Sequence[int], leader: int, players: int) -> int:
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after the seat to act takes ``action``; the given state is unchanged."""
-    if state.over:
-        raise IllegalActionError("the game is over")
     phase = state.hand.phase
     kind = type(action)
+    if kind is Play and phase is _PLAY:  # the hot path
+        return _play(state, action.card)  # type: ignore[union-attr]
+    if state.over:
+        raise IllegalActionError("the game is over")
     if kind is Play:
         if phase is not Phase.PLAY:
             raise IllegalActionError(_not_now(phase, "play a card"))
@@ -336,14 +345,13 @@ def _play(state: GameState, card: Card) -> GameState:
         elif card >= _FIRST_SPADE:
             broken = rules.spades_break == "any-spade" or led < _FIRST_SPADE
     trick = hand.trick + (card,)  # noqa: RUF005 (faster than unpacking on the hot path)
-    actions = hand.actions + ((seat, PLAYS[card]),)  # noqa: RUF005
     if len(trick) < n:
         return GameState(state.rules, state.seed, state.decks, state.first_dealer,
                          state.scores, state.bags, state.results, HandState(
             hand.number, hand.dealer, hand.deck, Phase.PLAY, (seat + 1) % n, tuple(hands),
             hand.stock, hand.discards, hand.kitty, hand.bids, hand.passes, hand.pending,
             hand.leader, trick, hand.tricks, broken, hand.played | bit, hand.history,
-            actions), False, None)
+            hand.setup), False, None)
     winner = trick_winner(trick, hand.leader, n)
     tricks = list(hand.tricks)
     tricks[winner] += 1
@@ -355,7 +363,7 @@ def _play(state: GameState, card: Card) -> GameState:
         stock=hand.stock, discards=hand.discards, kitty=hand.kitty, bids=hand.bids,
         passes=hand.passes, pending=hand.pending, leader=winner, trick=(),
         tricks=tuple(tricks), broken=broken, played=hand.played | bit, history=history,
-        actions=actions)
+        setup=hand.setup)
     if done:
         return _finish_hand(state, after)
     return _with_hand(state, after)
@@ -375,7 +383,7 @@ def _finish_hand(state: GameState, hand: HandState) -> GameState:
             turn=-1, hands=hand.hands, stock=hand.stock, discards=hand.discards,
             kitty=hand.kitty, bids=hand.bids, passes=hand.passes, pending=(),
             leader=hand.leader, trick=(), tricks=hand.tricks, broken=hand.broken,
-            played=hand.played, history=hand.history, actions=hand.actions)
+            played=hand.played, history=hand.history, setup=hand.setup)
     else:
         final = _deal(rules, state.seed, state.decks, hand.number + 1,
                       (hand.dealer + 1) % rules.players)
@@ -411,14 +419,13 @@ def _bid(state: GameState, bid: Bid) -> GameState:
         raise IllegalActionError(_why_not_bid(state, bid))
     bids = list(hand.bids)
     bids[seat] = bid
-    actions = (*hand.actions, (seat, bid))
+    setup = (*hand.setup, (seat, bid))
     if hand.phase is Phase.DRAW:  # two-player blind nil, declared before the first draw
-        return _with_hand(state, _replace_hand(hand, bids=tuple(bids), actions=actions))
+        return _with_hand(state, _replace_hand(hand, bids=tuple(bids), setup=setup))
     nxt = _next_bidder(rules, hand, bids, seat)
     if nxt is not None:
-        return _with_hand(state, _replace_hand(hand, bids=tuple(bids), turn=nxt,
-                                               actions=actions))
-    return _with_hand(state, _after_bids(rules, hand, tuple(bids), actions))
+        return _with_hand(state, _replace_hand(hand, bids=tuple(bids), turn=nxt, setup=setup))
+    return _with_hand(state, _after_bids(rules, hand, tuple(bids), setup))
 
 
 def _why_no_blind(state: GameState, seat: int) -> str:
@@ -455,7 +462,7 @@ def _why_not_bid(state: GameState, bid: Bid) -> str:
 
 
 def _after_bids(rules: Rules, hand: HandState, bids: tuple[Bid | None, ...],
-                actions: tuple[tuple[int, Action], ...]) -> HandState:
+                setup: tuple[tuple[int, Action], ...]) -> HandState:
     pending: list[tuple[int, int]] = []
     if rules.blind_nil_pass:
         n = rules.players
@@ -468,9 +475,9 @@ def _after_bids(rules: Rules, hand: HandState, bids: tuple[Bid | None, ...],
                 pending += [(seat, partner), (partner, seat)]
                 busy |= {seat, partner}
     if pending:
-        return _replace_hand(hand, bids=bids, actions=actions, phase=Phase.PASS,
+        return _replace_hand(hand, bids=bids, setup=setup, phase=Phase.PASS,
                              turn=pending[0][0], pending=tuple(pending))
-    return _start_play(rules, _replace_hand(hand, bids=bids, actions=actions))
+    return _start_play(rules, _replace_hand(hand, bids=bids, setup=setup))
 
 
 def _start_play(rules: Rules, hand: HandState) -> HandState:
@@ -491,11 +498,11 @@ def _draw(state: GameState, keep: bool) -> GameState:
     kept, shown = (drawn, following) if keep else (following, drawn)
     hands = list(hand.hands)
     hands[seat] |= 1 << kept
-    actions = (*hand.actions, (seat, KEEP if keep else DISCARD))
+    setup = (*hand.setup, (seat, KEEP if keep else DISCARD))
     other = (seat + 1) % rules.players
     changes: dict[str, object] = dict(
         hands=tuple(hands), stock=hand.stock + 2, discards=(*hand.discards, shown),
-        actions=actions, turn=other)
+        setup=setup, turn=other)
     if hand.stock + 2 < len(hand.deck):
         return _with_hand(state, _replace_hand(hand, **changes))
     # every card is drawn: bid, skipping a player who went blind nil
@@ -503,7 +510,7 @@ def _draw(state: GameState, keep: bool) -> GameState:
     first = (hand.dealer + 1) % rules.players
     nxt = first if hand.bids[first] is None else _next_bidder(rules, hand, hand.bids, first)
     if nxt is None:
-        return _with_hand(state, _after_bids(rules, drawn_hand, hand.bids, actions))
+        return _with_hand(state, _after_bids(rules, drawn_hand, hand.bids, setup))
     return _with_hand(state, _replace_hand(drawn_hand, phase=Phase.BID, turn=nxt))
 
 
@@ -527,7 +534,7 @@ def _pass(state: GameState, cards: tuple[Card, ...]) -> GameState:
     pending = hand.pending[1:]
     after = _replace_hand(hand, hands=tuple(hands),
                           passes=(*hand.passes, (giver, receiver, ordered)),
-                          actions=(*hand.actions, (giver, PassCards(ordered))),
+                          setup=(*hand.setup, (giver, PassCards(ordered))),
                           pending=pending, turn=pending[0][0] if pending else giver)
     if pending:
         return _with_hand(state, after)
@@ -545,4 +552,4 @@ def _exchange(state: GameState, take: bool) -> GameState:
     first = (hand.dealer + 1) % state.rules.players
     return _with_hand(state, _replace_hand(
         hand, hands=tuple(hands), kitty=kitty, phase=Phase.BID, turn=first,
-        actions=(*hand.actions, (seat, TAKE_KITTY if take else KEEP_TWO))))
+        setup=(*hand.setup, (seat, TAKE_KITTY if take else KEEP_TWO))))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
-from .actions import Action, Bid
+from .actions import PLAYS, Action, Bid
 from .cards import Card
 from .rules import Rules
 
@@ -84,7 +84,17 @@ class HandState(NamedTuple):
     broken: bool
     played: int
     history: tuple[Trick, ...]
-    actions: tuple[tuple[int, Action], ...]
+    setup: tuple[tuple[int, Action], ...]
+
+    @property
+    def actions(self) -> tuple[tuple[int, Action], ...]:
+        """Every action of the hand so far, in order: the setup (draws, kitty, bids,
+        passes) then the plays, which always come last and are kept in the tricks."""
+        n = len(self.hands)
+        plays = [((trick.leader + i) % n, PLAYS[card])
+                 for trick in self.history for i, card in enumerate(trick.cards)]
+        plays += [((self.leader + i) % n, PLAYS[card]) for i, card in enumerate(self.trick)]
+        return self.setup + tuple(plays)
 
 
 class GameState(NamedTuple):
