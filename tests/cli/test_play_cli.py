@@ -1,0 +1,113 @@
+"""`spades play`: a whole game through the terminal table, every kind of decision typed in."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from spades.ai.simple import RandomPlayer
+from spades.cli.play import Table
+from spades.engine import (
+    Bid,
+    Draw,
+    Exchange,
+    PassCards,
+    Play,
+    find_preset,
+    load_record,
+    player_view,
+)
+
+
+def typed(action: object) -> str:
+    """What a person types for an action."""
+    if isinstance(action, Play):
+        return str(action.card).lower()
+    if isinstance(action, Bid):
+        return "nil" if action.nil else str(action.tricks)
+    if isinstance(action, Draw):
+        return "k" if action.keep else "d"
+    if isinstance(action, PassCards):
+        return " ".join(str(c) for c in action.cards)
+    assert isinstance(action, Exchange)
+    return "y" if action.take else "n"
+
+
+@pytest.mark.parametrize("preset,options", [
+    ("short", {}),
+    ("two-player", {"target_score": 150, "losing_score": -150}),
+    ("three-player-kitty", {"target_score": 150}),
+    ("house", {"blind_nil": True, "blind_nil_deficit": None, "target_score": 150,
+               "losing_score": -150}),
+])
+def test_whole_game_typed_in(preset: str, options: dict[str, object], tmp_path) -> None:
+    rules = find_preset(preset).with_options(**options)
+    rng = random.Random(7)
+    lines: list[str] = []
+    prompts: list[str] = []
+    mistakes = 0
+    table: Table
+
+    def ask(prompt: str) -> str:
+        nonlocal mistakes
+        prompts.append(prompt)
+        view = player_view(table.state, 0)
+        if "blind nil before you look" in prompt and "Bid blind nil" in prompt:
+            return "n"
+        if mistakes < 3:  # a typo and an illegal card first: a message, then a new prompt
+            mistakes += 1
+            return ["zz", "help", "s"][mistakes - 1]
+        return typed(rng.choice(view.legal))
+
+    save = tmp_path / "game.json"
+    table = Table(rules, seed=3, ask=ask, say=lines.append, save=str(save),
+                  players={s: RandomPlayer() for s in range(1, rules.players)})
+    state = table.play()
+    assert state.over
+    assert any("Game over." in line for line in lines)
+    assert any("Hand over." in line for line in lines)
+    assert any("take" in line and "trick" in line for line in lines)
+    assert any("Type a card" in line for line in lines)  # help was shown
+    # the saved record replays to the same game
+    assert load_record(__import__("json").loads(save.read_text())).scores == state.scores
+
+
+def test_illegal_card_gets_a_message_not_a_crash() -> None:
+    rules = find_preset("partnership")
+    lines: list[str] = []
+    asked = 0
+    table: Table
+
+    def ask(prompt: str) -> str:
+        nonlocal asked
+        asked += 1
+        view = player_view(table.state, 0)
+        if view.phase.value == "bid":
+            return "3"
+        plays = {a.card for a in view.legal}
+        if view.trick and asked < 200:
+            wrong = [c for c in view.hand if c not in plays]
+            if wrong and not any("must follow" in line for line in lines):
+                return str(wrong[0])
+        if asked > 400:
+            raise EOFError
+        return str(sorted(plays)[0])
+
+    table = Table(rules, seed=11, ask=ask, say=lines.append,
+                  players={s: RandomPlayer() for s in range(1, 4)})
+    with pytest.raises(EOFError):
+        table.play()
+    assert any("you must follow" in line for line in lines)
+
+
+def test_command_line_quits_cleanly_and_refuses_bad_options() -> None:
+    quit_ = subprocess.run([sys.executable, "-m", "spades.cli.main", "play", "--seed", "1",
+                            "--level", "random"], input="q\n", capture_output=True, text=True,
+                           timeout=60)
+    assert quit_.returncode == 0 and "Spades: partnership" in quit_.stdout
+    bad = subprocess.run([sys.executable, "-m", "spades.cli.main", "play", "--set",
+                          "players=7"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "players must be 2 to 5" in bad.stderr
