@@ -13,7 +13,8 @@ import pytest
 RECORDS = Path(__file__).resolve().parents[3] / "shared" / "records"
 EXPECTED = json.loads((RECORDS / "expected.json").read_text()) if RECORDS.exists() else {}
 
-pytestmark = pytest.mark.skipif(not RECORDS.exists(), reason="shared/records is not beside the project")
+pytestmark = pytest.mark.skipif(not RECORDS.exists(),
+                                reason="shared/records is not beside the project")
 
 
 def spades(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
