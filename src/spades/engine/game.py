@@ -161,15 +161,29 @@ def legal_actions(state: GameState) -> list[Action]:
 
 
 _PLAYS_OF: dict[int, tuple[Play, ...]] = {}
+#: Per suit: the plays of each set of that suit's cards, keyed by the suit's bits.
+_SUIT_PLAYS: tuple[dict[int, tuple[Play, ...]], ...] = ({}, {}, {}, {})
+_SUIT_SHIFTS = ((0, 0x1FFF), (13, 0x1FFF), (26, 0x1FFF), (39, 0x7FFF))
 
 
 def _plays(mask: int) -> tuple[Play, ...]:
-    """The shared ``Play`` actions of a mask (memoised: most masks are one suit's cards)."""
+    """The shared ``Play`` actions of a mask, lowest card first. Memoised by mask (a
+    follow is one suit's cards), and built from per-suit pieces when the mask is new."""
     plays = _PLAYS_OF.get(mask)
-    if plays is None:
-        if len(_PLAYS_OF) > 200_000:
-            _PLAYS_OF.clear()
-        plays = _PLAYS_OF[mask] = tuple(PLAYS[c] for c in cards_in(mask))
+    if plays is not None:
+        return plays
+    plays = ()
+    for suit, (shift, bits) in enumerate(_SUIT_SHIFTS):
+        chunk = (mask >> shift) & bits
+        if chunk:
+            piece = _SUIT_PLAYS[suit].get(chunk)
+            if piece is None:
+                piece = _SUIT_PLAYS[suit][chunk] = tuple(
+                    PLAYS[c] for c in cards_in(chunk << shift))
+            plays += piece
+    if len(_PLAYS_OF) > 100_000:
+        _PLAYS_OF.clear()
+    _PLAYS_OF[mask] = plays
     return plays
 
 
