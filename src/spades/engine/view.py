@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Bid
+from .actions import Action, Bid, Exchange
 from .cards import Card, cards_in
 from .game import can_bid_blind_nil, legal_actions
 from .rules import Rules
@@ -96,10 +96,10 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         drawn = hand.deck[hand.stock]
     kitty_holder = None
     kitty_taken = None
-    for actor, action in hand.actions:
-        if hasattr(action, "take"):
+    for actor, action in hand.setup:
+        if isinstance(action, Exchange):
             kitty_holder = actor
-            kitty_taken = bool(action.take)
+            kitty_taken = action.take
     if hand.phase is Phase.KITTY:
         kitty_holder = hand.turn
     trick = tuple(((hand.leader + i) % n, c) for i, c in enumerate(hand.trick))
