@@ -1,1 +1,29 @@
-"""spades.store"""
+"""Persistence behind one small interface: a game is its rules, decks and ordered actions."""
+
+from .store import (
+    OVER,
+    PLAYING,
+    ActionRow,
+    GameExistsError,
+    GameRow,
+    SeatRow,
+    StaleVersionError,
+    Store,
+    StoreError,
+    StoredGame,
+    default_url,
+)
+
+__all__ = [
+    "OVER",
+    "PLAYING",
+    "ActionRow",
+    "GameExistsError",
+    "GameRow",
+    "SeatRow",
+    "StaleVersionError",
+    "Store",
+    "StoreError",
+    "StoredGame",
+    "default_url",
+]

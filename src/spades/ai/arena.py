@@ -1,0 +1,373 @@
+"""Matches between computer players, with duplicate deals and 95 % confidence intervals.
+
+Two contenders (a level and its options, e.g. ``hard:iterations=300``) meet on the same
+deals twice, once in each chair: in a partnership game contender A holds side 0 and then
+side 1; in an each-for-yourself game A holds the even seats and then the odd ones. Luck in
+the cards cancels, so the difference of the two runs is the skill. ``deals`` mode plays
+one hand per deal from a 0-0 score; ``games`` mode plays whole games to the target.
+
+Everything here is pure logic (no printing); ``spades arena`` shows it. Deals run in worker
+processes (``concurrent.futures.ProcessPoolExecutor``) when ``jobs`` > 1.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from spades.engine import GameState, HandResult, Rules, apply, new_game, player_view
+
+from .base import Player
+from .kernel import NIL, PLAIN, side_points, table_of
+from .levels import make_player
+
+Mode = Literal["deals", "games"]
+Z95 = 1.959963984540054
+
+
+# ---------------------------------------------------------------------------- contenders
+
+@dataclass(frozen=True)
+class Contender:
+    """A level and the options its player is built with."""
+
+    level: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        if not self.options:
+            return self.level
+        return self.level + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+
+    def make(self) -> Player:
+        return make_player(self.level, **dict(self.options))
+
+
+def parse_value(text: str) -> Any:
+    """``3`` -> 3, ``0.5`` -> 0.5, ``true``/``false``, ``none``/``null`` -> None, else text."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(low)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_contender(spec: str) -> Contender:
+    """``"hard"`` or ``"hard:iterations=300,time_limit=none"``."""
+    level, _, rest = spec.partition(":")
+    level = level.strip().lower()
+    if not level:
+        raise ValueError(f"{spec!r}: name a level, e.g. normal or hard:iterations=300")
+    options: list[tuple[str, Any]] = []
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"{spec!r}: write options as key=value, not {part!r}")
+        options.append((key.strip(), parse_value(value)))
+    return Contender(level, tuple(options))
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    contenders: tuple[Contender, Contender]
+    rules: Rules
+    deals: int = 100
+    seed: int | str = 0
+    mode: Mode = "deals"
+    max_hands: int = 80
+
+
+def seat_contenders(rules: Rules, run: int) -> list[int]:
+    """Which contender (0 or 1) plays each seat in run 0 or 1 of a deal."""
+    if rules.partnership:
+        return [(rules.side_of[s] + run) % 2 for s in range(rules.players)]
+    return [(s + run) % 2 for s in range(rules.players)]
+
+
+# ---------------------------------------------------------------------------- one deal
+
+@dataclass
+class Tally:
+    """What one contender did in some hands. A side-hand is one side's part of one hand."""
+
+    side_hands: int = 0
+    contracts: int = 0
+    made: int = 0
+    sets: int = 0
+    nil_attempts: int = 0
+    nil_made: int = 0
+    bags: int = 0
+    points: int = 0
+    games: int = 0
+    wins: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("side_hands", "contracts", "made", "sets", "nil_attempts", "nil_made",
+                     "bags", "points", "games", "wins"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.times.extend(other.times)
+
+
+@dataclass
+class DealOutcome:
+    """Both runs of one deal: contender 0's duplicate margin and each contender's tally."""
+
+    index: int
+    margin: float
+    hands: int
+    tallies: tuple[Tally, Tally]
+
+
+def _tally_hand(rules: Rules, result: HandResult, who: list[int],
+                tallies: tuple[Tally, Tally]) -> None:
+    t = table_of(rules)
+    bids = [b.tricks for b in result.bids]
+    nils = [NIL if b.nil else PLAIN for b in result.bids]
+    for index, side in enumerate(rules.sides):
+        tally = tallies[who[side[0]]]
+        tally.side_hands += 1
+        tally.points += result.score.points[index]
+        tally.bags += side_points(t, side, bids, nils, result.tricks)[1]
+        bidders = [s for s in side if not result.bids[s].nil]
+        for s in side:
+            if result.bids[s].nil:
+                tally.nil_attempts += 1
+                tally.nil_made += result.tricks[s] == 0
+        if bidders:
+            contract = sum(result.bids[s].tricks for s in bidders)
+            taken = sum(result.tricks[s] for s in bidders)
+            tally.contracts += 1
+            if taken >= contract:
+                tally.made += 1
+            else:
+                tally.sets += 1
+
+
+def _side_mean(rules: Rules, values: tuple[int, ...], who: list[int], contender: int) -> float:
+    seats = [s for s in range(rules.players) if who[s] == contender]
+    return statistics.fmean(values[rules.side_of[s]] for s in seats)
+
+
+def _play_run(config: ArenaConfig, index: int, run: int,
+              tallies: tuple[Tally, Tally]) -> tuple[float, int, GameState]:
+    rules = config.rules
+    n = rules.players
+    who = seat_contenders(rules, run)
+    players = [config.contenders[who[s]].make() for s in range(n)]
+    # a seat's random stream depends on the deal and the seat, not on the run: swapping the
+    # contenders replays run 0 as run 1 exactly
+    rngs = [random.Random(f"{config.seed}/{index}/{s}") for s in range(n)]
+    state = new_game(rules, seed=f"{config.seed}/{index}", first_dealer=index % n)
+    one_hand = config.mode == "deals"
+    while not state.over and len(state.results) < (1 if one_hand else config.max_hands):
+        seat = state.hand.turn
+        view = player_view(state, seat)
+        start = time.perf_counter()
+        action = players[seat].choose(view, rngs[seat])
+        tallies[who[seat]].times.append(time.perf_counter() - start)
+        state = apply(state, action)
+    for result in state.results:
+        _tally_hand(rules, result, who, tallies)
+    if one_hand:
+        points = state.results[0].score.points
+    else:
+        points = state.scores
+        for c in (0, 1):
+            tallies[c].games += 1
+        if state.over and state.winner is not None:
+            winner_seat = rules.sides[state.winner][0]
+            tallies[who[winner_seat]].wins += 1
+    margin = _side_mean(rules, points, who, 0) - _side_mean(rules, points, who, 1)
+    return margin, len(state.results), state
+
+
+def play_deal(config: ArenaConfig, index: int) -> DealOutcome:
+    """Deal ``index`` played twice with the contenders' chairs swapped."""
+    tallies = (Tally(), Tally())
+    margins = []
+    hands = 0
+    for run in (0, 1):
+        margin, count, _ = _play_run(config, index, run, tallies)
+        margins.append(margin)
+        hands += count
+    margin = statistics.fmean(margins)
+    return DealOutcome(index=index, margin=margin, hands=hands, tallies=tallies)
+
+
+# ---------------------------------------------------------------------------- statistics
+
+@dataclass(frozen=True)
+class Interval:
+    """A figure and its 95 % confidence interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, float | None]:
+        """JSON-ready: an unknown or unbounded figure is null."""
+        return {name: value if math.isfinite(value) else None
+                for name, value in (("value", self.value), ("low", self.low),
+                                    ("high", self.high))}
+
+
+def mean_interval(values: Iterable[float]) -> Interval:
+    xs = list(values)
+    if not xs:
+        return Interval(math.nan, math.nan, math.nan)
+    mean = statistics.fmean(xs)
+    if len(xs) < 2:
+        return Interval(mean, -math.inf, math.inf)
+    half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs))
+    return Interval(mean, mean - half, mean + half)
+
+
+def proportion_interval(hits: float, total: int) -> Interval:
+    """Wilson's interval for a rate."""
+    if total <= 0:
+        return Interval(math.nan, math.nan, math.nan)
+    p = hits / total
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * total)) / (1 + z2 / total)
+    half = Z95 * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / (1 + z2 / total)
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def quantile_interval(values: Iterable[float], q: float) -> Interval:
+    """A quantile and its distribution-free interval (order statistics, binomial ranks)."""
+    xs = sorted(values)
+    n = len(xs)
+    if not n:
+        return Interval(math.nan, math.nan, math.nan)
+    point = xs[min(n - 1, max(0, math.ceil(q * n) - 1))]
+    spread = Z95 * math.sqrt(n * q * (1 - q))
+    low = xs[max(0, math.floor(n * q - spread) - 1)]
+    high = xs[min(n - 1, math.ceil(n * q + spread))]
+    return Interval(point, low, high)
+
+
+@dataclass
+class LevelReport:
+    label: str
+    duplicate_points: Interval
+    games_won: Interval | None
+    games: int
+    bids_made: Interval
+    sets: Interval
+    nil_made: Interval
+    nil_attempts: int
+    bags_per_hand: Interval
+    decision_p50: Interval
+    decision_p95: Interval
+    decisions: int
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            out[key] = value.to_dict() if isinstance(value, Interval) else value
+        return out
+
+
+@dataclass
+class ArenaReport:
+    rules: Rules
+    mode: Mode
+    deals: int
+    hands: int
+    seed: int | str
+    levels: tuple[LevelReport, LevelReport]
+    margin: Interval
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "preset": self.rules.name,
+            "rules": self.rules.overrides(),
+            "mode": self.mode,
+            "deals": self.deals,
+            "hands": self.hands,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 3),
+            "margin": self.margin.to_dict(),
+            "levels": [level.to_dict() for level in self.levels],
+        }
+
+
+def _bags_interval(outcomes: list[DealOutcome], contender: int) -> Interval:
+    per_deal = [o.tallies[contender].bags / o.tallies[contender].side_hands
+                for o in outcomes if o.tallies[contender].side_hands]
+    return mean_interval(per_deal)
+
+
+def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
+              seconds: float = 0.0) -> ArenaReport:
+    """The report of a finished set of deals."""
+    margins = [o.margin for o in outcomes]
+    levels = []
+    for c in (0, 1):
+        total = Tally()
+        for outcome in outcomes:
+            total.add(outcome.tallies[c])
+        sign = 1.0 if c == 0 else -1.0
+        games = total.games
+        levels.append(LevelReport(
+            label=config.contenders[c].label,
+            duplicate_points=mean_interval(sign * m for m in margins),
+            games_won=(proportion_interval(total.wins, games)
+                       if config.mode == "games" else None),
+            games=games,
+            bids_made=proportion_interval(total.made, total.contracts),
+            sets=proportion_interval(total.sets, total.contracts),
+            nil_made=proportion_interval(total.nil_made, total.nil_attempts),
+            nil_attempts=total.nil_attempts,
+            bags_per_hand=_bags_interval(outcomes, c),
+            decision_p50=quantile_interval(total.times, 0.5),
+            decision_p95=quantile_interval(total.times, 0.95),
+            decisions=len(total.times),
+        ))
+    return ArenaReport(rules=config.rules, mode=config.mode, deals=len(outcomes),
+                       hands=sum(o.hands for o in outcomes), seed=config.seed,
+                       levels=(levels[0], levels[1]), margin=mean_interval(margins),
+                       seconds=seconds)
+
+
+def run_arena(config: ArenaConfig, *, jobs: int = 1,
+              progress: Callable[[int, int], None] | None = None) -> ArenaReport:
+    """Play every deal of ``config`` (in ``jobs`` processes) and summarise."""
+    if config.deals < 1:
+        raise ValueError(f"deals must be at least 1, not {config.deals}")
+    for contender in config.contenders:
+        contender.make()  # an unknown level or option fails here, before any work
+    start = time.perf_counter()
+    total = config.deals
+    outcomes: list[DealOutcome] = []
+    if jobs <= 1:
+        for index in range(total):
+            outcomes.append(play_deal(config, index))
+            if progress:
+                progress(len(outcomes), total)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_deal, config, index) for index in range(total)]
+            for future in as_completed(futures):
+                outcomes.append(future.result())
+                if progress:
+                    progress(len(outcomes), total)
+    outcomes.sort(key=lambda o: o.index)
+    return summarise(config, outcomes, time.perf_counter() - start)

@@ -1,0 +1,656 @@
+"""A fast playout kernel for the search: one hand in play, cards as bit masks.
+
+The engine's ``GameState`` is immutable and careful; a search plays hundreds of thousands of
+cards per decision, so it uses this lean, mutable ``Position`` instead. ``Table`` compiles a
+``Rules`` value once (every ``spades_break``, ``failed_nil``, bag and moon option), and the
+functions here play cards, find trick winners and score hands exactly as the engine does;
+``tests/ai/test_kernel*.py`` checks that over many random hands of every preset.
+
+Cards are the engine's indices (clubs 0-12, diamonds 13-25, hearts 26-38, spades 39-51, the
+jokers 52-53 as the two top spades), so within one suit, and across spades and jokers, a
+higher index is a higher card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from spades.engine import Rules
+
+SPADE = 39
+SUIT_MASKS: tuple[int, int, int, int] = (
+    (1 << 13) - 1, ((1 << 13) - 1) << 13, ((1 << 13) - 1) << 26, ((1 << 15) - 1) << 39)
+CLUBS, DIAMONDS, HEARTS, SPADES = SUIT_MASKS
+NON_SPADES = CLUBS | DIAMONDS | HEARTS
+SUIT_OF: tuple[int, ...] = tuple(min(c // 13, 3) for c in range(54))
+SUIT_MASK_OF: tuple[int, ...] = tuple(SUIT_MASKS[SUIT_OF[c]] for c in range(54))
+#: Every card above ``c`` (any suit): ``ABOVE[c] & suit`` is the suit's cards that beat ``c``.
+ABOVE: tuple[int, ...] = tuple(((1 << 54) - 1) & ~((1 << (c + 1)) - 1) for c in range(54))
+#: 0 for two ... 12 for ace, 13 and 14 for the Little and Big Joker.
+RANK: tuple[int, ...] = tuple(c % 13 if c < 52 else c - 39 for c in range(54))
+
+BREAK_OFFSUIT, BREAK_ANY_SPADE, BREAK_VOID = 0, 1, 2
+_BREAK_CODES = {"offsuit": BREAK_OFFSUIT, "any-spade": BREAK_ANY_SPADE, "void": BREAK_VOID}
+NIL_PENALTY_BAGS, NIL_BAGS, NIL_PENALTY_VOID = 0, 1, 2
+_NIL_CODES = {"penalty-bags": NIL_PENALTY_BAGS, "bags": NIL_BAGS,
+              "penalty-void": NIL_PENALTY_VOID}
+#: Bid kinds in ``Position.nils``.
+PLAIN, NIL, BLIND = 0, 1, 2
+
+
+class Table:
+    """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
+
+    __slots__ = (
+        "bag_limit", "bag_penalty", "bags_cost", "blind_value", "boston", "break_mode",
+        "deck", "deck_mask", "failed_nil", "hand_size", "losing", "lowest_club", "moon", "n",
+        "nil_value", "partner_of", "rules", "set_minus", "side_of", "sides", "takeback",
+        "target",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.sides: tuple[tuple[int, ...], ...] = rules.sides
+        self.side_of: tuple[int, ...] = rules.side_of
+        self.partner_of: tuple[int, ...] = tuple(
+            -1 if p is None else p for p in rules.partner_of)
+        self.hand_size = rules.hand_size
+        mask = 0
+        for card in rules.deck:
+            mask |= 1 << card
+        self.deck_mask = mask
+        self.deck: tuple[int, ...] = tuple(int(c) for c in rules.deck)
+        self.break_mode = _BREAK_CODES[rules.spades_break]
+        self.lowest_club = rules.first_lead == "lowest-club"
+        self.nil_value = rules.nil_value
+        self.blind_value = rules.blind_nil_value
+        self.failed_nil = _NIL_CODES[rules.failed_nil]
+        self.set_minus = rules.set_scoring == "minus"
+        self.bag_limit = rules.bag_limit or 0
+        self.bag_penalty = rules.bag_penalty
+        self.takeback = rules.bag_takeback
+        self.bags_cost = rules.bag_limit is not None and (rules.bag_penalty > 0
+                                                          or rules.bag_takeback)
+        self.moon = rules.moon_value
+        self.boston = rules.boston
+        self.target = rules.target_score
+        self.losing = rules.losing_score
+
+
+@lru_cache(maxsize=64)
+def table_of(rules: Rules) -> Table:
+    return Table(rules)
+
+
+class Position:
+    """One hand in play, mutable: the holdings of every seat, the trick on the table, the
+    tricks taken and the bids. ``copy`` is cheap; ``play`` collects a finished trick."""
+
+    __slots__ = ("bids", "broken", "first", "hands", "leader", "left", "nils", "played",
+                 "trick", "tricks", "turn", "win_card", "win_seat")
+
+    def __init__(self, *, hands: Sequence[int], leader: int, trick: Sequence[int] = (),
+                 broken: bool = False, tricks: Sequence[int], played: int = 0,
+                 first: bool = True, bids: Sequence[int], nils: Sequence[int],
+                 players: int) -> None:
+        self.hands = list(hands)
+        self.leader = leader
+        self.trick: list[int] = []
+        self.broken = broken
+        self.tricks = list(tricks)
+        self.played = played
+        self.first = first
+        self.bids = tuple(bids)
+        self.nils = tuple(nils)
+        self.turn = leader
+        self.win_card = -1
+        self.win_seat = -1
+        self.left = max((h.bit_count() for h in hands), default=0)
+        for card in trick:  # replay the cards on the table for the winner so far
+            self._add(card, players)
+        if trick:
+            self.left = max(self.left, self.hands[self.turn].bit_count())
+
+    def _add(self, card: int, players: int) -> None:
+        seat = (self.leader + len(self.trick)) % players
+        w = self.win_card
+        if not self.trick or (card >= SPADE and (w < SPADE or card > w)) or (
+                SPADE > w < card and (1 << card) & SUIT_MASK_OF[self.trick[0]]):
+            self.win_card = card
+            self.win_seat = seat
+        self.trick.append(card)
+        self.turn = (seat + 1) % players
+
+    def copy(self) -> Position:
+        other = Position.__new__(Position)
+        other.hands = self.hands[:]
+        other.leader = self.leader
+        other.trick = self.trick[:]
+        other.broken = self.broken
+        other.tricks = self.tricks[:]
+        other.played = self.played
+        other.first = self.first
+        other.bids = self.bids
+        other.nils = self.nils
+        other.turn = self.turn
+        other.win_card = self.win_card
+        other.win_seat = self.win_seat
+        other.left = self.left
+        return other
+
+    @property
+    def over(self) -> bool:
+        return self.left == 0
+
+
+# ---------------------------------------------------------------------------- play
+
+def legal_mask(t: Table, pos: Position) -> int:
+    """The cards the seat to act may play (the engine's ``legal_play_mask``)."""
+    held = pos.hands[pos.turn]
+    if pos.trick:
+        return (held & SUIT_MASK_OF[pos.trick[0]]) or held
+    if pos.first and t.lowest_club:
+        clubs = 0
+        for h in pos.hands:
+            clubs |= h & CLUBS
+        club = clubs & -clubs
+        if club & held:
+            return club
+    if not pos.broken:
+        plain = held & NON_SPADES
+        if plain:
+            return plain
+    return held
+
+
+def play(t: Table, pos: Position, card: int) -> None:
+    """The seat to act plays ``card`` (assumed legal); a full trick is collected."""
+    seat = pos.turn
+    bit = 1 << card
+    pos.hands[seat] ^= bit
+    pos.played |= bit
+    trick = pos.trick
+    if not trick:
+        if card >= SPADE:
+            pos.broken = True
+        trick.append(card)
+        pos.win_card = card
+        pos.win_seat = seat
+    else:
+        led = trick[0]
+        if not pos.broken:
+            mode = t.break_mode
+            if mode == BREAK_VOID:
+                if not bit & SUIT_MASK_OF[led]:
+                    pos.broken = True
+            elif card >= SPADE and (mode == BREAK_ANY_SPADE or led < SPADE):
+                pos.broken = True
+        w = pos.win_card
+        if card >= SPADE:
+            if w < SPADE or card > w:
+                pos.win_card = card
+                pos.win_seat = seat
+        elif SPADE > w < card and bit & SUIT_MASK_OF[led]:
+            pos.win_card = card
+            pos.win_seat = seat
+        trick.append(card)
+    if len(trick) == t.n:
+        winner = pos.win_seat
+        pos.tricks[winner] += 1
+        pos.leader = pos.turn = winner
+        trick.clear()
+        pos.first = False
+        pos.left -= 1
+    else:
+        pos.turn = (seat + 1) % t.n
+
+
+def trick_winner(cards: Sequence[int], leader: int, players: int) -> int:
+    """The seat that wins a complete trick."""
+    win = 0
+    best = cards[0]
+    led = SUIT_MASK_OF[best]
+    for index in range(1, len(cards)):
+        card = cards[index]
+        if card >= SPADE:
+            if best < SPADE or card > best:
+                best, win = card, index
+        elif SPADE > best < card and (1 << card) & led:
+            best, win = card, index
+    return (leader + win) % players
+
+
+def cards_of(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def random_card(mask: int, rnd: Callable[[], float]) -> int:
+    """A card of a non-empty mask, uniformly at random."""
+    k = int(rnd() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+# ---------------------------------------------------------------------------- scoring
+
+def side_points(t: Table, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
+                tricks: Sequence[int]) -> tuple[int, int]:
+    """Points and new bags of one side in one hand, before the bag penalty."""
+    points = 0
+    bags = 0
+    contract = 0
+    taken = 0
+    bidders = 0
+    for seat in side:
+        won = tricks[seat]
+        kind = nils[seat]
+        if kind:
+            value = t.blind_value if kind == BLIND else t.nil_value
+            if won == 0:
+                points += value
+            elif t.failed_nil == NIL_PENALTY_BAGS:
+                points += won - value
+                bags += won
+            elif t.failed_nil == NIL_BAGS:
+                points += won
+                bags += won
+            else:
+                points -= value
+        else:
+            bidders += 1
+            contract += bids[seat]
+            taken += won
+    if not bidders:
+        return points, bags
+    if t.moon is not None and bidders == 1 and len(side) == 1 and contract == t.hand_size:
+        if taken == contract:
+            return points + t.moon, bags
+        return points + taken, bags + taken
+    if taken >= contract:
+        points += 10 * contract + taken - contract
+        bags += taken - contract
+    elif t.set_minus:
+        points -= 10 * contract
+    return points, bags
+
+
+def bag_penalty(t: Table, bags: int, new_bags: int) -> tuple[int, int]:
+    """(penalty points, bag count after penalties)."""
+    total = bags + new_bags
+    if not t.bag_limit:
+        return 0, total
+    penalty = 0
+    while total >= t.bag_limit:
+        total -= t.bag_limit
+        penalty -= t.bag_penalty + (t.bag_limit if t.takeback else 0)
+    return penalty, total
+
+
+def hand_points(t: Table, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
+                bags: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Each side's points for the hand (bag penalty included) and its bags after it."""
+    points: list[int] = []
+    after: list[int] = []
+    for index, side in enumerate(t.sides):
+        earned, fresh = side_points(t, side, bids, nils, tricks)
+        penalty, count = bag_penalty(t, bags[index], fresh)
+        points.append(earned + penalty)
+        after.append(count)
+    return points, after
+
+
+def game_result(t: Table, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
+    """(over, winning side or -1) once a hand's points are added to ``scores``."""
+    if t.boston:
+        for index, side in enumerate(t.sides):
+            if sum(tricks[s] for s in side) == t.hand_size:
+                return True, index
+    reached = any(s >= t.target for s in scores)
+    fallen = t.losing is not None and any(s <= t.losing for s in scores)
+    if not (reached or fallen):
+        return False, -1
+    best = max(scores)
+    leaders = [i for i, s in enumerate(scores) if s == best]
+    if len(leaders) > 1:
+        return False, -1
+    return True, leaders[0]
+
+
+class Evaluator:
+    """What a hand's final trick counts are worth to one side: its points minus the other
+    sides' average, plus ``win_bonus`` when the hand ends the game in its favour (minus when
+    against), so that the score of the game shapes bids and play. Memoised per trick tuple."""
+
+    __slots__ = ("bags", "bids", "memo", "nils", "scores", "side", "t", "win_bonus")
+
+    def __init__(self, t: Table, side: int, *, bids: Sequence[int], nils: Sequence[int],
+                 scores: Sequence[int], bags: Sequence[int], win_bonus: float = 200.0) -> None:
+        self.t = t
+        self.side = side
+        self.bids = tuple(bids)
+        self.nils = tuple(nils)
+        self.scores = tuple(scores)
+        self.bags = tuple(bags)
+        self.win_bonus = win_bonus
+        self.memo: dict[tuple[int, ...], float] = {}
+
+    def __call__(self, tricks: Sequence[int]) -> float:
+        key = tuple(tricks)
+        value = self.memo.get(key)
+        if value is None:
+            value = self.memo[key] = self._value(key)
+        return value
+
+    def _value(self, tricks: tuple[int, ...]) -> float:
+        t = self.t
+        points, _ = hand_points(t, self.bids, self.nils, tricks, self.bags)
+        mine = points[self.side]
+        others = len(points) - 1
+        value = float(mine) - (sum(points) - mine) / others
+        if self.win_bonus:
+            totals = [s + p for s, p in zip(self.scores, points, strict=True)]
+            over, winner = game_result(t, totals, tricks)
+            if over:
+                value += self.win_bonus if winner == self.side else -self.win_bonus
+        return value
+
+
+# ---------------------------------------------------------------------------- playouts
+
+def random_playout(t: Table, pos: Position, rnd: Callable[[], float]) -> list[int]:
+    """Play the hand out with uniformly random legal cards; the final trick counts."""
+    n = t.n
+    hands = pos.hands
+    tricks = pos.tricks
+    while pos.left:
+        if pos.trick:  # finish the trick on the table through the general path
+            play(t, pos, random_card(legal_mask(t, pos), rnd))
+            continue
+        leader = pos.leader
+        if pos.first and t.lowest_club:
+            play(t, pos, random_card(legal_mask(t, pos), rnd))
+            continue
+        # a whole trick, inlined
+        h = hands[leader]
+        m = h if pos.broken else (h & NON_SPADES or h)
+        k = int(rnd() * m.bit_count())
+        while k:
+            m &= m - 1
+            k -= 1
+        card = (m & -m).bit_length() - 1
+        hands[leader] = h ^ (1 << card)
+        played = pos.played | (1 << card)
+        broken = pos.broken or card >= SPADE
+        led = SUIT_MASK_OF[card]
+        best = card
+        win = leader
+        seat = leader
+        mode = t.break_mode
+        for _ in range(n - 1):
+            seat = seat + 1 if seat + 1 < n else 0
+            h = hands[seat]
+            m = h & led or h
+            k = int(rnd() * m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            bit = m & -m
+            card = bit.bit_length() - 1
+            hands[seat] = h ^ bit
+            played |= bit
+            if card >= SPADE:
+                if not broken and (mode == BREAK_ANY_SPADE or not led & bit):
+                    broken = True
+                if best < SPADE or card > best:
+                    best = card
+                    win = seat
+            else:
+                if not bit & led:
+                    if mode == BREAK_VOID:
+                        broken = True
+                elif best < card:
+                    best = card
+                    win = seat
+        tricks[win] += 1
+        pos.leader = pos.turn = win
+        pos.played = played
+        pos.broken = broken
+        pos.first = False
+        pos.left -= 1
+    return tricks
+
+
+def deal(t: Table, rng: random.Random) -> list[int]:
+    """Random holdings for a fresh hand (the kitty card, if any, left out)."""
+    rnd = rng.random
+    deck = sorted(t.deck, key=lambda _card: rnd())
+    n = t.n
+    size = t.hand_size
+    hands = [0] * n
+    for index in range(n * size):
+        hands[index % n] |= 1 << deck[index]
+    return hands
+
+
+def random_hand(t: Table, rng: random.Random) -> tuple[list[int], list[int]]:
+    """One complete random hand: deal, random legal bids, random legal play, score.
+    Returns (tricks per seat, points per side)."""
+    n = t.n
+    rnd = rng.random
+    hands = deal(t, rng)
+    rules = t.rules
+    bids = [0] * n
+    nils = [PLAIN] * n
+    low = rules.min_bid
+    for seat in range(n):
+        if rules.nil and rnd() < 1.0 / (t.hand_size + 2 - low):
+            nils[seat] = NIL
+        else:
+            bids[seat] = low + int(rnd() * (t.hand_size + 1 - low))
+    pos = Position(hands=hands, leader=0, tricks=[0] * n, bids=bids, nils=nils, players=n)
+    tricks = random_playout(t, pos, rnd)
+    points, _ = hand_points(t, bids, nils, tricks, [0] * len(t.sides))
+    return tricks, points
+
+
+# ---------------------------------------------------------------------------- guided play
+
+def lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def highest(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def lowest_rank(mask: int) -> int:
+    """The lowest-ranked card of a non-empty mask, keeping spades when it can."""
+    plain = mask & NON_SPADES
+    if not plain:
+        return lowest(mask)
+    best = -1
+    best_rank = 99
+    for suit in (CLUBS, DIAMONDS, HEARTS):
+        m = plain & suit
+        if m:
+            card = (m & -m).bit_length() - 1
+            if RANK[card] < best_rank:
+                best, best_rank = card, RANK[card]
+    return best
+
+
+def highest_rank(mask: int) -> int:
+    """The highest-ranked card of a non-empty mask, any suit."""
+    best = -1
+    best_rank = -1
+    for suit in SUIT_MASKS:
+        m = mask & suit
+        if m:
+            card = m.bit_length() - 1
+            if RANK[card] > best_rank:
+                best, best_rank = card, RANK[card]
+    return best
+
+
+class Guide:
+    """A rule-guided playout policy, cheap enough for thousands of hands a second.
+
+    It plays from what a person in the seat sees (its own cards and the cards played, never
+    another seat's cards): make the side's bid, then duck to save bags when bags cost;
+    a nil bidder ducks under the trick; its partner covers; a side sets an opponent's nil
+    and takes tricks when the opponents are close to being set. ``eps`` is the chance of a
+    random legal card, so that playouts explore.
+    """
+
+    __slots__ = ("bidders", "contract", "eps", "nil", "opp_nils", "t")
+
+    def __init__(self, t: Table, bids: Sequence[int], nils: Sequence[int],
+                 eps: float = 0.05) -> None:
+        self.t = t
+        self.eps = eps
+        self.nil = tuple(bool(kind) for kind in nils)
+        self.contract = tuple(sum(bids[s] for s in side if not nils[s]) for side in t.sides)
+        self.bidders = tuple(tuple(s for s in side if not nils[s]) for side in t.sides)
+        self.opp_nils = tuple(
+            tuple(s for s in range(t.n) if nils[s] and t.side_of[s] != t.side_of[seat])
+            for seat in range(t.n))
+
+    def wants_tricks(self, pos: Position, side: int) -> bool:
+        """Does the side still need tricks, or would taking them set the opponents?"""
+        t = self.t
+        tricks = pos.tricks
+        if self.contract[side] > sum(tricks[s] for s in self.bidders[side]):
+            return True
+        if not t.bags_cost:
+            return True
+        for other, members in enumerate(self.bidders):
+            if other != side and members:
+                need = self.contract[other] - sum(tricks[s] for s in members)
+                if need > 0 and pos.left - need <= 1:
+                    return True
+        return False
+
+    def choose(self, pos: Position, rnd: Callable[[], float]) -> int:
+        t = self.t
+        legal = legal_mask(t, pos)
+        if not legal & (legal - 1):
+            return legal.bit_length() - 1
+        if rnd() < self.eps:
+            return random_card(legal, rnd)
+        seat = pos.turn
+        tricks = pos.tricks
+        live = t.deck_mask & ~pos.played & ~pos.hands[seat]
+        if self.nil[seat] and not tricks[seat]:
+            return self._nil_card(pos, legal)
+        partner = t.partner_of[seat]
+        covering = partner >= 0 and self.nil[partner] and not tricks[partner]
+        trick = pos.trick
+        if not trick:
+            return self._lead(pos, legal, live, covering, rnd)
+        n = t.n
+        w = pos.win_card
+        ws = pos.win_seat
+        led = SUIT_MASK_OF[trick[0]]
+        beat = ABOVE[w] & SPADES if w >= SPADE else (ABOVE[w] & led) | SPADES
+        winners = legal & beat
+        losers = legal ^ winners
+        last = len(trick) == n - 1
+        if covering and (ws == partner or (partner - pos.leader) % n > len(trick)):
+            if winners:
+                return lowest(winners) if last and ws == partner else highest_rank(winners)
+            return lowest_rank(losers)
+        for nil_seat in self.opp_nils[seat]:
+            if not tricks[nil_seat] and (ws == nil_seat or (
+                    (nil_seat - pos.leader) % n > len(trick))):
+                # let the nil bidder win it, or leave it room to be forced
+                return lowest_rank(losers) if losers else lowest(winners)
+        if t.side_of[ws] == t.side_of[seat]:
+            if last or not live & SUIT_MASK_OF[w] & ABOVE[w] or not winners:
+                return lowest_rank(losers) if losers else lowest(winners)
+        if self.wants_tricks(pos, t.side_of[seat]):
+            if not winners:
+                return lowest_rank(losers)
+            if last:
+                return lowest(winners)
+            follow = winners & led
+            if follow:
+                top = live & led
+                sure = follow & ABOVE[top.bit_length() - 1] if top else follow
+                if sure:
+                    return lowest(sure)
+                if len(trick) == 1 and losers:
+                    return lowest_rank(losers)
+                return highest(follow)
+            return lowest(winners)
+        if losers:
+            return highest_rank(losers)
+        return highest(winners) if last else lowest(winners)
+
+    def _nil_card(self, pos: Position, legal: int) -> int:
+        """A nil bidder: the highest card that loses the trick, or the lowest lead."""
+        if not pos.trick:
+            return lowest_rank(legal)
+        w = pos.win_card
+        led = SUIT_MASK_OF[pos.trick[0]]
+        beat = ABOVE[w] & SPADES if w >= SPADE else (ABOVE[w] & led) | SPADES
+        losers = legal & ~beat
+        if losers:
+            return highest_rank(losers)
+        return highest(legal) if len(pos.trick) == self.t.n - 1 else lowest(legal)
+
+    def _lead(self, pos: Position, legal: int, live: int, covering: bool,
+              rnd: Callable[[], float]) -> int:
+        seat = pos.turn
+        tricks = pos.tricks
+        for nil_seat in self.opp_nils[seat]:
+            if not tricks[nil_seat]:
+                return lowest_rank(legal)
+        if not covering and not self.wants_tricks(pos, self.t.side_of[seat]):
+            return lowest_rank(legal)
+        bosses = 0
+        for suit in SUIT_MASKS:
+            mine = legal & suit
+            if mine:
+                top = mine.bit_length() - 1
+                if not live & suit & ABOVE[top]:
+                    bosses |= 1 << top
+        plain = bosses & NON_SPADES
+        if plain:
+            return random_card(plain, rnd)
+        if bosses:
+            return lowest(bosses)
+        if covering:
+            return highest_rank(legal & NON_SPADES or legal)
+        # a low card, from the shortest side suit half the time (to make a void)
+        side = legal & NON_SPADES
+        if not side:
+            return lowest(legal)
+        if rnd() < 0.5:
+            best = 0
+            size = 99
+            for suit in (CLUBS, DIAMONDS, HEARTS):
+                m = side & suit
+                if m and m.bit_count() < size:
+                    best, size = m, m.bit_count()
+            return lowest(best)
+        return lowest(side & SUIT_MASK_OF[random_card(side, rnd)])
+
+
+def guided_playout(t: Table, pos: Position, guide: Guide,
+                   rnd: Callable[[], float]) -> list[int]:
+    """Play the hand out with the rule-guided policy; the final trick counts."""
+    choose = guide.choose
+    while pos.left:
+        play(t, pos, choose(pos, rnd))
+    return pos.tricks

@@ -1,0 +1,59 @@
+"""The bid suggestion the web table shows: a legal bid and the reasons behind it.
+
+``suggest_bid(view)`` counts the seat's hand the way the Normal player does (sure winners in
+side suits, long spades, short suits to trump, the nil chance), then adjusts for the
+partner's bid, the table, the score and the bags, and says so in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spades.engine import NIL, Bid, PlayerView
+from spades.engine.cards import NAME_OF
+
+from .bidding import allowed_bids, normal_bid
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A legal bid for the seat and the reasons a person can read."""
+
+    bid: Bid
+    reasons: list[str] = field(default_factory=list)
+    tricks: float = 0.0  # the hand's estimated trick count
+
+    @property
+    def label(self) -> str:
+        return self.bid.label
+
+
+def suggest_bid(view: PlayerView) -> Suggestion:
+    """The bid the Normal player would make with this hand, and why."""
+    choice = normal_bid(view, blind_nil=False)
+    est = choice.estimate
+    bid = choice.bid
+    if bid not in allowed_bids(view):  # never, but a suggestion must be legal
+        bid = next(b for b in allowed_bids(view) if not b.blind)
+    reasons: list[str] = []
+    if bid.nil:
+        reasons.append(_nil_reason(est.nil_chance, est.nil_risks))
+    items = sorted(est.items, key=lambda item: -item.value)
+    for item in items:
+        if item.value >= 0.15:
+            reasons.append(item.reason)
+    tricks = est.tricks
+    if not bid.nil:
+        reasons.append(f"about {tricks:.1f} tricks in all: bid {bid.label}")
+    elif NIL in allowed_bids(view) and len(allowed_bids(view)) == 1:
+        reasons.append("your partner bid, so this hand bids nil")
+    reasons.extend(choice.notes)
+    return Suggestion(bid=bid, reasons=reasons, tricks=round(tricks, 2))
+
+
+def _nil_reason(chance: float, risks: list[int]) -> str:
+    percent = round(chance * 100)
+    if not risks:
+        return f"nil: no card likely to win a trick, about {percent}% to make it"
+    names = ", ".join(NAME_OF[c] for c in risks[:3])
+    return f"nil: about {percent}% to make it; the risky cards: {names}"

@@ -1,0 +1,154 @@
+"""The tables this server holds: creating games, finding them for a player, listing them.
+
+A table is loaded from the store (its record replayed through the engine) the first time it
+is asked for, so a restarted server resumes every game where it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from typing import Any
+
+from spades.engine import new_game
+from spades.engine.record import rules_from_json, rules_to_json
+from spades.seats import seat_names
+from spades.store import PLAYING, GameRow, SeatRow, Store, StoredGame
+from spades.store.store import now
+
+from .download import download
+from .presets import PRESET_LABELS, level_of, rules_for
+from .table import Table, codes, progress, state_from_store
+from .thinking import Brain
+from .wire import Json
+
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: Tables kept in memory with nobody watching; beyond this the idle ones are let go.
+KEEP_TABLES = 256
+
+
+def is_player_id(value: Any) -> bool:
+    return isinstance(value, str) and PLAYER_ID.fullmatch(value) is not None
+
+
+def summary_json(row: GameRow) -> Json:
+    """A line of the list of games, from the game row alone (no replay)."""
+    rules = rules_from_json(row.rules)
+    names = [s.name for s in row.seats]
+    sides = [list(side) for side in rules.sides]
+    side_names = [" and ".join(names[s] for s in side) for side in rules.sides]
+    result = row.result or {}
+    scores = list(result.get("scores", [0] * len(sides)))
+    hands = int(result.get("hands", 0))
+    winner = result.get("winner")
+    standing = ", ".join(f"{n} {s}" for n, s in zip(side_names, scores, strict=True))
+    if row.status == PLAYING:
+        text = f"Hand {hands + 1} in play; {standing}"
+    elif winner is not None:
+        text = f"{side_names[winner]} won; {standing}"
+    else:
+        text = f"Over; {standing}"
+    return {
+        "id": row.id, "preset": row.options.get("preset", rules.name),
+        "label": row.options.get("label", rules.name), "level": row.options.get("level"),
+        "players": names, "sides": sides, "side_names": side_names,
+        "created": row.created.isoformat(), "updated": row.updated.isoformat(),
+        "status": row.status, "hands": hands, "scores": scores, "winner": winner,
+        "text": text,
+    }
+
+
+class Lobby:
+    def __init__(self, store: Store, brain: Brain, pace: float):
+        self.store = store
+        self.brain = brain
+        self.pace = pace
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def create(self, owner: str, preset: Any, house_rules: Any, level: Any) -> GameRow:
+        """A new game for ``owner`` in seat 0, computer players elsewhere; dealt and saved."""
+        from .presets import ChoiceError
+
+        if not isinstance(preset, str):
+            raise ChoiceError(f"preset must be a preset name, not {preset!r}")
+        if house_rules is not None and not isinstance(house_rules, dict):
+            raise ChoiceError("house_rules must be an object such as {\"target_score\": 300}")
+        rules, chosen = rules_for(preset, house_rules)
+        chosen_level = level_of(level)
+        seed = secrets.token_hex(16)  # never leaves the server
+        state = new_game(rules, seed)
+        names = seat_names(rules.players)
+        seats = (SeatRow(seat=0, kind="human", name=names[0], player_id=owner),
+                 *(SeatRow(seat=s, kind="computer", name=names[s], level=chosen_level)
+                   for s in range(1, rules.players)))
+        moment = now()
+        row = GameRow(
+            id=secrets.token_urlsafe(9), owner=owner, rules=rules_to_json(rules), seed=seed,
+            first_dealer=state.first_dealer,
+            options={"preset": rules.name, "label": PRESET_LABELS.get(rules.name, rules.name),
+                     "level": chosen_level, "house_rules": chosen},
+            seats=seats, created=moment, updated=moment, status=PLAYING, version=0,
+            result=progress(state))
+        await asyncio.to_thread(self.store.create_game, row, codes(state.hand.deck))
+        stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
+                            looks=frozenset())
+        self._keep(Table(stored, state, self.store, self.brain, self.pace))
+        return row
+
+    def _keep(self, table: Table) -> None:
+        if len(self.tables) >= KEEP_TABLES:
+            for game_id, old in list(self.tables.items()):
+                if old.idle:
+                    del self.tables[game_id]
+                    self._loading.pop(game_id, None)
+        self.tables[table.id] = table
+
+    async def table(self, game_id: str, player_id: str) -> Table | None:
+        """The table of ``game_id`` if ``player_id`` sits at it (loaded if need be)."""
+        if not GAME_ID.fullmatch(game_id) or not is_player_id(player_id):
+            return None
+        table = self.tables.get(game_id)
+        if table is None:
+            lock = self._loading.setdefault(game_id, asyncio.Lock())
+            async with lock:
+                table = self.tables.get(game_id)
+                if table is None:
+                    stored = await asyncio.to_thread(self.store.load_game, game_id)
+                    if stored is None:
+                        return None
+                    if not any(s.player_id == player_id for s in stored.game.seats):
+                        return None
+                    state = await asyncio.to_thread(state_from_store, stored)
+                    table = Table(stored, state, self.store, self.brain, self.pace)
+                    self._keep(table)
+        if table.seat_of(player_id) is None:
+            return None
+        return table
+
+    async def list_games(self, player_id: str) -> list[Json]:
+        rows = await asyncio.to_thread(self.store.list_games, player_id)
+        return [summary_json(r) for r in rows]
+
+    async def summary(self, game_id: str, player_id: str) -> Json | None:
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        row = await asyncio.to_thread(self.store.get_game, game_id)
+        if row is None or not any(s.player_id == player_id for s in row.seats):
+            return None
+        return summary_json(row)
+
+    async def download(self, game_id: str, player_id: str) -> Json | None:
+        table = await self.table(game_id, player_id)
+        if table is None:
+            return None
+        seat = table.seat_of(player_id)
+        assert seat is not None
+        async with table.lock:
+            return download(table.state, table.names, seat, table.face_down(seat))
+
+    async def close(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()

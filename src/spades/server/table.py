@@ -1,0 +1,352 @@
+"""One table: the game in play, its single writer, its version, and who watches it.
+
+Every change (a person's intent, a computer player's decision, turning up one's cards)
+happens under the table's lock, is checked by the engine, is saved (one row, in the
+transaction that bumps the version) and only then is sent to the watchers. A stale or
+duplicate intent is refused without harm.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+from collections.abc import Callable
+from typing import Any
+
+from spades.engine import (
+    BLIND_NIL,
+    Action,
+    Bid,
+    GameState,
+    IllegalActionError,
+    PlayerView,
+    apply,
+    load_record,
+    player_view,
+)
+from spades.engine.record import FORMAT, RecordError, action_to_json, parse_action
+from spades.store import OVER, ActionRow, GameRow, StaleVersionError, Store, StoreError, StoredGame
+
+from .thinking import Brain
+from .wire import Json, Speaker, cards_face_down, codes, events_for, legal_json, look_event, view_json
+
+log = logging.getLogger("spades.server")
+
+
+class Refusal(Exception):
+    """An intent refused; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Connection:
+    """One websocket watching a table for a seat; messages go out in order through a
+    queue, so that a slow browser never holds the table."""
+
+    def __init__(self, seat: int, send_text: Callable[[str], Any]):
+        self.seat = seat
+        self._send_text = send_text
+        self.queue: asyncio.Queue[Json | None] = asyncio.Queue()
+
+    def send(self, message: Json) -> None:
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        self.queue.put_nowait(None)
+
+    async def pump(self, dumps: Callable[[Json], str]) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            try:
+                await self._send_text(dumps(message))
+            except Exception:  # the browser went away: the reader ends the connection
+                return
+
+
+def progress(state: GameState) -> Json:
+    """The game's standing, kept with the game row for the list of games."""
+    return {"hands": len(state.results), "scores": list(state.scores),
+            "winner": state.winner, "over": state.over}
+
+
+def state_from_store(stored: StoredGame) -> GameState:
+    """Replay the stored record through the engine; the secret seed deals later hands."""
+    game = stored.game
+    hands = [{"deck": list(deck), "actions": []} for deck in stored.decks]
+    for row in stored.actions:
+        if not 0 <= row.hand < len(hands):
+            raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
+        hands[row.hand]["actions"].append(row.action)
+    record = {"format": FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
+              "hands": hands}
+    try:
+        state = load_record(record)
+    except RecordError as error:
+        raise StoreError(f"game {game.id!r} does not replay: {error}") from error
+    return state._replace(seed=game.seed)
+
+
+def computer_view(view: PlayerView) -> PlayerView:
+    """Computer players never bid blind nil (seed 004)."""
+    if BLIND_NIL not in view.legal:
+        return view
+    return dataclasses.replace(view, legal=tuple(a for a in view.legal if a != BLIND_NIL),
+                               blind_nil_open=False)
+
+
+class Table:
+    def __init__(self, stored: StoredGame, state: GameState, store: Store, brain: Brain,
+                 pace: float):
+        self.row: GameRow = stored.game
+        self.id = self.row.id
+        self.state = state
+        self.version = self.row.version
+        self.step = len(stored.actions)
+        self.looks: set[tuple[int, int]] = set(stored.looks)
+        self.store = store
+        self.brain = brain
+        self.pace = pace
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.thinking: int | None = None
+        self.last_change = 0.0
+        self._task: asyncio.Task[None] | None = None
+        self._suggestions: dict[tuple[int, int], Json | None] = {}
+        self.names = tuple(s.name for s in self.row.seats)
+        self.meta = self._meta()
+
+    # ------------------------------------------------------------------ who is who
+
+    def seat_of(self, player_id: str) -> int | None:
+        for s in self.row.seats:
+            if s.kind == "human" and s.player_id == player_id:
+                return s.seat
+        return None
+
+    def is_computer(self, seat: int) -> bool:
+        return self.row.seats[seat].kind == "computer"
+
+    def _meta(self) -> Json:
+        rules = self.state.rules
+        opts = self.row.options
+        return {
+            "id": self.id, "preset": opts.get("preset", rules.name),
+            "label": opts.get("label", rules.name), "level": opts.get("level"),
+            "players": list(self.names), "you": 0, "partner": rules.partner_of[0],
+            "sides": [list(side) for side in rules.sides],
+            "side_names": [" and ".join(self.names[s] for s in side) for side in rules.sides],
+            "rules": {"preset": rules.name, **rules.options()},
+            "house_rules": opts.get("house_rules", {}),
+        }
+
+    def speaker(self, seat: int) -> Speaker:
+        return Speaker(self.names, seat, self.state.rules.sides)
+
+    def face_down(self, seat: int) -> bool:
+        looked = (self.state.hand.number, seat) in self.looks
+        return cards_face_down(self.state, seat, looked)
+
+    # ------------------------------------------------------------------ messages
+
+    async def state_message(self, seat: int, events: list[Json]) -> Json:
+        view = player_view(self.state, seat)
+        hidden = self.face_down(seat)
+        legal = legal_json(view, hidden)
+        suggestion = None
+        if legal is not None and legal["kind"] == "bid":
+            key = (self.version, seat)
+            if key not in self._suggestions:
+                self._suggestions = {key: await self.brain.suggest(view)}
+            suggestion = self._suggestions[key]
+        thinking = None
+        if self.thinking is not None:
+            thinking = {"seat": self.thinking, "name": self.names[self.thinking]}
+        return {"type": "state", "version": self.version, "step": self.step,
+                "game": self.meta, "view": view_json(view, hidden), "legal": legal,
+                "suggestion": suggestion, "thinking": thinking, "events": events}
+
+    async def _broadcast(self, events: Callable[[int], list[Json]]) -> None:
+        messages: dict[int, Json] = {}
+        for conn in list(self.connections):
+            if conn.seat not in messages:
+                messages[conn.seat] = await self.state_message(conn.seat, events(conn.seat))
+            conn.send(messages[conn.seat])
+
+    async def join(self, conn: Connection) -> None:
+        async with self.lock:
+            self.connections.add(conn)
+            conn.send(await self.state_message(conn.seat, []))
+        self.kick()
+
+    def leave(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+
+    @property
+    def idle(self) -> bool:
+        return (not self.connections and not self.lock.locked()
+                and (self._task is None or self._task.done()))
+
+    # ------------------------------------------------------------------ changes
+
+    async def act(self, seat: int, version: int, data: dict[str, Any]) -> None:
+        """A person's intent, made from ``version``."""
+        data = {k: v for k, v in data.items() if k != "label"}
+        async with self.lock:
+            if version != self.version:
+                raise Refusal("stale", "that was made from an older view of the table "
+                              f"(version {version}; the table is at {self.version})")
+            if "look" in data:
+                if data != {"look": True}:
+                    raise Refusal("bad-message", 'to turn up your cards send {"look": true}')
+                await self._look(seat)
+                return
+            if self.state.over:
+                raise Refusal("illegal", "the game is over")
+            turn = self.state.turn
+            if turn != seat:
+                who = self.names[turn] if turn is not None else "nobody"
+                busy = " (thinking)" if self.thinking == turn else ""
+                raise Refusal("not-your-turn", f"it is {who}'s turn{busy}, not yours")
+            try:
+                _, action = parse_action({**data, "seat": seat}, self.state.rules)
+            except ValueError as error:
+                raise Refusal("bad-message", str(error)) from None
+            if (isinstance(action, Bid) and action.blind
+                    and (self.state.hand.number, seat) in self.looks):
+                raise Refusal("illegal", "you have looked at your cards: blind nil is bid "
+                              "before looking")
+            await self._commit(seat, action)
+        self.kick()
+
+    async def _look(self, seat: int) -> None:
+        if not self.face_down(seat):
+            raise Refusal("illegal", "your cards are already face up")
+        hand = self.state.hand.number
+        try:
+            version = await asyncio.to_thread(self.store.record_look, self.id, self.version,
+                                              hand, seat)
+        except StaleVersionError:
+            await self._reload()
+            raise Refusal("stale", "the table changed meanwhile") from None
+        except StoreError:
+            log.exception("could not save a look at game %s", self.id)
+            raise Refusal("server", "the table could not be saved; nothing changed: "
+                          "try again") from None
+        self.looks.add((hand, seat))
+        self.version = version
+        step = self.step
+        await self._broadcast(lambda viewer: [look_event(step)] if viewer == seat else [])
+
+    async def _commit(self, seat: int, action: Action) -> None:
+        """Apply, save, then tell the watchers. Call with the lock held."""
+        before = self.state
+        try:
+            after = apply(before, action)
+        except IllegalActionError as error:
+            raise Refusal("illegal", str(error)) from None
+        step = self.step + 1
+        row = ActionRow(seq=step, hand=before.hand.number, seat=seat,
+                        action=action_to_json(seat, action))
+        deck = None
+        if not after.over and after.hand.number != before.hand.number:
+            deck = (after.hand.number, codes(after.hand.deck))
+        finished = len(after.results) > len(before.results)
+        try:
+            version = await asyncio.to_thread(
+                self.store.append_action, self.id, self.version, row, deck=deck,
+                status=OVER if after.over else None,
+                result=progress(after) if finished else None)
+        except StaleVersionError:
+            await self._reload()
+            raise Refusal("stale", "the table changed meanwhile") from None
+        except StoreError:
+            log.exception("could not save an action of game %s", self.id)
+            raise Refusal("server", "the table could not be saved; nothing changed: "
+                          "try again") from None
+        self.state, self.version, self.step = after, version, step
+        self.last_change = asyncio.get_running_loop().time()
+        await self._broadcast(
+            lambda viewer: events_for(before, after, seat, action, step, self.speaker(viewer)))
+
+    async def _reload(self) -> None:
+        """Someone else wrote this game: take the stored truth."""
+        stored = await asyncio.to_thread(self.store.load_game, self.id)
+        if stored is None:
+            raise StoreError(f"game {self.id!r} is gone")
+        self.state = state_from_store(stored)
+        self.version = stored.game.version
+        self.step = len(stored.actions)
+        self.looks = set(stored.looks)
+
+    # ------------------------------------------------------------------ computer players
+
+    def _computer_turn(self) -> int | None:
+        turn = self.state.turn
+        if turn is None or not self.is_computer(turn):
+            return None
+        return turn
+
+    def kick(self) -> None:
+        """Let the computer players play until a person must act."""
+        if (self._task is None or self._task.done()) and self._computer_turn() is not None:
+            self._task = asyncio.create_task(self._advance(), name=f"table {self.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _advance(self) -> None:
+        loop = asyncio.get_running_loop()
+        failures = 0
+        while True:
+            async with self.lock:
+                seat = self._computer_turn()
+                if seat is None:
+                    return
+                level = self.row.seats[seat].level or "random"
+                view = computer_view(player_view(self.state, seat))
+                version = self.version
+                self.thinking = seat
+                thinking = {"type": "thinking", "version": version, "seat": seat,
+                            "name": self.names[seat]}
+                for conn in list(self.connections):
+                    conn.send(thinking)
+            try:
+                action, _seconds = await self.brain.choose(level, view)
+            except Exception:
+                log.exception("computer player %r failed at game %s; playing at random",
+                              level, self.id)
+                action = random.choice(view.legal)
+            delay = self.last_change + self.pace - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            async with self.lock:
+                if self.version != version:
+                    continue
+                self.thinking = None
+                try:
+                    try:
+                        await self._commit(seat, action)
+                    except Refusal as refusal:
+                        if refusal.code != "illegal":
+                            raise
+                        log.error("computer player %r chose %s at game %s: %s",
+                                  level, action, self.id, refusal.message)
+                        await self._commit(seat, view.legal[0])
+                    failures = 0
+                except Refusal as refusal:  # could not save: wait and try again
+                    failures += 1
+                    log.error("game %s: %s", self.id, refusal.message)
+            if failures:
+                await asyncio.sleep(min(30.0, 0.5 * 2 ** failures))

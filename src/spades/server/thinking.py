@@ -1,0 +1,121 @@
+"""Computer players think in other processes, never on the event loop.
+
+A ``Brain`` owns a process pool sized to the cores. Each decision gets the seat's
+``PlayerView`` (what a person in the seat would see) and returns an action; the bid
+suggestion for the person is computed the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import random
+import secrets
+import time
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from spades.ai.base import Player
+from spades.engine import Action, Bid, PlayerView
+
+log = logging.getLogger("spades.server")
+
+_PLAYERS: dict[str, Player] = {}
+
+
+def player_for(level: str) -> Player:
+    """The computer player of ``level`` (one per process); the random player while a level
+    is not built yet."""
+    player = _PLAYERS.get(level)
+    if player is None:
+        from spades.ai.levels import make_player
+
+        try:
+            player = make_player(level)
+        except ImportError:
+            log.warning("computer level %r is not available; using the random player", level)
+            player = make_player("random")
+        _PLAYERS[level] = player
+    return player
+
+
+def choose(level: str, view: PlayerView, seed: int) -> tuple[Action, float]:
+    """One decision and the seconds it took (runs in a worker process)."""
+    start = time.perf_counter()
+    action = player_for(level).choose(view, random.Random(seed))
+    return action, time.perf_counter() - start
+
+
+def suggest(view: PlayerView) -> dict[str, Any] | None:
+    """The bid suggestion for a person's view, or None if the module is not there."""
+    try:
+        from spades.ai.suggest import suggest_bid  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    result = suggest_bid(view)
+    bid = result.bid
+    code = bid.code if isinstance(bid, Bid) else bid
+    label = bid.label if isinstance(bid, Bid) else str(bid)
+    return {"bid": code, "label": label[:1].upper() + label[1:],
+            "reasons": [str(r) for r in result.reasons]}
+
+
+def _warm(level: str) -> int:
+    player_for(level)
+    return os.getpid()
+
+
+class Brain:
+    """Runs decisions in a process pool (``workers`` processes, default one per core), or
+    inline when ``workers`` is 0 (instant players in tests and benchmarks)."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = (os.cpu_count() or 1) if workers is None else workers
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def start(self, levels: tuple[str, ...] = ("random",)) -> None:
+        """Start the workers now rather than on the first decision."""
+        if not self.workers:
+            return
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        await asyncio.gather(*(loop.run_in_executor(pool, _warm, levels[i % len(levels)])
+                               for i in range(self.workers)))
+
+    async def _run(self, func: Any, *args: Any) -> Any:
+        if not self.workers:
+            return func(*args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), func, *args)
+        except BrokenProcessPool:
+            log.error("a thinking process died; starting a new pool")
+            self._pool = None
+            return await loop.run_in_executor(self._executor(), func, *args)
+
+    async def choose(self, level: str, view: PlayerView) -> tuple[Action, float]:
+        result: tuple[Action, float] = await self._run(choose, level, view,
+                                                       secrets.randbits(64))
+        return result
+
+    async def suggest(self, view: PlayerView) -> dict[str, Any] | None:
+        try:
+            result: dict[str, Any] | None = await self._run(suggest, view)
+        except Exception:  # a suggestion is a help, never a reason to fail
+            log.exception("the bid suggestion failed")
+            return None
+        return result
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

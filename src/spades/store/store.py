@@ -1,0 +1,306 @@
+"""The store behind one small interface: create a game, append an action, load a game.
+
+Any SQLAlchemy URL works; SQLite (the default, in the user's data folder) and PostgreSQL
+(``postgresql+psycopg://...``) are tested. Every change is one transaction that also bumps
+the game's version, guarded by the version it was made from, so that two writers can never
+both append the same step.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import sqlalchemy as sa
+from sqlalchemy.pool import StaticPool
+
+from .schema import Tables, make_tables
+
+PLAYING = "playing"
+OVER = "over"
+
+
+class StoreError(Exception):
+    """The store could not do what was asked (the database refused or is unreachable)."""
+
+
+class StaleVersionError(StoreError):
+    """The game changed since the version a change was made from; nothing was written."""
+
+
+class GameExistsError(StoreError):
+    """A game with that id is already stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """Who sits in a seat: a person (``player_id``) or a computer player (``level``)."""
+
+    seat: int
+    kind: str  # "human" or "computer"
+    name: str
+    player_id: str | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: str
+    owner: str
+    rules: dict[str, Any]
+    seed: str
+    first_dealer: int
+    options: dict[str, Any]
+    seats: tuple[SeatRow, ...]
+    created: dt.datetime
+    updated: dt.datetime
+    status: str = PLAYING
+    version: int = 0
+    result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    seq: int  # 1, 2, ... over the whole game
+    hand: int  # the hand number, from 0
+    seat: int
+    action: dict[str, Any]  # a record action, e.g. {"seat": 0, "play": "AS"}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """Everything stored about a game: enough to replay it exactly."""
+
+    game: GameRow
+    decks: tuple[tuple[str, ...], ...]  # hand number -> deck, top card first
+    actions: tuple[ActionRow, ...]
+    looks: frozenset[tuple[int, int]]  # (hand, seat) pairs
+
+
+def default_url() -> str:
+    """SQLite in the user's data folder (created on first use)."""
+    path = platformdirs.user_data_path("spades", appauthor=False) / "spades.db"
+    return f"sqlite:///{path}"
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _aware(value: dt.datetime) -> dt.datetime:
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> sa.Engine:
+    parsed = sa.make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True)
+    database = parsed.database or ""
+    if database in ("", ":memory:"):
+        engine = sa.create_engine(url, poolclass=StaticPool,
+                                  connect_args={"check_same_thread": False})
+    else:
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+    sa.event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+class Store:
+    """Games, seats, decks and actions in a SQL database.
+
+    The methods are blocking (call them from a thread in async code); each is one
+    transaction. ``prefix`` starts every table name (tests use a unique one).
+    """
+
+    def __init__(self, url: str | None = None, *, prefix: str = "", create: bool = True):
+        self.url = url or default_url()
+        try:
+            self.engine = make_engine(self.url)
+            self.tables: Tables = make_tables(prefix)
+            if create:
+                self.tables.metadata.create_all(self.engine)
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"cannot open the store at {self.safe_url}: {error}") from error
+
+    @property
+    def safe_url(self) -> str:
+        """The URL without its password, for messages."""
+        return self.describe(self.url)
+
+    @staticmethod
+    def describe(url: str) -> str:
+        return sa.make_url(url).render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def drop_tables(self) -> None:
+        self.tables.metadata.drop_all(self.engine)
+
+    # ------------------------------------------------------------------ writing
+
+    def create_game(self, game: GameRow, deck: Sequence[str]) -> None:
+        """Store a new game and the deck of its first hand."""
+        t = self.tables
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(sa.insert(t.games).values(
+                    id=game.id, owner=game.owner, created=game.created, updated=game.updated,
+                    status=game.status, version=game.version, rules=game.rules,
+                    seed=game.seed, first_dealer=game.first_dealer, options=game.options,
+                    result=game.result))
+                conn.execute(sa.insert(t.seats), [
+                    {"game_id": game.id, "seat": s.seat, "kind": s.kind, "name": s.name,
+                     "player_id": s.player_id, "level": s.level} for s in game.seats])
+                conn.execute(sa.insert(t.decks).values(game_id=game.id, hand=0,
+                                                       cards=list(deck)))
+        except sa.exc.IntegrityError as error:
+            raise GameExistsError(f"a game {game.id!r} is already stored") from error
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not save the new game: {error}") from error
+
+    def append_action(self, game_id: str, version: int, action: ActionRow, *,
+                      deck: tuple[int, Sequence[str]] | None = None,
+                      status: str | None = None,
+                      result: Mapping[str, Any] | None = None) -> int:
+        """Append one action made from ``version``; with it, the deck of a hand dealt by
+        this action and the game's new status and result. Returns the new version."""
+        t = self.tables
+
+        def write(conn: sa.Connection) -> None:
+            conn.execute(sa.insert(t.actions).values(
+                game_id=game_id, seq=action.seq, hand=action.hand, seat=action.seat,
+                action=action.action, created=now()))
+            if deck is not None:
+                conn.execute(sa.insert(t.decks).values(game_id=game_id, hand=deck[0],
+                                                       cards=list(deck[1])))
+
+        extra: dict[str, Any] = {}
+        if status is not None:
+            extra["status"] = status
+        if result is not None:
+            extra["result"] = dict(result)
+        return self._change(game_id, version, write, extra)
+
+    def record_look(self, game_id: str, version: int, hand: int, seat: int) -> int:
+        """A seat turned up its cards (blind nil no longer open to it). New version."""
+        t = self.tables
+
+        def write(conn: sa.Connection) -> None:
+            conn.execute(sa.insert(t.looks).values(game_id=game_id, hand=hand, seat=seat,
+                                                   created=now()))
+
+        return self._change(game_id, version, write, {})
+
+    def _change(self, game_id: str, version: int, write: Any,
+                extra: dict[str, Any]) -> int:
+        t = self.tables
+        try:
+            with self.engine.begin() as conn:
+                bumped = conn.execute(
+                    sa.update(t.games)
+                    .where(t.games.c.id == game_id, t.games.c.version == version)
+                    .values(version=version + 1, updated=now(), **extra))
+                if bumped.rowcount != 1:
+                    raise StaleVersionError(
+                        f"game {game_id!r} is no longer at version {version}")
+                write(conn)
+        except sa.exc.IntegrityError as error:
+            raise StaleVersionError(f"game {game_id!r} changed meanwhile: {error}") from error
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not save: {error}") from error
+        return version + 1
+
+    # ------------------------------------------------------------------ reading
+
+    def get_game(self, game_id: str) -> GameRow | None:
+        t = self.tables
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(sa.select(t.games).where(t.games.c.id == game_id)).first()
+                if row is None:
+                    return None
+                seats = self._seats(conn, [game_id])[game_id]
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not read game {game_id!r}: {error}") from error
+        return _game_row(row, seats)
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The game, its decks, actions and looks, read in one transaction."""
+        t = self.tables
+        try:
+            with self.engine.begin() as conn:
+                row = conn.execute(sa.select(t.games).where(t.games.c.id == game_id)).first()
+                if row is None:
+                    return None
+                seats = self._seats(conn, [game_id])[game_id]
+                decks = conn.execute(
+                    sa.select(t.decks.c.hand, t.decks.c.cards)
+                    .where(t.decks.c.game_id == game_id).order_by(t.decks.c.hand)).all()
+                actions = conn.execute(
+                    sa.select(t.actions.c.seq, t.actions.c.hand, t.actions.c.seat,
+                              t.actions.c.action)
+                    .where(t.actions.c.game_id == game_id).order_by(t.actions.c.seq)).all()
+                looks = conn.execute(
+                    sa.select(t.looks.c.hand, t.looks.c.seat)
+                    .where(t.looks.c.game_id == game_id)).all()
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not read game {game_id!r}: {error}") from error
+        if [d.hand for d in decks] != list(range(len(decks))):
+            raise StoreError(f"game {game_id!r}: the stored decks are not hands 0..n-1")
+        if [a.seq for a in actions] != list(range(1, len(actions) + 1)):
+            raise StoreError(f"game {game_id!r}: the stored actions are not steps 1..n")
+        return StoredGame(
+            game=_game_row(row, seats),
+            decks=tuple(tuple(d.cards) for d in decks),
+            actions=tuple(ActionRow(seq=a.seq, hand=a.hand, seat=a.seat, action=a.action)
+                          for a in actions),
+            looks=frozenset((lk.hand, lk.seat) for lk in looks))
+
+    def list_games(self, player_id: str, limit: int = 200) -> list[GameRow]:
+        """The games where ``player_id`` has a seat, most recently played first."""
+        t = self.tables
+        try:
+            with self.engine.connect() as conn:
+                ids = sa.select(t.seats.c.game_id).where(t.seats.c.player_id == player_id)
+                rows = conn.execute(
+                    sa.select(t.games).where(t.games.c.id.in_(ids))
+                    .order_by(t.games.c.updated.desc(), t.games.c.id).limit(limit)).all()
+                seats = self._seats(conn, [r.id for r in rows])
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not list games: {error}") from error
+        return [_game_row(r, seats[r.id]) for r in rows]
+
+    def _seats(self, conn: sa.Connection, game_ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
+        t = self.tables
+        out: dict[str, list[SeatRow]] = {g: [] for g in game_ids}
+        if not game_ids:
+            return {}
+        rows = conn.execute(sa.select(t.seats).where(t.seats.c.game_id.in_(game_ids))
+                            .order_by(t.seats.c.game_id, t.seats.c.seat)).all()
+        for r in rows:
+            out[r.game_id].append(SeatRow(seat=r.seat, kind=r.kind, name=r.name,
+                                          player_id=r.player_id, level=r.level))
+        return {g: tuple(s) for g, s in out.items()}
+
+
+def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow:
+    return GameRow(id=row.id, owner=row.owner, rules=dict(row.rules), seed=row.seed,
+                   first_dealer=row.first_dealer, options=dict(row.options), seats=seats,
+                   created=_aware(row.created), updated=_aware(row.updated),
+                   status=row.status, version=row.version,
+                   result=dict(row.result) if row.result is not None else None)

@@ -1,0 +1,431 @@
+// The table in the browser: screens, the websocket's states rendered whole, keys.
+
+import { api, currentGame, setCurrentGame, TableSocket } from "./net.js";
+import { cardCode, cardIndex, cardName } from "./cards.js";
+import { HandView } from "./hand.js";
+import { ActionsView } from "./actions.js";
+import { NewGameForm } from "./newgame.js";
+import { renderBroken, renderScoreline, renderSeats, renderTrick } from "./table.js";
+import { gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs.js";
+import { helpHtml } from "./help.js";
+import { announce, toast } from "./announce.js";
+import { bindSettings, settings } from "./settings.js";
+import { seatNames } from "./seats.js";
+import { showGames } from "./games.js";
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  socket: null,
+  gameId: null,
+  msg: null, // the last state from the server
+  thinking: null,
+  chosen: new Set(), // cards chosen to pass
+  lastTrick: null, // the last finished trick seen, kept across hands
+  presets: null,
+};
+
+// ---------------------------------------------------------------- small helpers
+
+function names() {
+  return app.msg ? app.msg.game.players : seatNames({ players: 4 });
+}
+
+function rulesOf(msg) {
+  const r = { ...msg.game.rules };
+  r.name = r.preset || r.name;
+  if (r.partnership == null) r.partnership = msg.game.partner != null;
+  return r;
+}
+
+/** The view in the shape the renderers use. */
+function tableView(msg) {
+  const v = msg.view;
+  const seatPlays = (list) => list.map((p) => [p.seat, cardIndex(p.card)]);
+  return {
+    seat: msg.game.you || 0,
+    rules: rulesOf(msg),
+    phase: v.phase,
+    turn: v.turn,
+    handNumber: v.hand_number,
+    dealer: v.dealer,
+    leader: v.leader,
+    bids: v.bids,
+    tricks: v.tricks,
+    trick: seatPlays(v.trick || []),
+    lastTrick: v.last_trick ? { plays: seatPlays(v.last_trick.cards), winner: v.last_trick.winner } : null,
+    history: v.last_trick ? [v.last_trick] : [],
+    broken: v.broken,
+    scores: v.scores,
+    bags: v.bags,
+    sheet: (v.sheet || []).map((line) => ({ ...line, number: line.hand ?? line.number })),
+    over: v.over,
+    winner: v.winner,
+    handSizes: v.hand_sizes,
+    hiddenCount: v.hand_hidden ? v.hand_sizes[msg.game.you || 0] : 0,
+    kitty: v.kitty,
+  };
+}
+
+function sentence(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".") : "";
+}
+
+function showScreen(name) {
+  for (const id of ["screen-new", "screen-table", "screen-games"]) $(id).hidden = id !== `screen-${name}`;
+  const onTable = name === "table";
+  $("btn-last").hidden = !onTable;
+  $("btn-sheet").hidden = !onTable;
+  $("scoreline").hidden = !onTable;
+  $("new-cancel").hidden = !app.socket;
+  $("games-back").hidden = !app.socket;
+}
+
+function openDialog(dialog) {
+  for (const d of document.querySelectorAll("dialog[open]")) if (d !== dialog) d.close();
+  if (!dialog.open) dialog.showModal();
+}
+
+// ---------------------------------------------------------------- the table
+
+const hand = new HandView($("hand"), $("hand-hint"), {
+  onPlay: (card) => send({ play: cardCode(card) }),
+  onToggle: (card) => {
+    const legal = app.msg && app.msg.legal;
+    if (app.chosen.has(card)) app.chosen.delete(card);
+    else if (legal && app.chosen.size < legal.count) app.chosen.add(card);
+    else toast(`Choose ${legal ? legal.count : 2} cards; tap a chosen card to put it back.`);
+    render();
+  },
+  onNotNow: (card) => {
+    // The server knows why (follow suit, spades not broken, not your turn): ask it.
+    if (app.msg && app.msg.view.phase === "play") send({ play: cardCode(card) });
+    else if (app.msg && app.msg.legal && app.msg.legal.kind === "pass") toast(`You can't pass the ${cardName(card)}.`);
+    else toast("Cards are played after the bidding.");
+  },
+  tapTwice: () => settings.tapTwice,
+});
+
+const actions = new ActionsView($("actions"), {
+  send,
+  passChosen: () => {
+    const legal = app.msg && app.msg.legal;
+    if (!legal || app.chosen.size !== legal.count) {
+      toast(`Choose ${legal ? legal.count : 2} cards to pass first.`);
+      return;
+    }
+    send({ pass: [...app.chosen].map(cardCode) });
+  },
+  newGame: () => openNewGame(),
+  download: () => download(),
+  showSheet: () => showSheet(),
+});
+
+function send(action) {
+  if (!app.socket) return;
+  if (!app.socket.act(action) && app.socket.ws && app.socket.ws.readyState !== WebSocket.OPEN) {
+    toast("Not connected to the table yet; try again in a moment.");
+  }
+}
+
+function prompt(msg, v, who) {
+  const { legal } = msg;
+  const p = $("prompt");
+  p.replaceChildren();
+  const strong = (text) => {
+    const s = document.createElement("strong");
+    s.textContent = text;
+    return s;
+  };
+  if (v.over) {
+    p.append(strong("Game over. "), gameOverText(v, who));
+    return;
+  }
+  if (legal) {
+    const texts = {
+      play: v.trick.length ? "play a card." : "lead a card.",
+      bid: "bid. How many tricks will you take?",
+      blind_nil: "blind nil is open to you: bid it before you look at your cards, or look at them.",
+      draw: legal.card ? `you drew the ${cardName(cardIndex(legal.card))}. Keep it or discard it?` : "draw.",
+      pass: `choose ${legal.count} cards to pass to ${who[legal.to]}.`,
+      exchange: "you hold the two of clubs. Swap it, unseen, for the kitty, or keep it?",
+    };
+    p.append(strong("Your turn: "), texts[legal.kind] || "choose.");
+    return;
+  }
+  const thinking = app.thinking;
+  if (thinking != null && v.turn === thinking) {
+    p.append(`${who[thinking]} is thinking…`);
+  } else if (v.turn != null) {
+    p.append(`${v.turn === v.seat ? "Your" : who[v.turn] + "'s"} turn.`);
+  }
+}
+
+function render() {
+  const msg = app.msg;
+  if (!msg) return;
+  const v = tableView(msg);
+  const who = msg.game.players;
+  const active = document.activeElement;
+  const hadFocus = active && active !== document.body && document.contains(active);
+  renderScoreline($("scoreline"), v, who);
+  renderSeats($("felt"), v, who, app.thinking != null);
+  renderTrick($("trick"), v, who, v.trick, v.trick.length ? null : v.lastTrick);
+  renderBroken($("broken"), v);
+  prompt(msg, v, who);
+  const legal = msg.legal;
+  if (!legal || legal.kind !== "pass") app.chosen.clear();
+  hand.render({
+    cards: (msg.view.hand || []).map(cardIndex),
+    hiddenCount: v.hiddenCount,
+    mode: legal && legal.kind === "play" ? "play" : legal && legal.kind === "pass" ? "pass" : "idle",
+    playable: new Set(legal && legal.kind === "play" ? legal.cards.map(cardIndex) : []),
+    selectable: new Set(legal && legal.kind === "pass" ? legal.cards.map(cardIndex) : []),
+    chosen: app.chosen,
+    passCount: legal ? legal.count : 0,
+  });
+  actions.render(msg, app.chosen);
+  // What is shown, for styling and for tests: the state's version and the decision asked.
+  const screen = $("screen-table");
+  screen.dataset.version = String(msg.version);
+  screen.dataset.decision = legal ? legal.kind : v.over ? "over" : "";
+  // The focused control vanished (a bid was made, a card played): move to the next decision.
+  const lost = hadFocus && !document.contains(active);
+  const idle = !document.activeElement || document.activeElement === document.body;
+  if ((lost || idle) && !document.querySelector("dialog[open]")) focusDecision();
+}
+
+function focusDecision() {
+  const legal = app.msg && app.msg.legal;
+  if (legal && (legal.kind === "play" || legal.kind === "pass")) hand.focus();
+  else if (!actions.focus(legal && legal.kind)) hand.focus();
+}
+
+function onState(msg) {
+  const first = !app.msg;
+  app.msg = msg;
+  app.thinking = msg.thinking ? msg.thinking.seat : null;
+  let handLine = null;
+  let gameOver = false;
+  for (const e of msg.events || []) {
+    announce(e.text);
+    if (e.kind === "trick") app.lastTrick = { plays: e.cards.map((c) => [c.seat, cardIndex(c.card)]), winner: e.winner };
+    if (e.kind === "hand") handLine = e.line;
+    if (e.kind === "game") gameOver = true;
+  }
+  if (msg.view.last_trick) {
+    const t = msg.view.last_trick;
+    app.lastTrick = { plays: t.cards.map((c) => [c.seat, cardIndex(c.card)]), winner: t.winner };
+  }
+  if (first) {
+    showScreen("table");
+    announceSituation(msg);
+  }
+  render();
+  if (gameOver) showOver(msg, handLine, true);
+  else if (handLine) showOver(msg, handLine, false);
+}
+
+function announceSituation(msg) {
+  const v = tableView(msg);
+  const parts = [`Hand ${v.handNumber}.`];
+  if (msg.legal) parts.push($("prompt").textContent || "Your turn.");
+  announce(parts.join(" "));
+}
+
+function showOver(msg, line, gameOver) {
+  const v = tableView(msg);
+  const who = msg.game.players;
+  const title = $("over-title");
+  const body = $("over-body");
+  const buttons = $("over-actions");
+  body.replaceChildren();
+  buttons.replaceChildren();
+  const button = (label, onClick, primary) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (primary) b.className = "primary";
+    b.addEventListener("click", onClick);
+    buttons.append(b);
+    return b;
+  };
+  if (line) {
+    const number = line.hand ?? line.number;
+    const h = document.createElement("h3");
+    h.textContent = `Hand ${number}`;
+    body.append(h, handOverBody(v, who, line));
+  }
+  if (gameOver) {
+    title.textContent = "Game over";
+    const p = document.createElement("p");
+    p.className = "prompt";
+    p.textContent = gameOverText(v, who);
+    body.prepend(p);
+    button("New game", () => { $("dlg-over").close(); openNewGame(); }, true);
+    button("Download the record", download);
+    button("Score sheet", showSheet);
+  } else {
+    title.textContent = `End of hand ${line.hand ?? line.number}`;
+    button("Next hand", () => $("dlg-over").close(), true);
+    button("Score sheet", showSheet);
+  }
+  openDialog($("dlg-over"));
+  buttons.querySelector("button").focus();
+}
+
+function showSheet() {
+  if (!app.msg) return;
+  const body = $("sheet-body");
+  body.replaceChildren(sheetTable(tableView(app.msg), names()));
+  openDialog($("dlg-sheet"));
+}
+
+function showLastTrick() {
+  if (!app.msg) return;
+  $("last-body").replaceChildren(lastTrickBody(app.lastTrick, names()));
+  openDialog($("dlg-last"));
+}
+
+function showHelp(forNewGame = false) {
+  let html = "<p>The rules load with the new-game screen.</p>";
+  if (app.msg && !forNewGame) {
+    html = helpHtml(rulesOf(app.msg), app.msg.game.label, app.msg.game.players);
+  } else if (app.presets) {
+    const name = $("new-preset").value || app.presets.default_preset;
+    const p = app.presets.presets.find((x) => x.name === name);
+    html = helpHtml({ ...p.options, name: p.name }, p.label, p.seats);
+  }
+  $("help-body").innerHTML = html;
+  openDialog($("dlg-help"));
+}
+
+function download() {
+  if (!app.gameId) return;
+  const a = document.createElement("a");
+  a.href = api.recordUrl(app.gameId);
+  a.download = `spades-${app.gameId}.json`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+// ---------------------------------------------------------------- games
+
+function openGame(id) {
+  if (app.socket) app.socket.close();
+  app.msg = null;
+  app.thinking = null;
+  app.lastTrick = null;
+  app.gameId = id;
+  setCurrentGame(id);
+  $("live").replaceChildren();
+  app.socket = new TableSocket(id, {
+    onState,
+    onThinking: (m) => { app.thinking = m.seat; render(); },
+    onError: (m) => {
+      const text = sentence(m.message || "That can't be done now");
+      toast(text);
+      announce(text);
+    },
+    onStatus: (text) => {
+      $("connection").hidden = !text;
+      $("connection").textContent = text || "";
+    },
+    onGone: () => {
+      app.socket = null;
+      setCurrentGame(null);
+      toast("That game is not on this server any more.");
+      openNewGame();
+    },
+  });
+}
+
+async function loadPresets() {
+  if (!app.presets) {
+    app.presets = await api.presets();
+    newGame.load(app.presets);
+  }
+}
+
+async function openNewGame() {
+  showScreen("new");
+  try {
+    await loadPresets();
+    newGame.focus();
+  } catch (e) {
+    $("new-error").textContent = e.message;
+  }
+}
+
+const newGame = new NewGameForm($("new-form"), async (body) => {
+  const made = await api.create(body);
+  openGame(made.id);
+});
+
+async function openGames() {
+  showScreen("games");
+  await showGames($("games-list"), {
+    current: app.gameId,
+    resume: (id) => openGame(id),
+  });
+  $("games-title").focus();
+}
+
+async function start() {
+  const id = currentGame();
+  if (id) {
+    openGame(id);
+    return;
+  }
+  try {
+    const { games } = await api.games();
+    const playing = games.find((g) => g.status === "playing");
+    if (playing) {
+      openGame(playing.id);
+      return;
+    }
+  } catch {
+    // no list: start a new game
+  }
+  openNewGame();
+}
+
+// ---------------------------------------------------------------- keys and buttons
+
+function typing(target) {
+  return target && (target.matches("input, select, textarea") || target.isContentEditable);
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+  if ($("screen-table").hidden) return;
+  const key = event.key.toLowerCase();
+  const dialog = document.querySelector("dialog[open]");
+  if (key === "l" || key === "s") {
+    event.preventDefault();
+    const target = key === "l" ? $("dlg-last") : $("dlg-sheet");
+    if (dialog === target) target.close();
+    else if (key === "l") showLastTrick();
+    else showSheet();
+    return;
+  }
+  if (!dialog && /^[0-9]$/.test(event.key) && actions.pad.root.isConnected) {
+    event.preventDefault();
+    actions.pad.digit(event.key);
+  }
+});
+
+$("btn-last").addEventListener("click", showLastTrick);
+$("btn-sheet").addEventListener("click", showSheet);
+$("btn-help").addEventListener("click", () => showHelp(!$("screen-new").hidden));
+$("btn-games").addEventListener("click", openGames);
+$("games-new").addEventListener("click", openNewGame);
+$("games-back").addEventListener("click", () => { showScreen("table"); focusDecision(); });
+$("new-cancel").addEventListener("click", () => { showScreen("table"); focusDecision(); });
+const refreshSettings = bindSettings($("dlg-settings"));
+$("btn-settings").addEventListener("click", () => { refreshSettings(); openDialog($("dlg-settings")); });
+$("dlg-settings").addEventListener("close", render);
+$("new-help-link").addEventListener("click", (event) => { event.preventDefault(); showHelp(true); });
+
+start();

@@ -1,0 +1,127 @@
+// The felt: every seat with its bid and tricks, who deals, leads and acts; the cards of
+// the trick; whether spades are broken; the score line. Pure rendering of a view.
+
+import { cardFace, cardName } from "./cards.js";
+import { seatPlaces, sideOf, sideShort, sidesOf } from "./seats.js";
+import { bidLabel } from "./bidpad.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+/** "Bid 4 · Took 2", "Bid nil · Took 0", "Bidding…", "No bid yet". */
+export function seatStats(v, seat) {
+  const bid = v.bids[seat];
+  const took = v.tricks[seat] || 0;
+  if (bid == null) {
+    if (v.phase === "bid" && v.turn === seat) return "Bidding…";
+    return "No bid yet";
+  }
+  return `Bid ${bidLabel(bid)} · Took ${took}`;
+}
+
+function seatBadges(v, seat, thinking) {
+  const out = [];
+  if (v.dealer === seat) out.push(["Dealer", ""]);
+  if (v.kitty && v.kitty.holder === seat && v.kitty.taken != null) {
+    out.push([v.kitty.taken ? "Took the kitty" : "Kept the 2♣", ""]);
+  }
+  if (v.phase === "play" && v.leader === seat && v.trick.length > 0) out.push(["Led", ""]);
+  if (!v.over && v.turn === seat) {
+    if (seat === v.seat) out.push(["Your turn", "now"]);
+    else out.push([thinking ? "Thinking" : "To play", "now"]);
+  }
+  return out;
+}
+
+export function renderSeats(felt, v, names, thinking) {
+  for (const old of felt.querySelectorAll(".seat")) old.remove();
+  const places = seatPlaces(v.rules.players);
+  for (let seat = 0; seat < v.rules.players; seat++) {
+    const box = el("section", `seat place-${places[seat]}`);
+    box.dataset.seat = String(seat);
+    const name = names[seat];
+    box.setAttribute("aria-label", seat === v.seat ? "You" : name);
+    const isTurn = !v.over && v.turn === seat;
+    box.classList.toggle("turn", isTurn);
+    box.classList.toggle("thinking", isTurn && thinking && seat !== v.seat);
+    let title = name;
+    if (v.rules.partnership && seat === (v.seat + 2) % 4) title += " (partner)";
+    box.append(el("span", "name", title));
+    const stats = el("span", "stats");
+    seatStats(v, seat).split(" · ").forEach((part, i) => {
+      if (i) stats.append(" · ");
+      stats.append(el("span", "stat", part));
+    });
+    box.append(stats);
+    if (v.phase === "draw" || (v.hiddenCount && seat === v.seat)) {
+      box.append(el("span", "stats", `${v.handSizes[seat]} cards`));
+    }
+    const badges = el("span", "badges");
+    for (const [text, cls] of seatBadges(v, seat, thinking)) {
+      badges.append(el("span", `badge ${cls}`, text));
+    }
+    box.append(badges);
+    felt.append(box);
+  }
+}
+
+/**
+ * The trick area. ``plays``: [[seat, card]] on the table now; when empty and the hand has a
+ * finished trick, the last one stays, marked with its winner, until the next card is led.
+ */
+export function renderTrick(area, v, names, plays, lastDone) {
+  area.replaceChildren();
+  const places = seatPlaces(v.rules.players);
+  const showing = plays.length ? plays : (lastDone ? lastDone.plays : []);
+  area.classList.toggle("done", !plays.length && Boolean(lastDone));
+  for (const [seat, card] of showing) {
+    const face = cardFace(card);
+    face.style.gridArea = places[seat];
+    face.setAttribute("role", "img");
+    face.setAttribute("aria-label", `${names[seat]}: ${cardName(card)}`);
+    if (!plays.length && lastDone && seat === lastDone.winner) face.classList.add("won");
+    area.append(face);
+  }
+  let label = "";
+  if (!plays.length && lastDone) label = `${names[lastDone.winner]} won the trick`;
+  else if (plays.length) label = `${names[plays[0][0]]} led`;
+  else if (v.phase === "play" && v.turn != null) label = `${names[v.turn]} to lead`;
+  area.append(el("span", "label", label));
+}
+
+export function renderBroken(node, v) {
+  const show = v.phase === "play" || v.history.length > 0;
+  node.hidden = !show;
+  node.classList.toggle("yes", v.broken);
+  node.textContent = v.broken ? "♠ Spades broken" : "Spades not broken";
+}
+
+export function renderScoreline(node, v, names) {
+  node.replaceChildren();
+  const sides = sidesOf(v.rules);
+  sides.forEach((_, side) => {
+    const bags = v.bags[side];
+    const span = el("span", "side");
+    const bagText = v.rules.bag_limit != null ? ` (${bags} bag${bags === 1 ? "" : "s"})` : "";
+    span.textContent = `${sideShort(v.rules, names, side)} ${v.scores[side]}${bagText}`;
+    node.append(span);
+  });
+  node.append(el("span", "target", `to ${v.rules.target_score}`));
+}
+
+/** Your side's bid and tricks this hand, for the prompt: "Team: bid 7, took 3". */
+export function sideSummary(v) {
+  const side = sidesOf(v.rules)[sideOf(v.rules, v.seat)];
+  let bid = 0;
+  let took = 0;
+  for (const s of side) {
+    const b = v.bids[s];
+    if (typeof b === "number") bid += b;
+    took += v.tricks[s] || 0;
+  }
+  return { bid, took };
+}

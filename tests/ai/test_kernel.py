@@ -1,0 +1,204 @@
+"""The playout kernel agrees with the engine: legal plays, spades broken, trick winners,
+hand scores and the end of the game, over many random hands of every preset and option."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spades.ai import kernel as k
+from spades.engine import (
+    PRESETS,
+    Bid,
+    GameState,
+    Phase,
+    Play,
+    Rules,
+    apply,
+    game_end,
+    legal_actions,
+    make_rules,
+    new_game,
+    score_hand,
+    trick_winner,
+)
+
+VARIANTS: list[Rules] = [
+    *PRESETS.values(),
+    *(make_rules("partnership", spades_break=b) for b in ("any-spade", "void")),
+    *(make_rules("partnership", failed_nil=f) for f in ("bags", "penalty-void")),
+    make_rules("partnership", bag_takeback=True, bag_limit=5, blind_nil=True),
+    make_rules("partnership", set_scoring="zero", first_lead="lowest-club"),
+    make_rules("jokers", spades_break="void", first_lead="lowest-club"),
+    make_rules("cutthroat", moon_value=200, spades_break="any-spade"),
+    make_rules("three-player-kitty", first_lead="lowest-club", spades_break="void"),
+    make_rules("five-player", spades_break="void", bag_limit=None),
+    make_rules("two-player", spades_break="offsuit", failed_nil="penalty-bags"),
+    make_rules("house", blind_nil_deficit=None),
+]
+
+
+def _ids(rules: Rules) -> str:
+    return f"{rules.name}:{','.join(f'{k}={v}' for k, v in rules.overrides().items())}"
+
+
+def _kernel_position(state: GameState) -> k.Position:
+    hand = state.hand
+    n = state.rules.players
+    bids = [b.tricks if b is not None else 0 for b in hand.bids]
+    nils = [(k.BLIND if b.blind else k.NIL) if b is not None and b.nil else k.PLAIN
+            for b in hand.bids]
+    return k.Position(hands=hand.hands, leader=hand.leader, trick=hand.trick,
+                      broken=hand.broken, tricks=hand.tricks, played=hand.played,
+                      first=not hand.history, bids=bids, nils=nils, players=n)
+
+
+def _to_play(state: GameState, rng: random.Random) -> GameState:
+    """Random non-play actions (draw, kitty, bids, passes) until the cards are played."""
+    while not state.over and state.phase is not Phase.PLAY:
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
+def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
+    rng = random.Random(rules.name)
+    t = k.table_of(rules)
+    hands_checked = 0
+    state = new_game(rules, seed=f"kernel-{_ids(rules)}")
+    while hands_checked < 12 and not state.over:
+        state = _to_play(state, rng)
+        if state.over:
+            break
+        pos = _kernel_position(state)
+        number = state.hand.number
+        bags_before = state.bags
+        scores_before = state.scores
+        while not state.over and state.hand.number == number and state.phase is Phase.PLAY:
+            legal = legal_actions(state)
+            want = 0
+            for action in legal:
+                assert isinstance(action, Play)
+                want |= 1 << action.card
+            assert k.legal_mask(t, pos) == want
+            assert pos.turn == state.hand.turn
+            card = rng.choice(legal)
+            assert isinstance(card, Play)
+            state = apply(state, card)
+            k.play(t, pos, card.card)
+            if state.hand.number == number and not state.over:
+                assert pos.broken == state.hand.broken
+                assert pos.tricks == list(state.hand.tricks)
+                assert pos.leader == state.hand.leader
+        result = state.results[-1]
+        assert pos.over
+        assert tuple(pos.tricks) == result.tricks
+        bids = [b.tricks for b in result.bids]
+        nils = [(k.BLIND if b.blind else k.NIL) if b.nil else k.PLAIN for b in result.bids]
+        points, bags = k.hand_points(t, bids, nils, pos.tricks, bags_before)
+        assert tuple(points) == result.score.points
+        assert tuple(bags) == result.score.bags
+        totals = [s + p for s, p in zip(scores_before, points, strict=True)]
+        over, winner = k.game_result(t, totals, pos.tricks)
+        assert over == state.over
+        assert (winner if over else None) == state.winner
+        hands_checked += 1
+    assert hands_checked >= 1
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
+def test_kernel_scores_like_the_engine(rules: Rules) -> None:
+    """Random bids (nil, blind nil, a moon), tricks and bags: the same points and bags."""
+    rng = random.Random(f"score-{_ids(rules)}")
+    t = k.table_of(rules)
+    n = rules.players
+    sides = len(rules.sides)
+    for _ in range(400):
+        bids: list[Bid] = []
+        for _seat in range(n):
+            roll = rng.random()
+            if roll < 0.15:
+                bids.append(Bid(0, nil=True, blind=roll < 0.05))
+            elif roll < 0.25:
+                bids.append(Bid(rules.hand_size))
+            else:
+                bids.append(Bid(rng.randint(0, rules.hand_size)))
+        cuts = sorted(rng.randint(0, rules.hand_size) for _ in range(n - 1))
+        bounds = [0, *cuts, rules.hand_size]
+        tricks = [bounds[i + 1] - bounds[i] for i in range(n)]
+        rng.shuffle(tricks)
+        bags = [rng.randint(0, 12) for _ in range(sides)]
+        scores = [rng.randint(-300, 600) for _ in range(sides)]
+        want = score_hand(rules, bids, tricks, scores, bags)
+        points, after = k.hand_points(
+            t, [b.tricks for b in bids],
+            [(k.BLIND if b.blind else k.NIL) if b.nil else k.PLAIN for b in bids], tricks, bags)
+        assert tuple(points) == want.points
+        assert tuple(after) == want.bags
+        over, winner = k.game_result(t, list(want.scores), tricks)
+        want_over, want_winner = game_end(rules, want)
+        assert over == want_over
+        assert (winner if over else None) == want_winner
+
+
+def test_trick_winner_matches_the_engine() -> None:
+    rng = random.Random(5)
+    deck = list(range(54))
+    for players in (2, 3, 4, 5):
+        for _ in range(3000):
+            cards = rng.sample(deck, players)
+            leader = rng.randrange(players)
+            assert k.trick_winner(cards, leader, players) == trick_winner(cards, leader, players)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_random_hands_are_complete_and_legal(name: str) -> None:
+    """The benchmark's random hand: every card played once, every trick counted."""
+    t = k.table_of(PRESETS[name])
+    rng = random.Random(name)
+    for _ in range(200):
+        tricks, points = k.random_hand(t, rng)
+        assert sum(tricks) == t.hand_size
+        assert len(points) == len(t.sides)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
+def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> None:
+    """The benchmark's inlined playout draws the same card as ``random_card(legal_mask)``
+    and collects tricks like ``play`` (both checked against the engine above): fed the same
+    random numbers from the same position, both end with the same tricks, holdings and
+    spades-broken flag."""
+    t = k.table_of(rules)
+    for seed in range(25):
+        rng = random.Random(seed)
+        state = _to_play(new_game(rules, seed=seed), rng)
+        if state.over:
+            continue
+        for _ in range(rng.randrange(0, 2 * rules.players)):  # sometimes mid-trick
+            state = apply(state, rng.choice(legal_actions(state)))
+        fast = _kernel_position(state)
+        slow = fast.copy()
+        k.random_playout(t, fast, random.Random(seed).random)
+        rnd = random.Random(seed).random
+        while not slow.over:
+            k.play(t, slow, k.random_card(k.legal_mask(t, slow), rnd))
+        assert fast.tricks == slow.tricks
+        assert fast.broken == slow.broken
+        assert fast.hands == slow.hands == [0] * rules.players
+        assert fast.played == slow.played
+        assert sum(fast.tricks) == rules.hand_size
+
+
+def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
+    rules = PRESETS["partnership"]
+    t = k.table_of(rules)
+    ev = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
+    made = ev([3, 3, 4, 3])   # side 0 takes 7 of its 6, side 1 takes 6 of 6
+    set_ = ev([2, 4, 3, 4])   # side 0 takes 5 of 6: set
+    assert made > set_
+    assert made == pytest.approx(61 - 60)
+    near = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[450, 470], bags=[0, 0])
+    # both sides pass 500 when both make their bids; setting side 1 wins the game instead
+    # of losing it: 123 points apart without the win bonus, 523 with it
+    assert near([5, 2, 3, 3]) - near([3, 3, 3, 4]) == pytest.approx(523)

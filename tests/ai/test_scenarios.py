@@ -1,0 +1,243 @@
+"""Hand-built positions where one move is right and the wrong one fails the test.
+
+Each position is reached through the engine: a deck is built so that the deal is exactly the
+hands written here (cards are dealt one at a time starting at the dealer's left), then the
+bids and plays are applied. The computer player then sees only its ``player_view``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from spades.engine import (
+    Bid,
+    GameState,
+    Play,
+    Rules,
+    apply,
+    find_preset,
+    make_rules,
+    new_game,
+    parse_card,
+    player_view,
+)
+from spades.ai.easy import EasyPlayer
+from spades.ai.normal import NormalPlayer
+
+
+def deal(rules: Rules, hands: dict[int, str], first_dealer: int | None = None) -> list[int]:
+    """A deck that deals ``hands`` (seat -> card codes); at most one seat may be left out
+    and gets the rest of the deck."""
+    n = rules.players
+    size = rules.hand_size
+    cards = {s: [parse_card(c) for c in text.split()] for s, text in hands.items()}
+    used = [c for held in cards.values() for c in held]
+    assert len(used) == len(set(used)), "a card is dealt twice"
+    rest = [c for c in rules.deck if c not in set(used)]
+    missing = [s for s in range(n) if s not in cards]
+    assert len(missing) <= 1
+    if missing:
+        cards[missing[0]] = rest
+    for seat, held in cards.items():
+        assert len(held) == size, f"seat {seat} holds {len(held)} cards, not {size}"
+    dealer = n - 1 if first_dealer is None else first_dealer
+    first = (dealer + 1) % n
+    deck: list[int] = [0] * (size * n)
+    for seat, held in cards.items():
+        offset = (seat - first) % n
+        for i, card in enumerate(held):
+            deck[offset + i * n] = card
+    return deck
+
+
+def position(rules: Rules, hands: dict[int, str], bids: Sequence[int | str],
+             plays: Sequence[str], *, first_dealer: int | None = None,
+             scores: tuple[int, ...] | None = None) -> GameState:
+    """Deal ``hands``, apply ``bids`` (in bidding order) and ``plays`` (card codes, in order),
+    and optionally set the running scores."""
+    deck = deal(rules, hands, first_dealer)
+    state = new_game(rules, seed=0, decks=[deck], first_dealer=first_dealer)
+    if scores is not None:
+        state = state._replace(scores=scores)
+    for bid in bids:
+        state = apply(state, Bid(0, nil=True) if bid == "nil" else Bid(int(bid)))
+    for code in plays:
+        state = apply(state, Play(parse_card(code)))
+    return state
+
+
+def normal_card(state: GameState, seed: int = 0) -> str:
+    view = player_view(state, state.hand.turn)
+    action = NormalPlayer().choose(view, random.Random(seed))
+    assert isinstance(action, Play)
+    return str(action.card)
+
+
+PARTNERSHIP = find_preset("partnership")
+
+# ---------------------------------------------------------------- covering a partner's nil
+
+NIL_HANDS = {
+    0: "7H 5H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S",  # the nil bidder
+    1: "3H KH QH JH 6C 7C 8C 7D 8D 9D 5S 6S 7S",
+    2: "AH 9H 2H AC KC QC AD KD 8S 9S TS JS QS",  # Normal, the partner
+}
+
+
+def test_normal_covers_partner_nil_when_the_partner_is_winning() -> None:
+    # seat 0 (nil) leads the seven of hearts; seat 1 plays the three. If seat 2 plays low,
+    # the nil bidder's seven may well hold: Normal must play over it.
+    state = position(PARTNERSHIP, NIL_HANDS, ["nil", 4, 4, 4], ["7H", "3H"])
+    card = normal_card(state)
+    assert card in ("9H", "AH"), f"Normal played {card} under its nil partner's seven"
+
+
+def test_normal_plays_high_over_a_nil_partner_still_to_play() -> None:
+    # seat 1 deals, so seat 2 leads the first trick... here seat 0 deals: seat 1 leads the
+    # five of hearts, Normal (seat 2) plays second, the nil partner (seat 0) plays last.
+    hands = {
+        1: "5H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S 7C",
+        2: "KH 8H 3H AC KC QC AD KD 8S 9S TS JS QS",
+        0: "7H 6H 2H 2C 6C 8C 7D 8D 9D 5S 6S 7S 9C",
+    }
+    state = position(PARTNERSHIP, hands, [3, 4, 4, "nil"], ["5H"], first_dealer=0)
+    assert state.hand.turn == 2
+    card = normal_card(state)
+    assert card == "KH", f"Normal played {card}: the nil partner may be forced to win"
+
+
+# ---------------------------------------------------------------- a partner's sure winner
+
+def test_normal_does_not_trump_a_partner_sure_winner() -> None:
+    hands = {
+        0: "AH 7H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S",  # leads the ace of hearts
+        1: "5H KH QH JH 6C 7C 8C 7D 8D 9D 5S 6S 7S",
+        2: "2C 9C TC AC KC QC AD KD 8S 9S TS JS QS",  # Normal: no hearts, can trump
+    }
+    state = position(PARTNERSHIP, hands, [3, 3, 5, 2], ["AH", "5H"])
+    card = normal_card(state)
+    assert not card.endswith("S"), f"Normal trumped its partner's ace with {card}"
+
+
+def test_normal_does_not_overtake_a_partner_king_it_knows_is_good() -> None:
+    hands = {
+        0: "KH 7H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S",  # leads the king of hearts
+        1: "5H 6H QH JH 6C 7C 8C 7D 8D 9D 5S 6S 7S",
+        2: "AH 2H 3H AC KC QC AD KD 8S 9S TS JS QS",  # Normal holds the ace
+    }
+    state = position(PARTNERSHIP, hands, [3, 3, 5, 2], ["KH", "5H"])
+    card = normal_card(state)
+    assert card in ("2H", "3H"), f"Normal overtook its partner's good king with {card}"
+
+
+# ---------------------------------------------------------------- bags
+
+BAG_HANDS = {
+    0: "AC 6C AD 5D 6D 7D 2H 7H 2S 3S 4S 5S 6S",
+    1: "2C 7C 8C 9C TC 2D JD QD KD AH 3H 7S QS",
+    2: "3C 4C KC 3D 8D 9D TD 4H 6H 8S 9S TS JS",  # Normal
+}
+BAG_PLAYS = ["AC", "2C", "4C", "5C",  # seat 0 wins: side 0 has 1
+             "AD", "2D", "3D", "4D",  # seat 0 wins: side 0 has 2, its bid (1 + 1) is made
+             "2H", "AH", "4H", "5H",  # seat 1 wins: side 1 has 1
+             "3H", "6H", "KH", "7H",  # seat 3 wins: side 1 has 2, its bid (1 + 1) is made
+             "QC", "6C", "7C"]        # seat 3 leads the queen of clubs; Normal plays last
+
+
+def test_normal_ducks_when_its_bid_is_made_and_bags_cost() -> None:
+    state = position(PARTNERSHIP, BAG_HANDS, [1, 1, 1, 1], BAG_PLAYS)
+    assert state.hand.turn == 2
+    card = normal_card(state)
+    assert card == "3C", f"Normal took a bag with {card}"
+
+
+def test_normal_takes_the_trick_when_bags_cost_nothing() -> None:
+    rules = make_rules("partnership", bag_limit=None)
+    state = position(rules, BAG_HANDS, [1, 1, 1, 1], BAG_PLAYS)
+    card = normal_card(state)
+    assert card == "KC", f"with no bag penalty Normal gave away a free point ({card})"
+
+
+# ---------------------------------------------------------------- setting the opponents
+
+SET_HANDS = {
+    0: "AC 7C AD 9D 2H 7H 3S 4S 5S 6S 7S 8S 9S",
+    1: "2C 5C 8C 9C TC JC KC 2D 7D 8D TD AH KH",
+    2: "3C 6C QC 3D QD KD 3H 5H 8H TH AS KS QS",  # Normal
+}
+SET_PLAYS = ["AC", "2C", "3C", "4C",  # side 0: 1
+             "AD", "2D", "3D", "4D",  # side 0: 2, its bid (1 + 1) made
+             "2H", "AH", "3H", "4H",  # side 1: 1
+             "KH", "5H", "6H", "7H",  # side 1: 2
+             "5C", "6C", "2S", "7C",  # seat 3 trumps: side 1: 3 of its 4, spades broken
+             "6D", "9D", "TD", "QD"]  # Normal wins and leads to the seventh trick
+
+
+def test_normal_goes_for_the_set_when_the_opponents_are_one_trick_from_the_game() -> None:
+    # the opponents bid 4, have 3, and making it takes them to 510 of 500: Normal must not
+    # hand them a trick (a low lead would); it cashes its top spades.
+    state = position(PARTNERSHIP, SET_HANDS, [1, 2, 1, 2], SET_PLAYS, scores=(300, 470))
+    assert state.hand.turn == 2 and state.hand.tricks == (2, 2, 1, 1)
+    card = normal_card(state)
+    assert card in ("AS", "KS", "QS"), f"Normal led {card} and let them make the game"
+
+
+# ---------------------------------------------------------------- nils at the table
+
+def test_normal_lets_an_opponent_nil_win_the_trick() -> None:
+    # seat 2 deals: seat 3 leads the two of hearts, Normal's partner plays the four, seat 1
+    # (nil) plays the nine and is winning; Normal plays last and must stay under it.
+    hands = {
+        3: "2H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S 7C",
+        0: "4H 6H 7H 2C 6C 8C 7D 8D 9D 5S 6S 7S 9C",
+        1: "9H 5H TC JC QH JH TD JD QD KD 8S 9S TS",  # the nil bidder
+    }
+    state = position(PARTNERSHIP, hands, [4, 4, "nil", 4], ["2H", "4H", "9H"], first_dealer=2)
+    assert state.hand.turn == 2
+    card = normal_card(state)
+    assert card in ("3H", "8H"), f"Normal saved the opponents' nil with {card}"
+
+
+def test_normal_nil_bidder_ducks() -> None:
+    # Normal (seat 2) bid nil; its partner leads the five of hearts, seat 1 plays the three
+    hands = {
+        0: "5H 7H 3C 4C 5C 2D 3D 4D 6D 5D 2S 3S 4S",
+        1: "3H KH QH JH 6C 7C 8C 7D 8D 9D 5S 6S 7S",
+        2: "AH 9H 2H AC KC QC AD KD 8S 9S TS JS QS",
+    }
+    state = position(PARTNERSHIP, hands, [4, 4, "nil", 4], ["5H", "3H"])
+    assert normal_card(state) == "2H"
+
+
+# ---------------------------------------------------------------- Easy, never absurd
+
+@pytest.mark.parametrize("seed", range(40))
+def test_easy_never_throws_an_ace_under_its_partner_winning_king(seed: int) -> None:
+    hands = {
+        0: "KH 7H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S",
+        1: "5H 6H QH JH 6C 7C 8C 7D 8D 9D 5S 6S 7S",
+        2: "AH 2H 3H AC KC QC AD KD 8S 9S TS JS QS",  # Easy holds the ace of hearts
+    }
+    state = position(PARTNERSHIP, hands, [3, 3, 5, 2], ["KH", "5H"])
+    view = player_view(state, 2)
+    action = EasyPlayer().choose(view, random.Random(seed))
+    assert isinstance(action, Play)
+    assert str(action.card) != "AH"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_easy_never_discards_an_ace_or_trumps_under_its_partner_winner(seed: int) -> None:
+    hands = {
+        0: "KH 7H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S",
+        1: "5H 6H QH JH 6C 7C 8C 7D 8D 9D 5S 6S 7S",
+        2: "2C 9C TC AC KC QC AD KD 8S 9S TS JS QS",  # Easy: no hearts
+    }
+    state = position(PARTNERSHIP, hands, [3, 3, 5, 2], ["KH", "5H"])
+    view = player_view(state, 2)
+    action = EasyPlayer().choose(view, random.Random(seed))
+    assert isinstance(action, Play)
+    card = str(action.card)
+    assert not card.startswith("A") and not card.endswith("S"), card

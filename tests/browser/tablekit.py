@@ -1,0 +1,188 @@
+"""Helpers for the browser tests: the server process, and a page wrapper that keeps every
+websocket frame and API body and knows how to wait for the table."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """`python -m spades.cli.main serve` on a free port with a SQLite file in ``folder``
+    (named games.db, as tests/server/server_testkit.py expects)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.db_path = folder / "games.db"
+        self.db_url = f"sqlite:///{self.db_path}"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = folder / "server.log"
+
+    def start(self) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "spades.cli.main", "serve", "--port", str(self.port),
+                 "--db", self.db_url, "--pace", "0"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"spades serve exited: {self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(self.url + "api/presets", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"spades serve did not answer: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, as when the machine loses power."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+class Table:
+    """A page at the table, with every websocket frame and API body it received."""
+
+    def __init__(self, page: Any, url: str):
+        self.page = page
+        self.url = url
+        self.frames: list[dict[str, Any]] = []
+        self.bodies: list[tuple[str, str]] = []
+        page.on("websocket", self._socket)
+        page.on("response", self._response)
+
+    def _socket(self, ws: Any) -> None:
+        def received(payload: Any) -> None:
+            text = payload.decode() if isinstance(payload, bytes) else payload
+            self.frames.append(json.loads(text))
+
+        ws.on("framereceived", received)
+
+    def _response(self, response: Any) -> None:
+        if "/api/" not in response.url:
+            return
+        try:
+            self.bodies.append((response.url, response.text()))
+        except Exception:  # a download the page did not read
+            pass
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def state(self) -> dict[str, Any]:
+        states = [f for f in self.frames if f["type"] == "state"]
+        assert states, "no state has arrived"
+        return states[-1]
+
+    @property
+    def shown_version(self) -> int:
+        return int(self.page.locator("#screen-table").get_attribute("data-version") or -1)
+
+    def decision(self) -> str:
+        return self.page.locator("#screen-table").get_attribute("data-decision") or ""
+
+    def dialog_open(self, name: str) -> bool:
+        return bool(self.page.evaluate(f"document.getElementById('{name}').open"))
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "error"]
+
+    # ------------------------------------------------------------------ waiting
+
+    def wait_shown(self, above: int) -> None:
+        """Until the page shows a state newer than version ``above``."""
+        self.page.wait_for_function(
+            "v => Number(document.getElementById('screen-table').dataset.version) > v", arg=above)
+
+    def wait_decision(self, timeout: float = 20_000) -> str:
+        """Until the page asks for a decision, a hand or the game ends; which one."""
+        self.page.wait_for_function(
+            "() => document.getElementById('screen-table').dataset.decision"
+            " || document.getElementById('dlg-over').open", timeout=timeout)
+        if self.dialog_open("dlg-over"):
+            return "hand-over"
+        return self.decision()
+
+    # ------------------------------------------------------------------ acting
+
+    def open(self) -> None:
+        self.page.goto(self.url)
+
+    def start(self, preset: str = "house", level: str = "easy", **house: Any) -> None:
+        """Start a game from the new-game screen with the mouse."""
+        page = self.page
+        self.open()
+        page.wait_for_selector("#new-preset option")
+        page.select_option("#new-preset", preset)
+        page.check(f"input[name=level][value={level}]")
+        for name, value in house.items():
+            if name == "target_score":
+                page.check(f"input[name=target_score][value='{value}']")
+            elif value:
+                page.check(f"input[name={name}]")
+            else:
+                page.uncheck(f"input[name={name}]")
+        page.click("#new-start")
+        page.wait_for_selector("#screen-table:not([hidden])")
+        self.page.wait_for_function(
+            "() => document.getElementById('screen-table').dataset.version !== undefined")
+
+    def act_with_mouse(self) -> str:
+        """Make the decision on the page with clicks: the suggested (or first) bid, the
+        first playable card, the first two cards to pass, the first choice. Returns it."""
+        page = self.page
+        kind = self.wait_decision()
+        before = self.shown_version
+        if kind == "hand-over":
+            page.locator("#over-actions button", has_text="Next hand").click()
+            return kind
+        if kind == "bid":
+            marked = page.locator("#bidpad .bid.suggested")
+            (marked if marked.count() else page.locator("#bidpad .bid").first).click()
+        elif kind == "play":
+            page.locator("#hand .card-btn.playable").first.click()
+        elif kind == "pass":
+            cards = page.locator("#hand .card-btn.playable")
+            cards.nth(0).click()
+            cards.nth(1).click()
+            page.click("#pass-send")
+        elif kind == "blind_nil":
+            page.get_by_role("button", name="Look at my cards").click()
+        elif kind in ("draw", "exchange"):
+            page.locator("#actions .choice-row button").first.click()
+        else:
+            return kind
+        self.wait_shown(before)
+        return kind

@@ -1,0 +1,216 @@
+"""Helpers for the server tests: an app on a temporary SQLite file, a websocket driver that
+keeps every frame, and the check that no frame shows seat 0 a card it may not see."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from spades.engine import GameState, apply, new_game, parse_card
+from spades.engine.cards import CODE_OF, NAME_OF
+from spades.engine.record import parse_action, rules_from_json
+from spades.server import Settings, create_app
+from spades.server.wire import cards_face_down
+from spades.store import Store, StoredGame
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+PLAYER = "player-0000-aaaa"
+OTHER = "player-1111-bbbb"
+HEADERS = {"X-Spades-Player": PLAYER}
+CODES = frozenset(CODE_OF)
+
+
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+def client(tmp_path: Path, **settings: Any) -> TestClient:
+    options: dict[str, Any] = {"db_url": db_url(tmp_path), "workers": 0, "pace": 0.0}
+    options.update(settings)
+    return TestClient(create_app(Settings(**options)))
+
+
+def new_game_id(http: TestClient, preset: str = "house", level: str = "random",
+                **house_rules: Any) -> str:
+    """A new game for PLAYER; ``random`` computer players unless told."""
+    body = {"preset": preset, "level": level, "house_rules": house_rules}
+    response = http.post("/api/games", json=body, headers=HEADERS)
+    assert response.status_code == 201, response.text
+    game_id: str = response.json()["id"]
+    return game_id
+
+
+class Driver:
+    """Drives seat 0 through a websocket and keeps every frame it receives."""
+
+    def __init__(self, ws: Any, rng: random.Random | None = None):
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.rng = rng or random.Random(7)
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.ws.receive_json()
+        self.frames.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_json(message)
+
+    def until_decision(self, limit: int = 5000) -> dict[str, Any]:
+        """Read until seat 0 must act or the game is over; the last state."""
+        for _ in range(limit):
+            message = self.recv()
+            if message["type"] == "state" and (message["legal"] or message["view"]["over"]):
+                return message
+        raise AssertionError("no decision came")
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A random legal action for seat 0, as the browser would send it."""
+        legal = state["legal"]
+        if legal["kind"] == "pass":
+            return {"pass": self.rng.sample(legal["cards"], legal["count"])}
+        choices = [a for a in legal["actions"] if "look" not in a]
+        action = dict(self.rng.choice(choices))
+        action.pop("label", None)
+        return action
+
+    def act(self, action: dict[str, Any], version: int | None = None) -> None:
+        assert self.state is not None
+        self.send({"type": "act", "action": action,
+                   "version": self.state["version"] if version is None else version})
+
+
+# ------------------------------------------------------------------ the truth, from the store
+
+def stored(tmp_path: Path, game_id: str) -> StoredGame:
+    store = Store(db_url(tmp_path))
+    try:
+        game = store.load_game(game_id)
+    finally:
+        store.close()
+    assert game is not None
+    return game
+
+
+def true_states(game: StoredGame) -> list[GameState]:
+    """The state after each step (index = number of actions), replayed from the store."""
+    rules = rules_from_json(game.game.rules)
+    decks = [[parse_card(c) for c in deck] for deck in game.decks]
+    state = new_game(rules, game.game.seed, decks=decks, first_dealer=game.game.first_dealer)
+    states = [state]
+    for row in game.actions:
+        _, action = parse_action(row.action, rules)
+        state = apply(state, action)
+        states.append(state)
+    return states
+
+
+def strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def hidden_cards(state: GameState, seat: int, looked: bool) -> set[int]:
+    """Cards ``seat`` may not see in ``state``: other seats' cards it was not given or did
+    not give, the undrawn stock, the kitty; its own cards while face down for blind nil."""
+    hand = state.hand
+    if state.over:
+        return set()
+    secret = 0
+    for other, held in enumerate(hand.hands):
+        if other != seat:
+            secret |= held
+    for giver, _receiver, cards in hand.passes:
+        if giver == seat:
+            for card in cards:
+                secret &= ~(1 << card)
+    out = {c for c in range(len(CODE_OF)) if secret >> c & 1}
+    if state.rules.draw:
+        undrawn = set(hand.deck[hand.stock:])
+        if hand.phase.value == "draw" and hand.turn == seat and not cards_face_down(
+                state, seat, looked):
+            undrawn.discard(hand.deck[hand.stock])  # the card it is drawing
+        out |= undrawn
+    if hand.kitty is not None and not hand.hands[seat] >> hand.kitty & 1:
+        out.add(hand.kitty)
+    if cards_face_down(state, seat, looked):
+        out |= {c for c in range(len(CODE_OF)) if hand.hands[seat] >> c & 1}
+    return out
+
+
+def shown(value: Any) -> tuple[set[int], str]:
+    """The cards a JSON value names by code, and all its text joined (for names)."""
+    codes = set()
+    texts = []
+    for text in strings(value):
+        if text in CODES:
+            codes.add(CODE_OF.index(text))
+        else:
+            texts.append(text)
+    return codes, "\n".join(texts)
+
+
+def assert_hides(value: Any, secret: set[int], where: str, kitty: bool = False) -> None:
+    codes, text = shown(value)
+    leaked = codes & secret
+    assert not leaked, f"{where} shows {[CODE_OF[c] for c in sorted(leaked)]}"
+    for card in secret:
+        if kitty and CODE_OF[card] == "2C":
+            continue  # the kitty's two of clubs is named in its public choice
+        assert f"the {NAME_OF[card]}" not in text, f"{where} names the {NAME_OF[card]}"
+
+
+def check_frames(frames: list[dict[str, Any]], game: StoredGame, seat: int = 0) -> int:
+    """No frame shows ``seat`` a card it may not see; returns how many frames were checked.
+
+    A state is checked against the true state at its step; an event against the state
+    before its action, less what that action made public."""
+    states = true_states(game)
+    looks = game.looks
+    checked = 0
+    for frame in frames:
+        if frame["type"] != "state":
+            codes, _ = shown(frame)
+            assert not codes, f"a {frame['type']} frame names cards: {frame}"
+            continue
+        step = frame["step"]
+        state = states[step]
+        looked = (state.hand.number, seat) in looks
+        body = {k: v for k, v in frame.items() if k != "events"}
+        kitty = state.rules.kitty
+        assert_hides(body, hidden_cards(state, seat, looked), f"state at step {step}", kitty)
+        for event in frame["events"]:
+            at = event["step"]
+            if event["kind"] in ("look",):
+                continue
+            before = states[at - 1]
+            secret = hidden_cards(before, seat, (before.hand.number, seat) in looks)
+            _, action = parse_action(game.actions[at - 1].action, before.rules)
+            card = getattr(action, "card", None)
+            if card is not None:
+                secret.discard(card)
+            if event["kind"] == "draw":
+                hand = before.hand
+                secret.discard(hand.deck[hand.stock + (1 if event["keep"] else 0)])
+                if event["seat"] == seat:
+                    secret.discard(hand.deck[hand.stock + (0 if event["keep"] else 1)])
+            if event["kind"] == "pass" and seat in (event["from"], event["to"]):
+                secret -= set(getattr(action, "cards", ()))
+            assert_hides(event, secret, f"event {event['kind']} at step {at}", kitty)
+        checked += 1
+    return checked
