@@ -86,14 +86,14 @@ def redeal(state: GameState, seat: int, rng: random.Random) -> GameState:
         hands[other] = sum(1 << c for c in pool[:kept])
         deck = hand.deck[:start] + tuple(CARDS[c] for c in pool[kept:])
         return state._replace(hand=hand._replace(hands=tuple(hands), deck=deck))
-    forbidden = _forbidden(state) + [0]
+    forbidden = [*_forbidden(state), 0]
     fixed = [0] * (n + 1)
     for giver, receiver, cards in hand.passes:
         if giver == seat:
             fixed[receiver] |= sum(1 << c for c in cards)
     view = player_view(state, seat)
     holders: list[int] = [s for s in range(n) if s != seat]
-    held = list(hand.hands) + [0]
+    held = [*hand.hands, 0]
     if rules.kitty and hand.kitty is not None:
         # the kitty card is hidden until it is taken (then the two of clubs is there)
         if view.kitty_taken is False or hand.phase is Phase.KITTY:

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from spades.ai.easy import EasyPlayer
+from spades.ai.normal import NormalPlayer
 from spades.engine import (
     Bid,
     GameState,
@@ -24,8 +26,6 @@ from spades.engine import (
     parse_card,
     player_view,
 )
-from spades.ai.easy import EasyPlayer
-from spades.ai.normal import NormalPlayer
 
 
 def deal(rules: Rules, hands: dict[int, str], first_dealer: int | None = None) -> list[int]:

@@ -30,7 +30,7 @@ RULES: dict[str, Rules] = {
     "minimum bid 4": make_rules("partnership", min_bid=4),
     "suicide": find_preset("suicide"),
     "suicide, 5 or more": make_rules("suicide", suicide_min=5),
-    "blind nil": make_rules("house", blind_nil_deficit=None),
+    "blind nil": make_rules("house", blind_nil=True, blind_nil_deficit=None),
     "cutthroat": find_preset("cutthroat"),
     "three-player": find_preset("three-player"),
     "kitty": find_preset("three-player-kitty"),

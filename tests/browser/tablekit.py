@@ -126,6 +126,14 @@ class Table:
         self.page.wait_for_function(
             "v => Number(document.getElementById('screen-table').dataset.version) > v", arg=above)
 
+    def synced(self) -> dict[str, Any]:
+        """The state the page shows (frames reach this side a moment after the page)."""
+        for _ in range(200):
+            if self.frames and self.state["version"] == self.shown_version:
+                return self.state
+            self.page.wait_for_timeout(20)
+        raise AssertionError("the page and the recorded frames disagree")
+
     def wait_decision(self, timeout: float = 20_000) -> str:
         """Until the page asks for a decision, a hand or the game ends; which one."""
         self.page.wait_for_function(
@@ -144,7 +152,7 @@ class Table:
         """Start a game from the new-game screen with the mouse."""
         page = self.page
         self.open()
-        page.wait_for_selector("#new-preset option")
+        page.wait_for_selector("#new-preset option", state="attached")
         page.select_option("#new-preset", preset)
         page.check(f"input[name=level][value={level}]")
         for name, value in house.items():
@@ -166,6 +174,8 @@ class Table:
         kind = self.wait_decision()
         before = self.shown_version
         if kind == "hand-over":
+            if page.locator("#over-title").inner_text() == "Game over":
+                return "over"
             page.locator("#over-actions button", has_text="Next hand").click()
             return kind
         if kind == "bid":
@@ -186,3 +196,61 @@ class Table:
             return kind
         self.wait_shown(before)
         return kind
+
+
+# ---------------------------------------------------------------------- a game behind by 100
+
+def seed_game_behind(db_url: str, player: str) -> str:
+    """Store a house game with blind nil on, whose first hand is over with your side set
+    (you and Juniper bid 7 each, 14 tricks cannot be taken): in hand 2 your side is behind
+    by 100 or more, so blind nil is open to you (seed 004). Computer players play at
+    random. Returns the game id."""
+    import secrets
+
+    from spades.engine import Bid, apply, legal_actions, new_game
+    from spades.engine.record import action_to_json, rules_to_json
+    from spades.seats import seat_names
+    from spades.server.presets import rules_for
+    from spades.server.table import progress
+    from spades.server.wire import codes
+    from spades.store import PLAYING, ActionRow, GameRow, SeatRow, Store
+    from spades.store.store import now
+
+    rules, chosen = rules_for("house", {"blind_nil": True})
+    seed = secrets.token_hex(8)
+    state = new_game(rules, seed)
+    names = seat_names(rules.players)
+    game_id = "seeded-" + secrets.token_hex(4)
+    moment = now()
+    row = GameRow(
+        id=game_id, owner=player, rules=rules_to_json(rules), seed=seed,
+        first_dealer=state.first_dealer,
+        options={"preset": "house", "label": "House rules", "level": "random",
+                 "house_rules": chosen},
+        seats=(SeatRow(seat=0, kind="human", name=names[0], player_id=player),
+               *(SeatRow(seat=s, kind="computer", name=names[s], level="random")
+                 for s in range(1, rules.players))),
+        created=moment, updated=moment, status=PLAYING, version=0, result=progress(state))
+    store = Store(db_url)
+    try:
+        store.create_game(row, codes(state.hand.deck))
+        version = 0
+        step = 0
+        while not state.results:
+            seat = state.turn
+            assert seat is not None
+            action = (Bid(7 if seat in (0, 2) else 1) if state.phase.value == "bid"
+                      else legal_actions(state)[0])
+            after = apply(state, action)
+            step += 1
+            dealt = after.hand.number != state.hand.number
+            version = store.append_action(
+                game_id, version, ActionRow(seq=step, hand=state.hand.number, seat=seat,
+                                            action=action_to_json(seat, action)),
+                deck=(after.hand.number, codes(after.hand.deck)) if dealt else None,
+                result=progress(after) if dealt else None)
+            state = after
+    finally:
+        store.close()
+    assert state.scores[1] - state.scores[0] >= 100, state.scores
+    return game_id

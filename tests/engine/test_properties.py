@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 from engine_testkit import (
-    deck_for,
     hand_done,
     play_until,
     rulebook_game_end,
@@ -37,6 +36,7 @@ from spades.engine import (
     DISCARD,
     KEEP,
     NIL,
+    PRESETS,
     Action,
     Bid,
     Card,
@@ -47,7 +47,6 @@ from spades.engine import (
     PassCards,
     Phase,
     Play,
-    PRESETS,
     Rules,
     apply,
     cards_in,

@@ -31,7 +31,8 @@ def db_url(tmp_path: Path) -> str:
 
 
 def client(tmp_path: Path, **settings: Any) -> TestClient:
-    options: dict[str, Any] = {"db_url": db_url(tmp_path), "workers": 0, "pace": 0.0}
+    options: dict[str, Any] = {"db_url": db_url(tmp_path), "workers": 0, "pace": 0.0,
+                               "seed": 5}
     options.update(settings)
     return TestClient(create_app(Settings(**options)))
 

@@ -3,6 +3,7 @@ frame is checked against the true state so that no other seat's card ever shows.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,7 @@ def test_a_whole_game_through_the_process_pool(tmp_path: Path) -> None:
     # a computer player's every decision is announced before its state arrives
     frames = run["frames"]
     computer_moves = 0
-    for before, frame in zip(frames, frames[1:], strict=False):
+    for before, frame in itertools.pairwise(frames):
         if frame["type"] != "state" or not frame["events"]:
             continue
         first = frame["events"][0]

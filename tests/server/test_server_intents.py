@@ -83,7 +83,7 @@ def test_acting_while_a_computer_thinks_is_refused(tmp_path: Path) -> None:
         game_id = new_game_id(http)
         with http.websocket_connect(WS.format(game_id)) as ws:
             driver = Driver(ws)
-            state = driver.until_decision()
+            driver.until_decision()
             driver.act({"bid": 4})
             message = driver.recv()
             assert message["type"] == "state" and message["legal"] is None
@@ -143,7 +143,7 @@ GARBAGE: list[tuple[Any, str]] = [
     ('{"type": "act", "version": 0, "action": {"bid": "lots"}}', "a bid is"),
     ('{"type": "act", "version": 0, "action": {"play": "ZZ"}}', "not a card"),
     ('{"type": "act", "version": 0, "action": {"bid": 3, "play": "AS"}}', "exactly one"),
-    ('{"type": "act", "version": 0, "action": {"seat": 1, "bid": 3}}', "exactly one"),
+    ('{"type": "act", "version": 0, "action": {"seat": 1, "bid": 3}}', 'no "seat"'),
     ('{"type": "act", "version": 0, "action": {"look": "yes"}}', '{"look": true}'),
     ("x" * 20000, "over 16384"),
     (b"\x00\xffbinary", "not binary"),
@@ -179,11 +179,11 @@ def test_garbage_on_the_socket_is_refused_without_harm(tmp_path: Path) -> None:
 def test_a_wrong_game_or_player_is_not_found(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        for path in (f"/ws/games/nosuchgame?player=player-0000-aaaa",
+        for path in ("/ws/games/nosuchgame?player=player-0000-aaaa",
                      f"/ws/games/{game_id}?player=player-1111-bbbb",
                      f"/ws/games/{game_id}?player=bad",
                      f"/ws/games/{game_id}",
-                     "/ws/games/..%2F..?player=player-0000-aaaa"):
+                     "/ws/games/bad%24id?player=player-0000-aaaa"):
             with http.websocket_connect(path) as ws:
                 message = ws.receive_json()
                 assert message["type"] == "error" and message["code"] == "not-found", path

@@ -34,6 +34,12 @@ _QUEEN = {2: 0.05, 3: 0.22, 4: 0.2, 5: 0.1}
 _JACK_WITH_THREE = {4: 0.35, 5: 0.25}
 
 
+#: Shade a bid down a little: a set costs more than a bag or two.
+BID_LEAN = -0.2
+#: Points a nil must be expected to beat a plain bid by.
+NIL_MARGIN = -15.0
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
     """One reason the hand takes tricks."""
@@ -116,6 +122,7 @@ def evaluate(hand: int, rules: Rules, live: int | None = None) -> Estimate:
         _side_suit(estimate, hand, suit, lengths[suit], scale, factor)
     spare = _spades(estimate, hand, deck, rules)
     _ruffs(estimate, lengths, spare)
+    _table_size(estimate, rules)
     _nil(estimate, hand, deck, lengths, rules)
     return estimate
 
@@ -237,6 +244,23 @@ def _ruffs(est: Estimate, lengths: list[int], spare: int) -> None:
         est.items.append(Item(value, f"{text} ({trick_words(value)})", ()))
 
 
+def _table_size(est: Estimate, rules: Rules) -> None:
+    """The counts above fit four hands of 13; other tables take more (or fewer) tricks with
+    the same cards (measured over Normal self-play)."""
+    if rules.partnership:
+        return
+    if rules.players == 2:
+        extra, why = 0.6, "two players: more of your middle cards win"
+    elif rules.players == 3:
+        extra = 2.0 if rules.hand_size >= 18 else 1.8
+        why = f"{rules.hand_size}-card hands: low cards win tricks late"
+    elif rules.players == 5:
+        extra, why = -0.25, "five players: more hands to beat your honours"
+    else:
+        extra, why = 0.3, "every player for themselves: a little more for everyone"
+    est.items.append(Item(extra, f"{why} ({extra:+.1f})", ()))
+
+
 def _nil(est: Estimate, hand: int, deck: int, lengths: list[int], rules: Rules) -> None:
     chance = 1.0
     risks: list[tuple[float, int]] = []
@@ -315,7 +339,7 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
     partner = view.partner
     partner_bid = view.bids[partner] if partner is not None else None
     others = [b for s, b in enumerate(view.bids) if s != view.seat and b is not None]
-    lean = -0.2
+    lean = BID_LEAN
     bag_limit = rules.bag_limit
     if bag_limit is not None and rules.bag_penalty > 0 and mine.bags >= bag_limit - 3:
         lean += 0.35
@@ -327,7 +351,10 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
     if behind:
         lean += 0.25
         notes.append("the other side is close to winning: bid to the limit")
-    count = math.floor(tricks + 0.5 + lean)
+    if rules.partnership:
+        count = math.floor(tricks + 0.5 + lean)
+    else:
+        count = best_solo_bid(tricks + lean - BID_LEAN, rules)
     if partner_bid is not None and not partner_bid.nil:
         room = rules.max_bid - sum(b.tricks for b in others if not b.nil) - count
         if room < -1 and count > 1:
@@ -342,6 +369,35 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
     if nil_choice is not None:
         return BidChoice(nil_choice, est, tuple(notes))
     return BidChoice(plain, est, tuple(notes))
+
+
+#: How far a hand's tricks stray from its count (measured over Normal self-play).
+_SPREAD = {2: 1.5, 3: 1.5, 4: 1.0, 5: 0.8}
+
+
+def best_solo_bid(mean: float, rules: Rules) -> int:
+    """The bid with the best expected score for a player alone, its tricks spread around
+    ``mean``: a set costs the bid (or nothing, with set_scoring zero), a bag its share of
+    the penalty."""
+    spread = _SPREAD.get(rules.players, 1.0)
+    top = rules.max_bid
+    weights = [math.exp(-((k - mean) ** 2) / (2 * spread * spread)) for k in range(top + 1)]
+    total = sum(weights)
+    chances = [w / total for w in weights]
+    bag = 1.0
+    if rules.bag_limit is not None:
+        bag -= rules.bag_penalty / rules.bag_limit
+    best, best_value = rules.min_bid, float("-inf")
+    for bid in range(rules.min_bid, top + 1):
+        value = 0.0
+        for taken, p in enumerate(chances):
+            if taken >= bid:
+                value += p * (10 * bid + (taken - bid) * bag)
+            elif rules.set_scoring == "minus":
+                value -= p * 10 * bid
+        if value > best_value:
+            best, best_value = bid, value
+    return best
 
 
 def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], tricks: float,
@@ -370,7 +426,7 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
             notes.append("suicide: this hand is the one to bid nil")
             return NIL
         return None
-    plain_ev = 8.0 * tricks + 10.0
+    plain_ev = 8.0 * tricks + NIL_MARGIN
     if behind:
         plain_ev -= 10.0
     if tricks > 3.5 or nil_ev <= plain_ev:

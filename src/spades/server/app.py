@@ -40,13 +40,15 @@ NOT_FOUND = "no such game for this player"
 class Settings:
     """How to run the server. ``db_url`` None is SQLite in the user's data folder;
     ``workers`` None is one thinking process per core, 0 thinks inline (tests);
-    ``pace`` is the least time between two changes made by computer players."""
+    ``pace`` is the least time between two changes made by computer players;
+    ``seed`` makes the computer players' choices repeatable (tests only)."""
 
     db_url: str | None = None
     web_dir: Path = field(default=WEB_DIR)
     workers: int | None = None
     pace: float = 0.6
     table_prefix: str = ""
+    seed: int | None = None
 
 
 def dumps(message: Json) -> str:
@@ -73,7 +75,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, settings.db_url, prefix=settings.table_prefix)
-        brain = Brain(settings.workers)
+        brain = Brain(settings.workers, settings.seed)
         await brain.start()
         lobby = Lobby(store, brain, settings.pace)
         app.state.store = store

@@ -11,7 +11,7 @@ import re
 import secrets
 from typing import Any
 
-from spades.engine import new_game
+from spades.engine import GameState, Rules, new_game
 from spades.engine.record import rules_from_json, rules_to_json
 from spades.seats import seat_names
 from spades.store import PLAYING, GameRow, SeatRow, Store, StoredGame
@@ -19,9 +19,9 @@ from spades.store.store import now
 
 from .download import download
 from .presets import PRESET_LABELS, level_of, rules_for
-from .table import Table, codes, progress, state_from_store
+from .table import Table, progress, state_from_store
 from .thinking import Brain
-from .wire import Json
+from .wire import Json, codes
 
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -60,6 +60,27 @@ def summary_json(row: GameRow) -> Json:
     }
 
 
+def new_game_row(owner: str, rules: Rules, house_rules: dict[str, Any], level: str,
+                 first_dealer: int | None = None) -> tuple[GameRow, GameState]:
+    """A new game for ``owner`` in seat 0 and computer players of ``level`` elsewhere:
+    its row and its first deal, from a secret seed that never leaves the server."""
+    seed = secrets.token_hex(16)
+    state = new_game(rules, seed, first_dealer=first_dealer)
+    names = seat_names(rules.players)
+    seats = (SeatRow(seat=0, kind="human", name=names[0], player_id=owner),
+             *(SeatRow(seat=s, kind="computer", name=names[s], level=level)
+               for s in range(1, rules.players)))
+    moment = now()
+    row = GameRow(
+        id=secrets.token_urlsafe(9), owner=owner, rules=rules_to_json(rules), seed=seed,
+        first_dealer=state.first_dealer,
+        options={"preset": rules.name, "label": PRESET_LABELS.get(rules.name, rules.name),
+                 "level": level, "house_rules": house_rules},
+        seats=seats, created=moment, updated=moment, status=PLAYING, version=0,
+        result=progress(state))
+    return row, state
+
+
 class Lobby:
     def __init__(self, store: Store, brain: Brain, pace: float):
         self.store = store
@@ -77,21 +98,7 @@ class Lobby:
         if house_rules is not None and not isinstance(house_rules, dict):
             raise ChoiceError("house_rules must be an object such as {\"target_score\": 300}")
         rules, chosen = rules_for(preset, house_rules)
-        chosen_level = level_of(level)
-        seed = secrets.token_hex(16)  # never leaves the server
-        state = new_game(rules, seed)
-        names = seat_names(rules.players)
-        seats = (SeatRow(seat=0, kind="human", name=names[0], player_id=owner),
-                 *(SeatRow(seat=s, kind="computer", name=names[s], level=chosen_level)
-                   for s in range(1, rules.players)))
-        moment = now()
-        row = GameRow(
-            id=secrets.token_urlsafe(9), owner=owner, rules=rules_to_json(rules), seed=seed,
-            first_dealer=state.first_dealer,
-            options={"preset": rules.name, "label": PRESET_LABELS.get(rules.name, rules.name),
-                     "level": chosen_level, "house_rules": chosen},
-            seats=seats, created=moment, updated=moment, status=PLAYING, version=0,
-            result=progress(state))
+        row, state = new_game_row(owner, rules, chosen, level_of(level))
         await asyncio.to_thread(self.store.create_game, row, codes(state.hand.deck))
         stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
                             looks=frozenset())

@@ -73,7 +73,8 @@ def target_choices(base: Rules) -> list[int]:
     return sorted({*TARGETS, base.target_score})
 
 
-def rules_for(preset: str, choices: Mapping[str, Any] | None = None) -> tuple[Rules, dict[str, Any]]:
+def rules_for(preset: str,
+              choices: Mapping[str, Any] | None = None) -> tuple[Rules, dict[str, Any]]:
     """The rules of ``preset`` with 004's house rules applied, and the choices in full."""
     try:
         base = find_preset(preset)
@@ -86,7 +87,8 @@ def rules_for(preset: str, choices: Mapping[str, Any] | None = None) -> tuple[Ru
                           f"{', '.join(HOUSE_RULE_NAMES)}")
     chosen = {**house_defaults(base), **given}
     target = chosen["target_score"]
-    if not isinstance(target, int) or isinstance(target, bool) or target not in target_choices(base):
+    if (not isinstance(target, int) or isinstance(target, bool)
+            or target not in target_choices(base)):
         raise ChoiceError(f"target_score must be one of "
                           f"{', '.join(map(str, target_choices(base)))}, not {target!r}")
     for name in HOUSE_RULE_NAMES[1:]:

@@ -9,6 +9,7 @@ duplicate intent is refused without harm.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -27,10 +28,19 @@ from spades.engine import (
     player_view,
 )
 from spades.engine.record import FORMAT, RecordError, action_to_json, parse_action
-from spades.store import OVER, ActionRow, GameRow, StaleVersionError, Store, StoreError, StoredGame
+from spades.store import OVER, ActionRow, GameRow, StaleVersionError, Store, StoredGame, StoreError
 
 from .thinking import Brain
-from .wire import Json, Speaker, cards_face_down, codes, events_for, legal_json, look_event, view_json
+from .wire import (
+    Json,
+    Speaker,
+    cards_face_down,
+    codes,
+    events_for,
+    legal_json,
+    look_event,
+    view_json,
+)
 
 log = logging.getLogger("spades.server")
 
@@ -79,11 +89,13 @@ def progress(state: GameState) -> Json:
 def state_from_store(stored: StoredGame) -> GameState:
     """Replay the stored record through the engine; the secret seed deals later hands."""
     game = stored.game
-    hands = [{"deck": list(deck), "actions": []} for deck in stored.decks]
+    actions: list[list[dict[str, Any]]] = [[] for _ in stored.decks]
     for row in stored.actions:
-        if not 0 <= row.hand < len(hands):
+        if not 0 <= row.hand < len(actions):
             raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
-        hands[row.hand]["actions"].append(row.action)
+        actions[row.hand].append(row.action)
+    hands = [{"deck": list(deck), "actions": acts}
+             for deck, acts in zip(stored.decks, actions, strict=True)]
     record = {"format": FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
               "hands": hands}
     try:
@@ -214,6 +226,8 @@ class Table:
                 who = self.names[turn] if turn is not None else "nobody"
                 busy = " (thinking)" if self.thinking == turn else ""
                 raise Refusal("not-your-turn", f"it is {who}'s turn{busy}, not yours")
+            if "seat" in data:
+                raise Refusal("bad-message", 'an action has no "seat": you act for your own')
             try:
                 _, action = parse_action({**data, "seat": seat}, self.state.rules)
             except ValueError as error:
@@ -301,10 +315,8 @@ class Table:
     async def stop(self) -> None:
         if self._task is not None and not self._task.done():
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
 
     async def _advance(self) -> None:
         loop = asyncio.get_running_loop()

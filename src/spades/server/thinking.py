@@ -13,7 +13,6 @@ import logging
 import multiprocessing
 import os
 import random
-import secrets
 import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -52,7 +51,7 @@ def choose(level: str, view: PlayerView, seed: int) -> tuple[Action, float]:
 def suggest(view: PlayerView) -> dict[str, Any] | None:
     """The bid suggestion for a person's view, or None if the module is not there."""
     try:
-        from spades.ai.suggest import suggest_bid  # type: ignore[import-not-found]
+        from spades.ai.suggest import suggest_bid  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return None
     result = suggest_bid(view)
@@ -72,9 +71,12 @@ class Brain:
     """Runs decisions in a process pool (``workers`` processes, default one per core), or
     inline when ``workers`` is 0 (instant players in tests and benchmarks)."""
 
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None, seed: int | None = None):
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        #: decisions draw their random generators from here: secret unless seeded (tests)
+        self._seeds: random.Random = (random.SystemRandom() if seed is None
+                                      else random.Random(seed))
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -104,7 +106,7 @@ class Brain:
 
     async def choose(self, level: str, view: PlayerView) -> tuple[Action, float]:
         result: tuple[Action, float] = await self._run(choose, level, view,
-                                                       secrets.randbits(64))
+                                                       self._seeds.getrandbits(64))
         return result
 
     async def suggest(self, view: PlayerView) -> dict[str, Any] | None:

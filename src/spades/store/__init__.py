@@ -9,8 +9,8 @@ from .store import (
     SeatRow,
     StaleVersionError,
     Store,
-    StoreError,
     StoredGame,
+    StoreError,
     default_url,
 )
 

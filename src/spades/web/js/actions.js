@@ -2,7 +2,7 @@
 // suggestion, blind nil or look, keep or discard a draw, the kitty, passing cards, and the
 // end of the game. Every button sends exactly an action the server listed.
 
-import { cardFace, cardIndex, cardName } from "./cards.js";
+import { cardFace, cardIndex } from "./cards.js";
 import { BidPad } from "./bidpad.js";
 import { makeRoving, remember, restore } from "./roving.js";
 
@@ -93,17 +93,8 @@ export class ActionsView {
         if (blind.length) out.push(this.choices(blind, "Blind nil"));
         return out;
       }
-      case "draw": {
-        const box = el("div", "drawzone");
-        if (legal.card) {
-          const face = cardFace(cardIndex(legal.card));
-          face.setAttribute("role", "img");
-          face.setAttribute("aria-label", `You drew the ${cardName(cardIndex(legal.card))}`);
-          box.append(face);
-        }
-        box.append(this.choices(legal.actions, "Keep or discard the card you drew"));
-        return [box];
-      }
+      case "draw":
+        return [this.choices(legal.actions, "Keep or discard the card you drew")];
       case "pass": {
         const need = legal.count;
         const btn = el("button", "primary", `Pass ${chosen.size === need ? "these" : need} cards`);

@@ -23,6 +23,7 @@ const app = {
   chosen: new Set(), // cards chosen to pass
   lastTrick: null, // the last finished trick seen, kept across hands
   presets: null,
+  shownKind: "", // the decision the page shows now
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -170,10 +171,14 @@ function render() {
   const hadFocus = active && active !== document.body && document.contains(active);
   renderScoreline($("scoreline"), v, who);
   renderSeats($("felt"), v, who, app.thinking != null);
-  renderTrick($("trick"), v, who, v.trick, v.trick.length ? null : v.lastTrick);
+  const drawn = msg.legal && msg.legal.kind === "draw" && msg.legal.card ? cardIndex(msg.legal.card) : null;
+  renderTrick($("trick"), v, who, v.trick, v.trick.length ? null : v.lastTrick, drawn);
   renderBroken($("broken"), v);
   prompt(msg, v, who);
   const legal = msg.legal;
+  const kind = legal ? legal.kind : "";
+  const newDecision = kind !== app.shownKind;
+  app.shownKind = kind;
   if (!legal || legal.kind !== "pass") app.chosen.clear();
   hand.render({
     cards: (msg.view.hand || []).map(cardIndex),
@@ -189,10 +194,15 @@ function render() {
   const screen = $("screen-table");
   screen.dataset.version = String(msg.version);
   screen.dataset.decision = legal ? legal.kind : v.over ? "over" : "";
-  // The focused control vanished (a bid was made, a card played): move to the next decision.
+  // The focused control vanished (a bid was made, a card played), or a new decision is
+  // asked while the player is at the table's controls: move focus to that decision.
   const lost = hadFocus && !document.contains(active);
-  const idle = !document.activeElement || document.activeElement === document.body;
-  if ((lost || idle) && !document.querySelector("dialog[open]")) focusDecision();
+  const now = document.activeElement;
+  const idle = !now || now === document.body || Boolean(now.closest("[hidden]"));
+  const atTable = now && (now.closest("#hand") || now.closest("#actions"));
+  if ((lost || idle || (newDecision && kind && atTable)) && !document.querySelector("dialog[open]")) {
+    focusDecision();
+  }
 }
 
 function focusDecision() {

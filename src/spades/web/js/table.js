@@ -3,7 +3,7 @@
 
 import { cardFace, cardName } from "./cards.js";
 import { seatPlaces, sideOf, sideShort, sidesOf } from "./seats.js";
-import { bidLabel } from "./bidpad.js";
+import { bidSpoken } from "./bidpad.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -20,7 +20,7 @@ export function seatStats(v, seat) {
     if (v.phase === "bid" && v.turn === seat) return "Bidding…";
     return "No bid yet";
   }
-  return `Bid ${bidLabel(bid)} · Took ${took}`;
+  return `Bid ${bidSpoken(bid)} · Took ${took}`;
 }
 
 function seatBadges(v, seat, thinking) {
@@ -73,8 +73,16 @@ export function renderSeats(felt, v, names, thinking) {
  * The trick area. ``plays``: [[seat, card]] on the table now; when empty and the hand has a
  * finished trick, the last one stays, marked with its winner, until the next card is led.
  */
-export function renderTrick(area, v, names, plays, lastDone) {
+export function renderTrick(area, v, names, plays, lastDone, drawn = null) {
   area.replaceChildren();
+  if (drawn != null) {
+    const face = cardFace(drawn);
+    face.classList.add("drawn");
+    face.setAttribute("role", "img");
+    face.setAttribute("aria-label", `You drew the ${cardName(drawn)}`);
+    area.append(face, el("span", "label", "You drew"));
+    return;
+  }
   const places = seatPlaces(v.rules.players);
   const showing = plays.length ? plays : (lastDone ? lastDone.plays : []);
   area.classList.toggle("done", !plays.length && Boolean(lastDone));

@@ -1,0 +1,76 @@
+"""Reload the page, or kill the server with SIGKILL and start it again, mid-hand: the game
+resumes exactly where it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tablekit import ServerProcess, Table
+
+pytestmark = pytest.mark.browser
+
+
+def hand_shown(page: Any) -> list[int]:
+    return page.eval_on_selector_all("#hand .card-btn", "cs => cs.map(c => Number(c.dataset.card))")
+
+
+def play_into_the_hand(table: Table, plays: int) -> None:
+    done = 0
+    while done < plays:
+        if table.act_with_mouse() == "play":
+            done += 1
+    assert table.wait_decision() == "play"
+
+
+def test_reload_mid_hand_resumes(page: Any, server: ServerProcess) -> None:
+    table = Table(page, server.url)
+    table.start(level="easy")
+    play_into_the_hand(table, 4)
+    before = table.state
+    cards = hand_shown(page)
+    trick = page.locator("#trick").inner_text()
+    assert len(cards) == 9
+    page.reload()
+    page.wait_for_function(
+        "v => Number(document.getElementById('screen-table').dataset.version) === v",
+        arg=before["version"])
+    after = table.state
+    assert after["view"]["hand_number"] == before["view"]["hand_number"]
+    assert after["view"]["hand"] == before["view"]["hand"]
+    assert after["view"]["trick"] == before["view"]["trick"]
+    assert after["view"]["tricks"] == before["view"]["tricks"]
+    assert hand_shown(page) == cards
+    assert page.locator("#trick").inner_text() == trick
+    assert table.act_with_mouse() == "play"
+
+
+def test_killed_server_resumes(page: Any, tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path)
+    server.start()
+    try:
+        table = Table(page, server.url)
+        table.start(level="easy")
+        play_into_the_hand(table, 3)
+        before = table.state
+        cards = hand_shown(page)
+        server.kill()
+        connection = page.locator("#connection")
+        connection.wait_for(state="visible")
+        assert "reconnecting" in connection.inner_text()
+        server.start()  # same port, same database
+        connection.wait_for(state="hidden", timeout=20_000)
+        page.wait_for_function(
+            "v => Number(document.getElementById('screen-table').dataset.version) === v",
+            arg=before["version"])
+        after = table.state
+        assert after["view"]["hand_number"] == before["view"]["hand_number"]
+        assert after["view"]["hand"] == before["view"]["hand"]
+        assert after["view"]["trick"] == before["view"]["trick"]
+        assert after["view"]["bids"] == before["view"]["bids"]
+        assert hand_shown(page) == cards
+        assert table.act_with_mouse() == "play"
+        assert len(hand_shown(page)) == len(cards) - 1
+    finally:
+        server.stop()
