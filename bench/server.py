@@ -9,6 +9,8 @@ pool round trips and the messages, without any thinking worth the name.
 
     python bench/server.py [--hands 10] [--workers N] [--db URL]
 
+With --db the benchmark's games stay in that database (its tables are created if missing).
+
 Goals (issue 4): p95 at most 100 ms; at most 150 KB of HTML, JS and CSS uncompressed.
 """
 

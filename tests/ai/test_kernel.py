@@ -35,7 +35,7 @@ VARIANTS: list[Rules] = [
     make_rules("three-player-kitty", first_lead="lowest-club", spades_break="void"),
     make_rules("five-player", spades_break="void", bag_limit=None),
     make_rules("two-player", spades_break="offsuit", failed_nil="penalty-bags"),
-    make_rules("house", blind_nil_deficit=None),
+    make_rules("house", blind_nil=True, blind_nil_deficit=None),
 ]
 
 
@@ -197,8 +197,13 @@ def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
     made = ev([3, 3, 4, 3])   # side 0 takes 7 of its 6, side 1 takes 6 of 6
     set_ = ev([2, 4, 3, 4])   # side 0 takes 5 of 6: set
     assert made > set_
-    assert made == pytest.approx(61 - 60)
+    # 61 points, less the bag's share of the 100-point penalty for 10 bags, against 60
+    assert made == pytest.approx(61 - 10 - 60)
     near = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[450, 470], bags=[0, 0])
     # both sides pass 500 when both make their bids; setting side 1 wins the game instead
-    # of losing it: 123 points apart without the win bonus, 523 with it
-    assert near([5, 2, 3, 3]) - near([3, 3, 3, 4]) == pytest.approx(523)
+    # of losing it: (62 - 20 + 60) - (60 - (61 - 10)) = 93 points apart without the win
+    # bonus, 493 with it
+    assert near([5, 2, 3, 3]) - near([3, 3, 3, 4]) == pytest.approx(493)
+    free = k.Evaluator(k.table_of(make_rules("partnership", bag_limit=None)), 0,
+                       bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
+    assert free([3, 3, 4, 3]) == pytest.approx(1)  # bags cost nothing: a bag is a point

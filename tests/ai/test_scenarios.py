@@ -29,20 +29,20 @@ from spades.engine import (
 
 
 def deal(rules: Rules, hands: dict[int, str], first_dealer: int | None = None) -> list[int]:
-    """A deck that deals ``hands`` (seat -> card codes); at most one seat may be left out
-    and gets the rest of the deck."""
+    """A deck that deals ``hands`` (seat -> card codes). A seat given fewer cards than a hand,
+    or none, is topped up from the rest of the deck, in deck order, seat by seat."""
     n = rules.players
     size = rules.hand_size
-    cards = {s: [parse_card(c) for c in text.split()] for s, text in hands.items()}
+    cards = {s: [parse_card(c) for c in hands.get(s, "").split()] for s in range(n)}
     used = [c for held in cards.values() for c in held]
     assert len(used) == len(set(used)), "a card is dealt twice"
     rest = [c for c in rules.deck if c not in set(used)]
-    missing = [s for s in range(n) if s not in cards]
-    assert len(missing) <= 1
-    if missing:
-        cards[missing[0]] = rest
-    for seat, held in cards.items():
-        assert len(held) == size, f"seat {seat} holds {len(held)} cards, not {size}"
+    for seat in range(n):
+        held = cards[seat]
+        assert len(held) <= size, f"seat {seat} holds {len(held)} cards, more than {size}"
+        missing = size - len(held)
+        held += rest[:missing]
+        rest = rest[missing:]
     dealer = n - 1 if first_dealer is None else first_dealer
     first = (dealer + 1) % n
     deck: list[int] = [0] * (size * n)
@@ -87,24 +87,45 @@ NIL_HANDS = {
 }
 
 
+# Seat 0 deals. Every side bids 1 and makes it in the first tricks, so from then on Normal
+# would rather lose tricks (bags cost): only its partner's nil makes it play high.
+COVER_BIDS = [1, 1, 1, "nil"]  # seats 1, 2, 3, 0
+
+
 def test_normal_covers_partner_nil_when_the_partner_is_winning() -> None:
-    # seat 0 (nil) leads the seven of hearts; seat 1 plays the three. If seat 2 plays low,
-    # the nil bidder's seven may well hold: Normal must play over it.
-    state = position(PARTNERSHIP, NIL_HANDS, ["nil", 4, 4, 4], ["7H", "3H"])
+    # seat 3 leads the four of hearts, the nil partner plays the seven, seat 1 the two:
+    # if Normal plays low, the seven wins and the nil is broken
+    hands = {
+        0: "2D 3C 3D 7H",
+        1: "4D 5C 6D 2H",
+        2: "AD 2C 9D AH 8H 3H 4C 6C TD 6S 8S JS QS",
+        3: "5D KC QD 4H",
+    }
+    plays = ["4D", "AD", "5D", "2D",  # Normal wins: its side's bid is made
+             "2C", "KC", "3C", "5C",  # seat 3 wins
+             "QD", "3D", "6D", "9D",  # seat 3 wins: the other side's bid is made
+             "4H", "7H", "2H"]
+    state = position(PARTNERSHIP, hands, COVER_BIDS, plays, first_dealer=0)
+    assert state.hand.turn == 2 and state.hand.tricks == (0, 0, 1, 2)
     card = normal_card(state)
-    assert card in ("9H", "AH"), f"Normal played {card} under its nil partner's seven"
+    assert card in ("8H", "AH"), f"Normal played {card} under its nil partner's seven"
 
 
 def test_normal_plays_high_over_a_nil_partner_still_to_play() -> None:
-    # seat 1 deals, so seat 2 leads the first trick... here seat 0 deals: seat 1 leads the
-    # five of hearts, Normal (seat 2) plays second, the nil partner (seat 0) plays last.
+    # seat 1 leads the five of hearts; Normal plays second and its nil partner last: a low
+    # card from Normal may leave the partner forced to win
     hands = {
-        1: "5H 3C 4C 5C 2D 3D 4D 5D 6D 2S 3S 4S 7C",
-        2: "KH 8H 3H AC KC QC AD KD 8S 9S TS JS QS",
-        0: "7H 6H 2H 2C 6C 8C 7D 8D 9D 5S 6S 7S 9C",
+        0: "2D 3C 3D 7H",
+        1: "4D KC QD 5H",
+        2: "AD 2C 9D KH 8H 3H 4C 6C TD 6S 8S JS QS",
+        3: "5D 5C 7D",
     }
-    state = position(PARTNERSHIP, hands, [3, 4, 4, "nil"], ["5H"], first_dealer=0)
-    assert state.hand.turn == 2
+    plays = ["4D", "AD", "5D", "2D",  # Normal wins: its side's bid is made
+             "2C", "5C", "3C", "KC",  # seat 1 wins
+             "QD", "9D", "7D", "3D",  # seat 1 wins: the other side's bid is made
+             "5H"]
+    state = position(PARTNERSHIP, hands, COVER_BIDS, plays, first_dealer=0)
+    assert state.hand.turn == 2 and state.hand.tricks == (0, 2, 1, 0)
     card = normal_card(state)
     assert card == "KH", f"Normal played {card}: the nil partner may be forced to win"
 
@@ -241,3 +262,32 @@ def test_easy_never_discards_an_ace_or_trumps_under_its_partner_winner(seed: int
     assert isinstance(action, Play)
     card = str(action.card)
     assert not card.startswith("A") and not card.endswith("S"), card
+
+
+def test_normal_leads_the_suit_its_nil_partner_is_void_in() -> None:
+    # seat 0 deals: seat 1 leads the ace of clubs and the nil bidder (seat 0) shows a club
+    # void; Normal (seat 2) wins the next trick and leads: clubs let the nil partner discard.
+    hands = {
+        1: "AC 5H 9C TC JC 6D 7D 8D 9D 2S 3S 4S 5S",
+        2: "3C KC QC 7C AH 3H 4H 3D 5D 6S 7S 8S 9S",  # Normal
+        3: "4C 6H 2C 5C 6C 8C TD JD QD TS JS QS KS",
+    }
+    plays = ["AC", "3C", "4C", "KD",   # seat 1 wins; the nil bidder is void in clubs
+             "5H", "AH", "6H", "2H"]   # Normal wins with the ace and leads
+    state = position(PARTNERSHIP, hands, [3, 4, 3, "nil"], plays, first_dealer=0)
+    assert state.hand.turn == 2
+    card = normal_card(state)
+    assert card.endswith("C"), f"Normal led {card}, not a club its nil partner can discard on"
+
+
+def test_normal_leads_low_into_an_opponent_nil() -> None:
+    # seat 1 bid nil; Normal leads the first trick (seat 1 deals) and keeps its aces back:
+    # a low card is what a nil bidder can be forced to win
+    hands = {
+        2: "AD KD 2H 3H 9H 2C 8C 9C QC 4S 6S 8S TS",  # Normal
+        1: "3D 5D 7D 4H 6H 8H 3C 5C 7C 2S 3S 5S 7S",  # the nil bidder
+    }
+    state = position(PARTNERSHIP, hands, [4, 4, 3, "nil"], [], first_dealer=1)
+    assert state.hand.turn == 2 and player_view(state, 2).bids[1] == Bid(0, nil=True)
+    card = normal_card(state)
+    assert card in ("2H", "3H", "2C"), f"Normal led {card} against the nil"

@@ -3,6 +3,7 @@ websocket frame and API body and knows how to wait for the table."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -25,10 +26,12 @@ def free_port() -> int:
 
 class ServerProcess:
     """`python -m spades.cli.main serve` on a free port with a SQLite file in ``folder``
-    (named games.db, as tests/server/server_testkit.py expects)."""
+    (named games.db, as tests/server/server_testkit.py expects); computer players move
+    ``pace`` seconds apart (0: at once)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, pace: float = 0.0):
         self.folder = folder
+        self.pace = pace
         self.db_path = folder / "games.db"
         self.db_url = f"sqlite:///{self.db_path}"
         self.port = free_port()
@@ -41,7 +44,7 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "spades.cli.main", "serve", "--port", str(self.port),
-                 "--db", self.db_url, "--pace", "0"],
+                 "--db", self.db_url, "--pace", str(self.pace)],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -93,10 +96,8 @@ class Table:
     def _response(self, response: Any) -> None:
         if "/api/" not in response.url:
             return
-        try:
+        with contextlib.suppress(Exception):  # a download the page did not read
             self.bodies.append((response.url, response.text()))
-        except Exception:  # a download the page did not read
-            pass
 
     # ------------------------------------------------------------------ reading
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from spades.engine import parse_card
 from tablekit import ServerProcess, Table
+
+from spades.engine import parse_card
 
 pytestmark = pytest.mark.browser
 
@@ -54,14 +55,18 @@ def test_phone_touch_tap_twice_to_play(browser: Any, server: ServerProcess) -> N
         table = Table(page, server.url)
         table.open()
         page.wait_for_selector("#new-preset option", state="attached")
+        # the phone shows the page at its own width: nothing makes it zoom out
+        assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [
+            PHONE["width"], PHONE["width"]]
         page.tap("input[name=level][value=easy]")
         page.tap("#new-start")
         assert table.wait_decision() == "bid"
         page.locator("#bidpad .bid[data-bid='3']").tap()
-        while table.wait_decision() != "play":
-            table.act_with_mouse()
+        page.wait_for_function(
+            "() => document.getElementById('screen-table').dataset.decision === 'play'")
         # nothing is wider than the phone; every card of the hand is on screen
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [
+            PHONE["width"], PHONE["width"]]
         for box in page.eval_on_selector_all(
                 "#hand .card-btn, #screen-table button, .menu button",
                 "es => es.map(e => e.getBoundingClientRect().toJSON())"):

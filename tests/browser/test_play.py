@@ -52,7 +52,8 @@ def test_a_whole_hand_by_keyboard_only(page: Any, server: ServerProcess) -> None
         before = table.shown_version
         if kind == "bid":
             # focus is on the bid pad; a digit jumps to that bid, Enter bids
-            assert page.evaluate("document.activeElement.closest('#bidpad') !== null"), page.evaluate("document.activeElement.outerHTML")
+            where = page.evaluate(FOCUSED)
+            assert page.evaluate("document.activeElement.closest('#bidpad') !== null"), where
             page.keyboard.press("2")
             assert page.evaluate("document.activeElement.dataset.bid") == "2"
             page.keyboard.press("Enter")
@@ -65,6 +66,8 @@ def test_a_whole_hand_by_keyboard_only(page: Any, server: ServerProcess) -> None
                 page.keyboard.press("ArrowRight")
                 card = focused_card(page)
             assert card and card["playable"] and card["disabled"] == "false"
+            outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+            assert outline not in ("none", ""), "the focused card shows no focus ring"
             page.keyboard.press("Enter" if plays % 2 else " ")
             plays += 1
         else:

@@ -13,7 +13,7 @@ import pytest
 from tablekit import ServerProcess, Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_testkit import assert_hides, check_frames, hidden_cards, true_states  # noqa: E402
+from server_testkit import assert_hides, check_frames, hidden_cards, true_states
 
 pytestmark = pytest.mark.browser
 

@@ -47,7 +47,7 @@ def test_reload_mid_hand_resumes(page: Any, server: ServerProcess) -> None:
 
 
 def test_killed_server_resumes(page: Any, tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path)
+    server = ServerProcess(tmp_path, pace=0.3)  # paced, so that we see the players think
     server.start()
     try:
         table = Table(page, server.url)
@@ -70,7 +70,15 @@ def test_killed_server_resumes(page: Any, tmp_path: Path) -> None:
         assert after["view"]["trick"] == before["view"]["trick"]
         assert after["view"]["bids"] == before["view"]["bids"]
         assert hand_shown(page) == cards
-        assert table.act_with_mouse() == "play"
+        card = page.locator("#hand .card-btn.playable").first
+        card.click()
+        # the next player thinks, and the table says so next to the seat and in the prompt
+        thinking = page.locator(".seat.thinking")
+        thinking.wait_for()
+        seat = int(thinking.get_attribute("data-seat") or -1)
+        name = after["game"]["players"][seat]
+        assert "Thinking" in thinking.inner_text()
+        assert f"{name} is thinking" in page.locator("#prompt").inner_text()
         assert len(hand_shown(page)) == len(cards) - 1
     finally:
         server.stop()

@@ -7,8 +7,9 @@ import secrets
 from typing import Any
 
 import pytest
-from spades.engine import parse_card
 from tablekit import ServerProcess, Table, seed_game_behind
+
+from spades.engine import parse_card
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +81,7 @@ def test_blind_nil_and_the_two_card_exchange(browser: Any, server: ServerProcess
             shown = hand_cards(page)
             played = 13 - len(shown)
             assert played == 0 and shown == (held - given) | received
-        assert page.locator(".seat[data-seat='0']").inner_text().count("Blind nil") == 1
+        assert "Bid blind nil" in page.locator(".seat[data-seat='0']").inner_text()
     finally:
         context.close()
 

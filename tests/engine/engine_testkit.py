@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from spades.engine import (
-    BLIND_NIL,
     DISCARD,
     KEEP,
     NIL,
@@ -26,9 +25,10 @@ from spades.engine import (
     Play,
     PlayerView,
     Rules,
-    Suit,
     apply,
     legal_actions,
+    make_rules,
+    new_game,
     parse_card,
     player_view,
 )
@@ -106,6 +106,29 @@ def draw_deck(rules: Rules, keep: dict[int, Sequence[Card]], dealer: int = 1) ->
         deck.append(others.pop(0))
     assert sorted(deck) == sorted(rules.deck)
     return deck
+
+
+def forced_spade_lead(spades_break: str) -> GameState:
+    """Partnership, a hand-built deal: seat 0 wins three heart tricks, then holds only spades
+    and leads the 2S; seat 2 wins it with the AS and holds spades and clubs. No spade has
+    been played on another suit's lead. The state is seat 2's lead."""
+    def suit(letter: str, ranks: str) -> str:
+        return " ".join(r + letter for r in ranks)
+
+    rules = make_rules("partnership", spades_break=spades_break)
+    hands = {
+        0: "AH KH QH " + suit("S", "23456789TJ"),
+        1: suit("H", "234567") + " " + suit("D", "2345678"),
+        2: "QS KS AS " + suit("C", "23456789TJ"),
+        3: suit("H", "89TJ") + " " + suit("D", "9TJQKA") + " QC KC AC",
+    }
+    state = new_game(rules, decks=[deck_for(rules, {s: cards(h) for s, h in hands.items()})])
+    for _ in range(4):
+        state = apply(state, Bid(3))
+    for card in cards("AH 2H 2C 8H KH 3H 3C 9H QH 4H 4C TH 2S 5H AS JH"):
+        state = apply(state, Play(card))
+    assert state.hand.turn == 2
+    return state
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -335,8 +358,8 @@ def hand_done(number: int) -> Callable[[GameState], bool]:
 
 
 __all__ = [
-    "BLIND_NIL", "SensiblePlayer", "SideResult", "Suit", "cards", "deck_for", "draw_deck",
-    "estimate_tricks", "hand_done", "play_until", "random_chooser", "rulebook_game_end",
+    "SensiblePlayer", "SideResult", "cards", "deck_for", "draw_deck", "estimate_tricks",
+    "forced_spade_lead", "hand_done", "play_until", "random_chooser", "rulebook_game_end",
     "rulebook_hand", "rulebook_side_points", "rulebook_trick_winner", "sensible_chooser",
     "spade_rank", "suit_of",
 ]

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from engine_testkit import (
+    forced_spade_lead,
     hand_done,
     play_until,
     rulebook_game_end,
@@ -78,6 +79,12 @@ CONFIGS: dict[str, Rules] = {
 }
 
 IN_CI = bool(os.environ.get("CI"))
+
+#: The engine breaks spades when a spade is led from an all-spade hand under "offsuit" too
+#: (a bug: see test_rules.py::test_offsuit_a_spade_led_from_an_all_spade_hand_does_not_
+#: break_spades, a strict xfail). Probed, so that these properties follow the fix by
+#: themselves: while the quirk is there, they expect it; once fixed, they expect 001's rule.
+OFFSUIT_QUIRK = forced_spade_lead("offsuit").hand.broken
 HAND_SETTINGS = settings(max_examples=8, deadline=None, derandomize=IN_CI,
                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -246,7 +253,7 @@ def play_hands(rules: Rules, seed: int, rng: random.Random, hands: int,
     """Random legal play for ``hands`` hands, checking every step and every finished hand."""
     state = new_game(rules, seed=seed)
     broken = False
-    forced_spade_lead = False
+    spade_led_unbroken = False
     steps = 0
     while not state.over and len(state.results) < hands:
         steps += 1
@@ -258,29 +265,24 @@ def play_hands(rules: Rules, seed: int, rng: random.Random, hands: int,
             check_views(state)
         hand = state.hand
         if hand.phase is Phase.PLAY:
-            mine = rulebook_plays(rules, hand.hands[hand.turn], hand.trick, broken,
-                                  not hand.history, hand.hands)
             engine = {a.card for a in legal if isinstance(a, Play)}
             assert all(isinstance(a, Play) for a in legal)
-            if forced_spade_lead and not broken and rules.spades_break == "offsuit":
-                # known engine bug (see test_rules.py::test_offsuit_forced_spade_lead...):
-                # a spade led from an all-spade hand breaks spades under "offsuit" too
-                assert engine >= mine
-            else:
-                assert engine == mine
-            assert hand.broken == (broken or (forced_spade_lead
-                                              and rules.spades_break == "offsuit"))
+            quirk = spade_led_unbroken and OFFSUIT_QUIRK and rules.spades_break == "offsuit"
+            mine = rulebook_plays(rules, hand.hands[hand.turn], hand.trick, broken or quirk,
+                                  not hand.history, hand.hands)
+            assert engine == mine
+            assert hand.broken == (broken or quirk)
         action = rng.choice(legal)
         if isinstance(action, Play):
             if not hand.trick and suit_of(action.card) == 3 and not broken:
-                forced_spade_lead = True
+                spade_led_unbroken = True
             broken = broken or breaks_spades(rules, hand.trick, action.card)
         before = state
         state = apply(state, action)
         if len(state.results) > len(before.results):
             check_finished_hand(before, state)
             broken = False
-            forced_spade_lead = False
+            spade_led_unbroken = False
     return state
 
 
@@ -426,7 +428,7 @@ def _hidden_positions(state: GameState, seat: int) -> list[int]:
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
-@settings(max_examples=4, deadline=None, derandomize=IN_CI,
+@settings(max_examples=6, deadline=None, derandomize=IN_CI,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_views_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -> None:
@@ -459,7 +461,8 @@ def test_views_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -
     decks = [r.deck for r in state.results]
 
     # 1. the hidden cards shuffled among their places keeping each place's suit: always
-    #    consistent with what the seat saw (follow suit, voids, spade leads)
+    #    consistent with what the seat saw (follow suit, voids, spade leads) but blind to a
+    #    leak of how many cards of a suit another seat holds, hence 2. below
     by_suit: dict[int, list[int]] = {}
     for p in positions:
         by_suit.setdefault(suit_of(deck[p]), []).append(p)
@@ -469,23 +472,45 @@ def test_views_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -
         rng.shuffle(moved)
         for p, card in zip(places, moved, strict=True):
             suited[p] = card
-    # 2. any shuffle of them, kept when the same actions replay legally on it
-    anyhow = list(deck)
-    moved = [deck[p] for p in positions]
-    rng.shuffle(moved)
-    for p, card in zip(positions, moved, strict=True):
-        anyhow[p] = card
-
     original = _replay(rules, [*decks, deck], state.first_dealer, actions)
     assert original[-1].hand == state.hand and original[-1].results == state.results
-    tries = [suited, anyhow]
-    compared = 0
-    for other in tries:
+
+    def replays(other: list[Card]) -> list[GameState] | None:
         try:
-            replayed = _replay(rules, [*decks, other], state.first_dealer, actions)
+            return _replay(rules, [*decks, other], state.first_dealer, actions)
         except IllegalActionError:
-            assert other is anyhow, "a suit-keeping redistribution must replay"
+            return None
+
+    # 2. redistributions that change how many cards of a suit a seat holds, kept when the
+    #    same actions replay legally on them: a whole shuffle, else swaps of two cards
+    mixed: list[Card] | None = None
+    for _ in range(5):
+        moved = [deck[p] for p in positions]
+        rng.shuffle(moved)
+        other = list(deck)
+        for p, card in zip(positions, moved, strict=True):
+            other[p] = card
+        if replays(other) is not None:
+            mixed = other
+            break
+    if mixed is None and len(positions) >= 2:
+        other = list(deck)
+        for _ in range(30):
+            p, q = rng.sample(positions, 2)
+            if suit_of(other[p]) == suit_of(other[q]):
+                continue
+            swapped = list(other)
+            swapped[p], swapped[q] = other[q], other[p]
+            if replays(swapped) is not None:
+                other = swapped
+                mixed = other
+
+    compared = 0
+    for other in (suited, mixed):
+        if other is None:
             continue
+        replayed = replays(other)
+        assert replayed is not None, "a suit-keeping redistribution must replay"
         for a, b in zip(original, replayed, strict=True):
             assert player_view(a, seat) == player_view(b, seat)
         compared += 1

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from engine_testkit import cards, deck_for, draw_deck
+from engine_testkit import cards, deck_for, draw_deck, forced_spade_lead
 
 from spades.engine import (
     BLIND_NIL,
@@ -334,24 +334,12 @@ def test_a_spade_on_another_suits_lead_breaks_spades(spades_break: str) -> None:
     assert {"9S", "TS", "JS", "QS", "KS"} <= plays(state)
 
 
-def _forced_lead_deck() -> dict[int, str]:
-    """Seat 0 wins three heart tricks, then holds only spades and must lead one; seat 2 wins
-    it with the AS and holds spades and clubs."""
-    return {
-        0: "AH KH QH " + suit_cards("S", "23456789TJ"),
-        1: suit_cards("H", "234567") + " " + suit_cards("D", "2345678"),
-        2: "QS KS AS " + suit_cards("C", "23456789TJ"),
-        3: suit_cards("H", "89TJ") + " " + suit_cards("D", "9TJQKA") + " QC KC AC",
-    }
-
-
 def _after_forced_spade_lead(spades_break: str) -> GameState:
-    state = start(make_rules("partnership", spades_break=spades_break), _forced_lead_deck())
-    state = bid(state, 3, 3, 3, 3)
-    state = play(state, "AH 2H 2C 8H  KH 3H 3C 9H  QH 4H 4C TH")
-    assert state.hand.turn == 0 and held(state, 0) == set(suit_cards("S", "23456789TJ").split())
-    state = play(state, "2S 5H AS JH")
-    assert state.hand.turn == 2
+    state = forced_spade_lead(spades_break)
+    history = state.hand.history
+    assert [t.winner for t in history] == [0, 0, 0, 2]
+    assert history[3].cards == tuple(cards("2S 5H AS JH"))
+    assert held(state, 2) == {"QS", "KS", *suit_cards("C", "56789TJ").split()}
     return state
 
 

@@ -4,6 +4,7 @@ frame is checked against the true state so that no other seat's card ever shows.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -17,11 +18,13 @@ from server_testkit import (
     client,
     hidden_cards,
     new_game_id,
+    shown,
     stored,
     true_states,
 )
 
 from spades.engine import GameState, load_record
+from spades.store import StoredGame
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -37,7 +40,13 @@ def play_whole_game(tmp_path: Path, preset: str, seed: int, hands: int = 1000,
             driver = Driver(ws, random.Random(seed))
             state = driver.until_decision()
             decisions = 0
+            bodies: list[tuple[int, str, Any]] = []
             while not state["view"]["over"] and state["view"]["hand_number"] <= hands:
+                if decisions % 7 == 0:  # what the page could fetch meanwhile
+                    for path in (f"/api/games/{game_id}/record", f"/api/games/{game_id}",
+                                 "/api/games"):
+                        bodies.append((state["step"], path,
+                                       http.get(path, headers=HEADERS).json()))
                 action = driver.choose(state)
                 driver.act(action)
                 decisions += 1
@@ -46,7 +55,23 @@ def play_whole_game(tmp_path: Path, preset: str, seed: int, hands: int = 1000,
         downloaded = http.get(f"/api/games/{game_id}/record", headers=HEADERS)
         listed = http.get("/api/games", headers=HEADERS).json()["games"]
     return {"id": game_id, "frames": driver.frames, "final": state, "decisions": decisions,
-            "record": downloaded, "listed": listed}
+            "record": downloaded, "listed": listed, "bodies": bodies}
+
+
+def check_bodies(run: dict[str, Any], game: StoredGame) -> None:
+    """HTTP bodies fetched during the game hold nothing hidden; the seed never leaves."""
+    states = true_states(game)
+    assert run["bodies"]
+    for step, path, body in run["bodies"]:
+        state = states[step]
+        if path.endswith("/record"):
+            assert_download_hides(body, state, (state.hand.number, 0) in game.looks)
+        else:
+            codes, _ = shown(body)
+            assert not codes, (path, body)
+    everything = json.dumps([run["frames"], [b for _, _, b in run["bodies"]],
+                             run["record"].json(), run["listed"]])
+    assert game.game.seed not in everything
 
 
 def test_a_whole_game_through_the_process_pool(tmp_path: Path) -> None:
@@ -60,6 +85,7 @@ def test_a_whole_game_through_the_process_pool(tmp_path: Path) -> None:
     assert final["step"] == len(game.actions) and final["version"] == game.game.version
     assert [e["kind"] for e in final["events"]][-2:] == ["hand", "game"]
     assert check_frames(run["frames"], game) > run["decisions"]
+    check_bodies(run, game)
 
     # a computer player's every decision is announced before its state arrives
     frames = run["frames"]
@@ -104,6 +130,7 @@ def test_other_variants_show_no_hidden_card(tmp_path: Path, preset: str) -> None
     assert run["final"]["view"]["scores"] == list(truth.scores)
     assert run["final"]["step"] == len(game.actions)
     assert check_frames(run["frames"], game) > run["decisions"]
+    check_bodies(run, game)
     # the download of a game in play holds only what seat 0 has seen
     record = run["record"].json()
     if truth.over:

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Driver, client, new_game_id, stored, true_states
+from server_testkit import HEADERS, Driver, client, db_url, new_game_id, stored, true_states
 
 from spades.engine import IllegalActionError, Play, apply, parse_card
 from spades.server.table import state_from_store
+from spades.store import ActionRow, Store
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -191,3 +192,22 @@ def test_a_wrong_game_or_player_is_not_found(tmp_path: Path) -> None:
                 assert closing["type"] == "websocket.close" and closing["code"] == 4404
     game = stored(tmp_path, game_id)
     assert game.game.version == 0 and true_states(game)[-1].hand.actions == ()
+
+
+def test_a_stored_game_that_no_longer_replays_is_reported_not_served(tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        game_id = new_game_id(http)
+    store = Store(db_url(tmp_path))
+    try:  # a row the rules refuse (not seat 3's turn), as a broken save would hold
+        store.append_action(game_id, 0, ActionRow(seq=1, hand=0, seat=3,
+                                                  action={"seat": 3, "bid": 4}))
+    finally:
+        store.close()
+    with client(tmp_path) as http:
+        with http.websocket_connect(WS.format(game_id)) as ws:
+            message = ws.receive_json()
+            assert message["type"] == "error" and message["code"] == "server"
+            assert ws.receive()["code"] == 1011
+        response = http.get(f"/api/games/{game_id}/record", headers=HEADERS)
+        assert response.status_code == 503
+        assert http.get(f"/api/games/{game_id}", headers=HEADERS).status_code == 200

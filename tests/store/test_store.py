@@ -173,7 +173,7 @@ def test_games_are_listed_per_player(store: Store) -> None:
 
 @pytest.mark.parametrize("preset", ["house", "two-player", "three-player-kitty"])
 def test_a_whole_game_saved_action_by_action_replays_exactly(store: Store, preset: str) -> None:
-    rules = make_rules(preset, target_score=200, losing_score=-150)
+    rules = make_rules(preset, target_score=120, losing_score=-100)
     seed = secrets.token_hex(16)
     state = new_game(rules, seed)
     row = dataclasses.replace(make_row(f"whole-{preset}", players=rules.players),

@@ -14,7 +14,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from spades.engine import BLIND_NIL, NIL, Bid, PlayerView, Rules
+from spades.engine import BLIND_NIL, NIL, Bid, Phase, PlayerView, Rules
 from spades.engine.cards import NAME_OF, SUIT_MASKS
 
 from .knowledge import FIRST_SPADE, SPADES, deck_mask, higher_in_suit, side_infos
@@ -186,7 +186,7 @@ def _spades(est: Estimate, hand: int, deck: int, rules: Rules) -> int:
     """Count the spades; return how many low spades are left over for trumping."""
     spades = _cards_of(hand & SUIT_MASKS[SPADES])
     count = len(spades)
-    total = (deck & SUIT_MASKS[SPADES]).bit_count()
+    total = (deck_mask(rules) & SUIT_MASKS[SPADES]).bit_count()
     usual = total * _dealt_per_hand(rules)
     length_from = max(1, round(usual - 0.25))
     spare = 0
@@ -331,7 +331,7 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
     allowed = allowed_bids(view)
     if blind_nil and BLIND_NIL in allowed and wants_blind_nil(view):
         return BidChoice(BLIND_NIL, Estimate(), ("far behind: blind nil",))
-    est = evaluate(view.hand_mask, rules)
+    est = evaluate(view.hand_mask, rules, _live_cards(view))
     tricks = est.tricks
     notes: list[str] = []
     sides = side_infos(view)
@@ -398,6 +398,17 @@ def best_solo_bid(mean: float, rules: Rules) -> int:
         if value > best_value:
             best, best_value = bid, value
     return best
+
+
+def _live_cards(view: PlayerView) -> int | None:
+    """Two-player, once the draw is over: the other hand is every card not kept or face up."""
+    rules = view.rules
+    if not rules.draw or view.phase is not Phase.BID:
+        return None
+    live = deck_mask(rules) & ~view.hand_mask
+    for card in view.discards:
+        live &= ~(1 << card)
+    return live
 
 
 def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], tricks: float,

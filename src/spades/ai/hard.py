@@ -51,9 +51,9 @@ from .solver import solve
 #: Playouts per decision by default: about 0.3 s for the first card on this machine.
 DEFAULT_ITERATIONS = 900
 #: With this many tricks left (the one on the table included) the endgame is solved exactly.
-SOLVE_TRICKS = 3
+SOLVE_TRICKS = 4
 #: An exact solve of one deal counts as this many playouts of the budget.
-_SOLVE_COST = 4
+_SOLVE_COST = 5
 
 
 @dataclass
@@ -98,7 +98,7 @@ class HardPlayer:
 
     def _play(self, view: PlayerView, r: random.Random, deadline: float | None) -> Action:
         t = k.table_of(view.rules)
-        legal = {a.card: a for a in view.legal if isinstance(a, Play)}
+        legal: dict[int, Play] = {int(a.card): a for a in view.legal if isinstance(a, Play)}
         try:
             sampler = DealSampler(view)
         except ImpossibleDeal:  # a view that contradicts itself: play as the guide would
@@ -305,6 +305,8 @@ def distinct_cards(view: PlayerView) -> list[int]:
     cards = sorted(a.card for a in view.legal if isinstance(a, Play))
     t = k.table_of(view.rules)
     live = t.deck_mask & ~view.played & ~view.hand_mask
+    for _, card in view.trick:  # a card on the table separates two of ours too
+        live |= 1 << card
     out: list[int] = []
     previous = -1
     for card in cards:

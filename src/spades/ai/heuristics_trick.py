@@ -164,3 +164,20 @@ def future_wins(k: Knowledge, card: int) -> float:
     if higher == 2:
         return (0.25 if below >= 2 else 0.08) * (1.0 - ruff)
     return 0.02
+
+
+_SIDE_DANGER = (0.9, 0.55, 0.35, 0.2, 0.12, 0.07)
+_SPADE_DANGER = (1.0, 0.75, 0.55, 0.4, 0.28, 0.18)
+
+
+def future_danger(k: Knowledge, card: int) -> float:
+    """How likely ``card``, kept in hand, is forced to win a trick later: what a nil bidder
+    (or a side shedding bags) fears. Middle cards count for more than in ``future_wins``:
+    once the low cards are gone, a ten can be the card that must win."""
+    suit = SUIT_OF[card]
+    higher = k.higher_out(card).bit_count()
+    if suit == SPADES:
+        return _SPADE_DANGER[higher] if higher < 6 else 0.1
+    below = (k.hand & SUIT_MASKS[suit] & lower_in_suit(card)).bit_count()
+    danger = _SIDE_DANGER[higher] if higher < 6 else 0.03
+    return danger * max(0.5, 1.0 - 0.12 * below)

@@ -354,10 +354,18 @@ class Evaluator:
 
     def _value(self, tricks: tuple[int, ...]) -> float:
         t = self.t
-        points, _ = hand_points(t, self.bids, self.nils, tricks, self.bags)
-        mine = points[self.side]
-        others = len(points) - 1
-        value = float(mine) - (sum(points) - mine) / others
+        points, after = hand_points(t, self.bids, self.nils, tricks, self.bags)
+        values = points
+        if t.bags_cost:
+            # bags are a debt: each one brings the next penalty nearer, so it is charged
+            # its share of the penalty now (and the penalty paid this hand is refunded
+            # from the debt), the "points - 10 x bags" of the Spades literature
+            share = (t.bag_penalty + (t.bag_limit if t.takeback else 0)) / t.bag_limit
+            values = [p - share * (a - b) for p, a, b in zip(points, after, self.bags,
+                                                               strict=True)]
+        mine = values[self.side]
+        others = len(values) - 1
+        value = float(mine) - (sum(values) - mine) / others
         if self.win_bonus:
             totals = [s + p for s, p in zip(self.scores, points, strict=True)]
             over, winner = game_result(t, totals, tricks)
@@ -528,17 +536,22 @@ class Guide:
 
     def wants_tricks(self, pos: Position, side: int) -> bool:
         """Does the side still need tricks, or would taking them set the opponents?"""
-        t = self.t
         tricks = pos.tricks
-        if self.contract[side] > sum(tricks[s] for s in self.bidders[side]):
+        contract = self.contract
+        taken = 0
+        for s in self.bidders[side]:
+            taken += tricks[s]
+        if contract[side] > taken or not self.t.bags_cost:
             return True
-        if not t.bags_cost:
-            return True
-        for other, members in enumerate(self.bidders):
+        other = 0
+        for members in self.bidders:
             if other != side and members:
-                need = self.contract[other] - sum(tricks[s] for s in members)
+                need = contract[other]
+                for s in members:
+                    need -= tricks[s]
                 if need > 0 and pos.left - need <= 1:
                     return True
+            other += 1
         return False
 
     def choose(self, pos: Position, rnd: Callable[[], float]) -> int:
@@ -575,9 +588,9 @@ class Guide:
                     (nil_seat - pos.leader) % n > len(trick))):
                 # let the nil bidder win it, or leave it room to be forced
                 return lowest_rank(losers) if losers else lowest(winners)
-        if t.side_of[ws] == t.side_of[seat]:
-            if last or not live & SUIT_MASK_OF[w] & ABOVE[w] or not winners:
-                return lowest_rank(losers) if losers else lowest(winners)
+        if t.side_of[ws] == t.side_of[seat] and (
+                last or not live & SUIT_MASK_OF[w] & ABOVE[w] or not winners):
+            return lowest_rank(losers) if losers else lowest(winners)
         if self.wants_tricks(pos, t.side_of[seat]):
             if not winners:
                 return lowest_rank(losers)

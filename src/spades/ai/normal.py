@@ -30,12 +30,13 @@ from spades.engine.cards import SUIT_MASKS, SUIT_OF
 
 from .bidding import evaluate, normal_bid, wants_blind_nil
 from .heuristics_deal import find_pass, keep_drawn, pass_choice, rank_of
-from .heuristics_trick import future_wins, outcome, trick_now
+from .heuristics_trick import future_danger, future_wins, outcome, trick_now
 from .heuristics_value import seat_values
 from .knowledge import SPADES, Knowledge
 
 #: How much of a card's later worth counts against spending it now.
 FUTURE_WEIGHT = 0.7
+DANGER = True
 
 
 def choose_card(view: PlayerView) -> Card:
@@ -55,7 +56,8 @@ def choose_card(view: PlayerView) -> Card:
         score = 0.0
         for seat, p in dist.items():
             score += p * values[seat]
-        score -= FUTURE_WEIGHT * future_wins(k, card) * mine
+        later = future_wins(k, card) if mine >= 0 or not DANGER else future_danger(k, card)
+        score -= FUTURE_WEIGHT * later * mine
         suit = SUIT_OF[card]
         if suit != SPADES and spades_held and k.hand & SUIT_MASKS[suit] == 1 << card:
             score += 0.03 * abs(mine) + 0.05  # a void to trump in (or to shed on)

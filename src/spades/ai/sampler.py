@@ -115,7 +115,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
             for card in cards:
                 if not (played >> card) & 1:
                     fixed[receiver] |= 1 << card
-    voids = voids_shown(view) + [0]
+    voids = [*voids_shown(view), 0]
     played_by = [0] * n
     for tr in view.history:
         for index, card in enumerate(tr.cards):

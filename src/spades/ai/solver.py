@@ -39,7 +39,7 @@ class _Search:
             return self.evaluate(pos.tricks)
         key: tuple[object, ...] | None = None
         if not pos.trick:
-            key = (*pos.hands, pos.leader, pos.broken, *pos.tricks)
+            key = (*pos.hands, pos.leader, pos.broken, pos.first, *pos.tricks)
             hit = self.table.get(key)
             if hit is not None:
                 flag, stored = hit
@@ -85,6 +85,8 @@ class _Search:
         for s, h in enumerate(pos.hands):
             if s != seat:
                 others |= h
+        for card in pos.trick:  # a card on the table separates too
+            others |= 1 << card
         cards = distinct(legal, others)
         if len(cards) > 1 and pos.trick:
             w = pos.win_card

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from typing import Any
 
@@ -48,7 +49,25 @@ def run(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in shown:
         shown = f"[{shown}]"
-    print(f"Spades is ready: open http://{shown}:{args.port}/ in your browser", flush=True)
-    print(f"Games are saved in {Store.describe(url)}. Press Ctrl+C to stop.", flush=True)
-    uvicorn.run(app, host=host, port=args.port, log_level="warning", ws_max_size=64 * 1024)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=args.port,
+                                           log_level="warning", ws_max_size=64 * 1024))
+
+    async def announce() -> None:
+        while not server.started:  # print the address once it is really listening
+            await asyncio.sleep(0.05)
+        print(f"Spades is ready: open http://{shown}:{args.port}/ in your browser", flush=True)
+        print(f"Games are saved in {Store.describe(url)}. Press Ctrl+C to stop.", flush=True)
+
+    async def serve() -> None:
+        told = asyncio.create_task(announce())
+        try:
+            await server.serve()
+        finally:
+            told.cancel()
+
+    try:
+        asyncio.run(serve())
+    except SystemExit as exit_:  # uvicorn could not listen (the port is taken, say)
+        print(f"spades serve: could not listen on {host}:{args.port}", file=sys.stderr)
+        return int(exit_.code or 1)
     return 0

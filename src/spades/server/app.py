@@ -146,7 +146,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         player = player_of(request)
         if player is None:
             return error_response(400, BAD_PLAYER)
-        summary = await lobby_of(request).summary(request.path_params["game_id"], player)
+        try:
+            summary = await lobby_of(request).summary(request.path_params["game_id"], player)
+        except StoreError:
+            log.exception("could not read a game")
+            return error_response(503, "this game cannot be read right now")
         if summary is None:
             return error_response(404, NOT_FOUND)
         return JSONResponse(summary)
@@ -156,7 +160,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if player is None:
             return error_response(400, BAD_PLAYER)
         game_id = request.path_params["game_id"]
-        data = await lobby_of(request).download(game_id, player)
+        try:
+            data = await lobby_of(request).download(game_id, player)
+        except StoreError:
+            log.exception("could not load game %s", game_id)
+            return error_response(503, "this game cannot be read right now")
         if data is None:
             return error_response(404, NOT_FOUND)
         return Response(json.dumps(data, indent=1), media_type="application/json", headers={
@@ -166,7 +174,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await ws.accept()
         player = ws.query_params.get("player", "")
         game_id = ws.path_params["game_id"]
-        table = await lobby_of(ws).table(game_id, player) if is_player_id(player) else None
+        try:
+            table = await lobby_of(ws).table(game_id, player) if is_player_id(player) else None
+        except StoreError:
+            log.exception("could not load game %s", game_id)
+            await ws.send_text(dumps({"type": "error", "code": "server", "version": None,
+                                      "message": "this game cannot be loaded right now"}))
+            await ws.close(code=1011)
+            return
         if table is None:
             await ws.send_text(dumps({"type": "error", "code": "not-found",
                                       "message": NOT_FOUND, "version": None}))

@@ -22,6 +22,7 @@ from spades.engine import (
     Bid,
     GameState,
     IllegalActionError,
+    Play,
     PlayerView,
     apply,
     load_record,
@@ -43,6 +44,8 @@ from .wire import (
 )
 
 log = logging.getLogger("spades.server")
+#: After the last card of a trick the next computer move waits this many paces.
+TRICK_PAUSE = 2.0
 
 
 class Refusal(Exception):
@@ -129,6 +132,7 @@ class Table:
         self.connections: set[Connection] = set()
         self.thinking: int | None = None
         self.last_change = 0.0
+        self.next_pause = 0.0
         self._task: asyncio.Task[None] | None = None
         self._suggestions: dict[tuple[int, int], Json | None] = {}
         self.names = tuple(s.name for s in self.row.seats)
@@ -286,6 +290,9 @@ class Table:
                           "try again") from None
         self.state, self.version, self.step = after, version, step
         self.last_change = asyncio.get_running_loop().time()
+        # a finished trick stays in view a little longer before the next lead
+        ends_trick = isinstance(action, Play) and not after.hand.trick
+        self.next_pause = self.pace * (TRICK_PAUSE if ends_trick else 1.0)
         await self._broadcast(
             lambda viewer: events_for(before, after, seat, action, step, self.speaker(viewer)))
 
@@ -340,7 +347,7 @@ class Table:
                 log.exception("computer player %r failed at game %s; playing at random",
                               level, self.id)
                 action = random.choice(view.legal)
-            delay = self.last_change + self.pace - loop.time()
+            delay = self.last_change + self.next_pause - loop.time()
             if delay > 0:
                 await asyncio.sleep(delay)
             async with self.lock:

@@ -13,6 +13,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -20,9 +21,14 @@ from typing import Any
 from spades.ai.base import Player
 from spades.engine import Action, Bid, PlayerView
 
+from .presets import LEVEL_NAMES
+
 log = logging.getLogger("spades.server")
 
 _PLAYERS: dict[str, Player] = {}
+#: A decision that takes longer than this is abandoned (a safety net: the levels keep to
+#: their own budgets, well under a second).
+THINK_LIMIT = 30.0
 
 
 def player_for(level: str) -> Player:
@@ -62,8 +68,14 @@ def suggest(view: PlayerView) -> dict[str, Any] | None:
             "reasons": [str(r) for r in result.reasons]}
 
 
-def _warm(level: str) -> int:
-    player_for(level)
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl+C to the server, which shuts them down in order."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _warm(levels: tuple[str, ...]) -> int:
+    for level in levels:
+        player_for(level)
     return os.getpid()
 
 
@@ -81,17 +93,19 @@ class Brain:
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_interrupts)
         return self._pool
 
-    async def start(self, levels: tuple[str, ...] = ("random",)) -> None:
-        """Start the workers now rather than on the first decision."""
+    async def start(self, levels: tuple[str, ...] = ("random", *LEVEL_NAMES)) -> None:
+        """Start the workers and load the computer players now rather than on the first
+        decision."""
         if not self.workers:
             return
         loop = asyncio.get_running_loop()
         pool = self._executor()
-        await asyncio.gather(*(loop.run_in_executor(pool, _warm, levels[i % len(levels)])
-                               for i in range(self.workers)))
+        await asyncio.gather(*(loop.run_in_executor(pool, _warm, levels)
+                               for _ in range(self.workers)))
 
     async def _run(self, func: Any, *args: Any) -> Any:
         if not self.workers:
@@ -105,8 +119,10 @@ class Brain:
             return await loop.run_in_executor(self._executor(), func, *args)
 
     async def choose(self, level: str, view: PlayerView) -> tuple[Action, float]:
-        result: tuple[Action, float] = await self._run(choose, level, view,
-                                                       self._seeds.getrandbits(64))
+        """One decision; TimeoutError after ``THINK_LIMIT`` seconds (the caller then plays
+        for the computer player)."""
+        result: tuple[Action, float] = await asyncio.wait_for(
+            self._run(choose, level, view, self._seeds.getrandbits(64)), THINK_LIMIT)
         return result
 
     async def suggest(self, view: PlayerView) -> dict[str, Any] | None:

@@ -49,11 +49,6 @@ export function suitSymbol(index) {
   return isJoker(index) ? "★" : SYMBOLS[suitOf(index)];
 }
 
-export function shortName(index) {
-  return isJoker(index) ? (index === 53 ? "Big Joker" : "Little Joker")
-    : rankLabel(index) + suitSymbol(index);
-}
-
 /** A spoken name: "queen of hearts", "Big Joker". */
 export function cardName(index) {
   if (index === 52) return "Little Joker";

@@ -2,7 +2,7 @@
 
 import { cardFace, cardName } from "./cards.js";
 import { bidLabel } from "./bidpad.js";
-import { sideName, sideShort, sidesOf } from "./seats.js";
+import { sideName, sideShort } from "./seats.js";
 
 function cell(tag, text, attrs = {}) {
   const node = document.createElement(tag);
@@ -25,7 +25,7 @@ function signed(n) {
 
 /** The score sheet: one row per finished hand, then the hand in play. */
 export function sheetTable(v, names) {
-  const sides = sidesOf(v.rules);
+  const sides = v.sides;
   const table = document.createElement("table");
   const cap = cell("caption", `Target ${v.rules.target_score}` +
     (v.rules.bag_limit != null ? `; every ${v.rules.bag_limit} bags cost ${v.rules.bag_penalty}` : ""));
@@ -34,8 +34,8 @@ export function sheetTable(v, names) {
   const head = document.createElement("thead");
   const top = document.createElement("tr");
   top.append(cell("th", "Hand", { rowspan: "2", scope: "col" }));
-  sides.forEach((_, i) => top.append(cell("th", sideShort(v.rules, names, i),
-    { colspan: "5", scope: "colgroup", title: sideName(v.rules, names, i) })));
+  sides.forEach((_, i) => top.append(cell("th", sideShort(sides, names, i),
+    { colspan: "5", scope: "colgroup", title: sideName(sides, names, i) })));
   const sub = document.createElement("tr");
   for (let i = 0; i < sides.length; i++) {
     for (const h of ["Bid", "Took", "Points", "Bags", "Score"]) sub.append(cell("th", h, { scope: "col" }));
@@ -102,10 +102,10 @@ export function lastTrickBody(trick, names) {
 /** The end of a hand: what each side bid, took and scored. */
 export function handOverBody(v, names, line) {
   const box = document.createElement("div");
-  const sides = sidesOf(v.rules);
+  const sides = v.sides;
   const list = document.createElement("ul");
   sides.forEach((side, i) => {
-    const who = sideName(v.rules, names, i);
+    const who = sideName(sides, names, i);
     const took = sideTricks(side, line.tricks);
     list.append(cell("li", `${who}: bid ${sideBids(side, line.bids)}, took ${took}, ` +
       `${signed(line.points[i])} points, ${line.bags[i]} bags; score ${line.scores[i]}.`));
@@ -116,11 +116,11 @@ export function handOverBody(v, names, line) {
 
 /** "You and Juniper win, 512 to 431." */
 export function gameOverText(v, names) {
-  const sides = sidesOf(v.rules);
+  const sides = v.sides;
   const scores = sides.map((_, i) => v.scores[i]);
   const scoreText = scores.join(" to ");
   if (v.winner == null) return `The game is over: ${scoreText}.`;
-  const who = sideName(v.rules, names, v.winner);
+  const who = sideName(sides, names, v.winner);
   const win = who === "You" ? "You win" : `${who} win${sides[v.winner].length === 1 ? "s" : ""}`;
   return `${win}, ${scoreText}.`;
 }

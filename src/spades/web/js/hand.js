@@ -88,6 +88,7 @@ export class HandView {
       return;
     }
     this.root.setAttribute("aria-label", `Your hand, ${model.cards.length} cards`);
+    this.root.style.setProperty("--n", String(Math.max(model.cards.length, 13)));
     for (const card of sortHand(model.cards)) this.root.append(this.button(card, model));
     restore(this.root, (el) => el.classList.contains("playable"), turnStarts);
     this.hint.textContent = this.hintText(model);

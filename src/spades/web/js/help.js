@@ -1,7 +1,7 @@
 // The help page: the rules of the chosen variant in a player's words, and the keys.
 // It describes the rules the server sends; it decides nothing.
 
-import { seatNames, sideName } from "./seats.js";
+import { sideName } from "./seats.js";
 
 function handSize(r) {
   if (r.hand_size) return r.hand_size;
@@ -183,9 +183,9 @@ function keys() {
 }
 
 /** The whole help text for rules ``r`` as HTML (our own fixed text and numbers only);
- * ``label`` names the variant, ``players`` the seats (the server's names). */
-export function helpHtml(r, label, players) {
-  const names = seatNames(r, players);
+ * ``label`` names the variant, ``names`` the seats and ``sides`` who plays together (as the
+ * server sends them). */
+export function helpHtml(r, label, names, sides) {
   const partner = r.partnership ? "; your partner plays at the same level" : "";
   return `
 <h2>How to play: ${label}</h2>
@@ -220,5 +220,5 @@ and short suits you can trump. It is a starting point; you choose the bid.</p>
 that runs this table, under an anonymous id kept in this browser: reload the page or come back
 later on this browser and it resumes. Accounts do not exist yet, so a game does not follow you to
 another device. Past games can be downloaded as game records.</p>
-<p><strong>Who sits where?</strong> ${sideName(r, names, 0)}${r.partnership ? ` against ${sideName(r, names, 1)}` : ""}; seats go clockwise, ${names[1]} on your left.</p>`;
+<p><strong>Who sits where?</strong> ${sideName(sides, names, 0)}${r.partnership ? ` against ${sideName(sides, names, 1)}` : ""}; seats go clockwise, ${names[1]} on your left.</p>`;
 }

@@ -10,7 +10,6 @@ import { gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs
 import { helpHtml } from "./help.js";
 import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
-import { seatNames } from "./seats.js";
 import { showGames } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,14 +28,11 @@ const app = {
 // ---------------------------------------------------------------- small helpers
 
 function names() {
-  return app.msg ? app.msg.game.players : seatNames({ players: 4 });
+  return app.msg.game.players;
 }
 
 function rulesOf(msg) {
-  const r = { ...msg.game.rules };
-  r.name = r.preset || r.name;
-  if (r.partnership == null) r.partnership = msg.game.partner != null;
-  return r;
+  return { ...msg.game.rules, name: msg.game.rules.preset };
 }
 
 /** The view in the shape the renderers use. */
@@ -46,6 +42,8 @@ function tableView(msg) {
   return {
     seat: msg.game.you || 0,
     rules: rulesOf(msg),
+    sides: msg.game.sides,
+    partner: msg.game.partner,
     phase: v.phase,
     turn: v.turn,
     handNumber: v.hand_number,
@@ -59,7 +57,7 @@ function tableView(msg) {
     broken: v.broken,
     scores: v.scores,
     bags: v.bags,
-    sheet: (v.sheet || []).map((line) => ({ ...line, number: line.hand ?? line.number })),
+    sheet: (v.sheet || []).map((line) => ({ ...line, number: line.hand })),
     over: v.over,
     winner: v.winner,
     handSizes: v.hand_sizes,
@@ -203,6 +201,7 @@ function render() {
   if ((lost || idle || (newDecision && kind && atTable)) && !document.querySelector("dialog[open]")) {
     focusDecision();
   }
+  if (newDecision && kind) announce($("prompt").textContent);
 }
 
 function focusDecision() {
@@ -237,10 +236,8 @@ function onState(msg) {
 }
 
 function announceSituation(msg) {
-  const v = tableView(msg);
-  const parts = [`Hand ${v.handNumber}.`];
-  if (msg.legal) parts.push($("prompt").textContent || "Your turn.");
-  announce(parts.join(" "));
+  const v = msg.view;
+  announce(v.over ? "The game is over." : `Hand ${v.hand_number}.`);
 }
 
 function showOver(msg, line, gameOver) {
@@ -261,10 +258,12 @@ function showOver(msg, line, gameOver) {
     return b;
   };
   if (line) {
-    const number = line.hand ?? line.number;
-    const h = document.createElement("h3");
-    h.textContent = `Hand ${number}`;
-    body.append(h, handOverBody(v, who, line));
+    if (gameOver) {
+      const h = document.createElement("h3");
+      h.textContent = `Hand ${line.hand}`;
+      body.append(h);
+    }
+    body.append(handOverBody(v, who, line));
   }
   if (gameOver) {
     title.textContent = "Game over";
@@ -276,7 +275,7 @@ function showOver(msg, line, gameOver) {
     button("Download the record", download);
     button("Score sheet", showSheet);
   } else {
-    title.textContent = `End of hand ${line.hand ?? line.number}`;
+    title.textContent = `End of hand ${line.hand}`;
     button("Next hand", () => $("dlg-over").close(), true);
     button("Score sheet", showSheet);
   }
@@ -300,11 +299,11 @@ function showLastTrick() {
 function showHelp(forNewGame = false) {
   let html = "<p>The rules load with the new-game screen.</p>";
   if (app.msg && !forNewGame) {
-    html = helpHtml(rulesOf(app.msg), app.msg.game.label, app.msg.game.players);
+    html = helpHtml(rulesOf(app.msg), app.msg.game.label, app.msg.game.players, app.msg.game.sides);
   } else if (app.presets) {
     const name = $("new-preset").value || app.presets.default_preset;
     const p = app.presets.presets.find((x) => x.name === name);
-    html = helpHtml({ ...p.options, name: p.name }, p.label, p.seats);
+    html = helpHtml({ ...p.options, name: p.name }, p.label, p.seats, p.sides);
   }
   $("help-body").innerHTML = html;
   openDialog($("dlg-help"));

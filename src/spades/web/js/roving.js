@@ -33,13 +33,6 @@ export function remember(group) {
   group.dataset.hadFocus = group.contains(document.activeElement) ? "1" : "";
 }
 
-export function focusGroup(group, prefer) {
-  const all = items(group);
-  const key = groups.get(group);
-  const item = all.find((el) => el.dataset.key === key) || (prefer && all.find(prefer)) || all[0];
-  if (item) setCurrent(group, item, true);
-}
-
 export function makeRoving(group) {
   group.addEventListener("keydown", (event) => {
     const all = items(group);

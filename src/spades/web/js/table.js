@@ -2,7 +2,7 @@
 // the trick; whether spades are broken; the score line. Pure rendering of a view.
 
 import { cardFace, cardName } from "./cards.js";
-import { seatPlaces, sideOf, sideShort, sidesOf } from "./seats.js";
+import { seatPlaces, sideShort } from "./seats.js";
 import { bidSpoken } from "./bidpad.js";
 
 function el(tag, className, text) {
@@ -49,7 +49,7 @@ export function renderSeats(felt, v, names, thinking) {
     box.classList.toggle("turn", isTurn);
     box.classList.toggle("thinking", isTurn && thinking && seat !== v.seat);
     let title = name;
-    if (v.rules.partnership && seat === (v.seat + 2) % 4) title += " (partner)";
+    if (seat === v.partner) title += " (partner)";
     box.append(el("span", "name", title));
     const stats = el("span", "stats");
     seatStats(v, seat).split(" · ").forEach((part, i) => {
@@ -110,26 +110,14 @@ export function renderBroken(node, v) {
 
 export function renderScoreline(node, v, names) {
   node.replaceChildren();
-  const sides = sidesOf(v.rules);
+  const sides = v.sides;
   sides.forEach((_, side) => {
     const bags = v.bags[side];
     const span = el("span", "side");
     const bagText = v.rules.bag_limit != null ? ` (${bags} bag${bags === 1 ? "" : "s"})` : "";
-    span.textContent = `${sideShort(v.rules, names, side)} ${v.scores[side]}${bagText}`;
+    span.textContent = `${sideShort(sides, names, side)} ${v.scores[side]}${bagText}`;
     node.append(span);
   });
   node.append(el("span", "target", `to ${v.rules.target_score}`));
 }
 
-/** Your side's bid and tricks this hand, for the prompt: "Team: bid 7, took 3". */
-export function sideSummary(v) {
-  const side = sidesOf(v.rules)[sideOf(v.rules, v.seat)];
-  let bid = 0;
-  let took = 0;
-  for (const s of side) {
-    const b = v.bids[s];
-    if (typeof b === "number") bid += b;
-    took += v.tricks[s] || 0;
-  }
-  return { bid, took };
-}

@@ -1,0 +1,124 @@
+"""The arena: duplicate deals where luck cancels, honest tallies, and intervals."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from spades.ai.arena import (
+    ArenaConfig,
+    Contender,
+    mean_interval,
+    parse_contender,
+    parse_value,
+    play_deal,
+    proportion_interval,
+    quantile_interval,
+    run_arena,
+    seat_contenders,
+)
+from spades.engine import PRESETS, make_rules
+
+RANDOM = Contender("random")
+
+
+def test_contender_specs() -> None:
+    assert parse_contender("hard") == Contender("hard")
+    spec = parse_contender("Hard:iterations=300, time_limit=none,blind_nil=true")
+    assert spec == Contender("hard", (("iterations", 300), ("time_limit", None),
+                                      ("blind_nil", True)))
+    assert spec.label == "hard:iterations=300,time_limit=None,blind_nil=True"
+    assert parse_value("0.5") == 0.5 and parse_value("x") == "x"
+    for bad in ("", ":iterations=3", "hard:iterations"):
+        with pytest.raises(ValueError):
+            parse_contender(bad)
+
+
+@pytest.mark.parametrize("name", ["partnership", "cutthroat", "three-player", "two-player",
+                                  "five-player"])
+def test_the_runs_of_a_deal_swap_the_chairs(name: str) -> None:
+    rules = PRESETS[name]
+    first, second = seat_contenders(rules, 0), seat_contenders(rules, 1)
+    assert [1 - c for c in first] == second
+    if rules.partnership:
+        assert first[0] == first[2] != first[1] == first[3]
+
+
+def test_swapping_the_contenders_replays_the_same_games() -> None:
+    """Swapping which contender is "first" replays the same games in the other order, so the
+    margin of a deal changes sign exactly; an even match sits near zero."""
+    rules = PRESETS["partnership"]
+    easy = Contender("easy")
+    forward = ArenaConfig((easy, RANDOM), rules, deals=2, seed=5)
+    backward = ArenaConfig((RANDOM, easy), rules, deals=2, seed=5)
+    for index in range(2):
+        a = play_deal(forward, index)
+        b = play_deal(backward, index)
+        assert a.margin == pytest.approx(-b.margin)
+        assert a.tallies[0].made == b.tallies[1].made
+        assert a.tallies[0].times and b.tallies[1].times
+
+
+def test_tallies_add_up() -> None:
+    rules = make_rules("partnership", target_score=150)
+    config = ArenaConfig((RANDOM, RANDOM), rules, deals=6, seed=1)
+    report = run_arena(config)
+    assert report.deals == 6 and report.hands == 12
+    total_made = 0.0
+    for level in report.levels:
+        assert level.decisions == 12 * 52 // 2 + 12 * 4 // 2
+        assert level.bids_made.value + level.sets.value == pytest.approx(1.0)
+        assert level.games_won is None
+        total_made += level.bids_made.value
+    first, second = report.levels
+    assert first.duplicate_points.value == pytest.approx(-second.duplicate_points.value)
+    assert report.margin == first.duplicate_points
+
+
+def test_games_mode_counts_wins() -> None:
+    rules = make_rules("partnership", target_score=100, losing_score=-100)
+    hard = Contender("hard", (("iterations", 10),))
+    report = run_arena(ArenaConfig((hard, RANDOM), rules, deals=2, seed=2, mode="games"))
+    first, second = report.levels
+    assert first.games == second.games == 4
+    assert first.games_won is not None and second.games_won is not None
+    wins = first.games_won.value * 4 + second.games_won.value * 4
+    assert wins == pytest.approx(4)  # a game to 100 with a mercy rule always ends
+    assert first.games_won.value >= 0.5
+
+
+def test_process_workers_give_the_same_report() -> None:
+    config = ArenaConfig((RANDOM, Contender("easy")), PRESETS["cutthroat"], deals=3, seed=9)
+    seen: list[tuple[int, int]] = []
+    one = run_arena(config, jobs=1)
+    two = run_arena(config, jobs=2, progress=lambda done, total: seen.append((done, total)))
+    assert one.margin == two.margin
+    assert [lv.bids_made for lv in one.levels] == [lv.bids_made for lv in two.levels]
+    assert seen[-1] == (3, 3) and len(seen) == 3
+
+
+def test_unknown_levels_fail_before_any_deal() -> None:
+    config = ArenaConfig((Contender("grandmaster"), RANDOM), PRESETS["partnership"], deals=1)
+    with pytest.raises(ValueError):
+        run_arena(config)
+    with pytest.raises(ValueError):
+        run_arena(ArenaConfig((RANDOM, RANDOM), PRESETS["partnership"], deals=0))
+
+
+def test_intervals() -> None:
+    rate = proportion_interval(7, 10)
+    assert rate.value == 0.7
+    assert rate.low == pytest.approx(0.3968, abs=1e-3)   # Wilson, 95 %
+    assert rate.high == pytest.approx(0.8922, abs=1e-3)
+    mean = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert mean.value == 2.5
+    assert mean.high - mean.value == pytest.approx(1.96 * 1.2910 / 2, abs=1e-3)
+    rng = random.Random(0)
+    xs = [rng.random() for _ in range(2000)]
+    p95 = quantile_interval(xs, 0.95)
+    assert p95.low <= p95.value <= p95.high
+    assert abs(p95.value - 0.95) < 0.02 and p95.high - p95.low < 0.03
+    assert math.isnan(mean_interval([]).value)
+    assert mean_interval([3.0]).low == -math.inf

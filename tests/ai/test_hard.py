@@ -1,0 +1,284 @@
+"""Hard: legal in every variant, blind to hidden cards, reproducible, and right in
+hand-built positions where the wrong card costs the hand."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from spades.ai.hard import HardPlayer, distinct_cards
+from spades.ai.levels import make_player
+from spades.ai.simple import RandomPlayer
+from spades.engine import (
+    BLIND_NIL,
+    NIL,
+    PRESETS,
+    Bid,
+    Draw,
+    Exchange,
+    GameState,
+    PassCards,
+    Phase,
+    Play,
+    Rules,
+    apply,
+    legal_actions,
+    make_rules,
+    new_game,
+    parse_card,
+    player_view,
+)
+
+FAST = {"iterations": 24}
+VARIANTS: list[Rules] = [
+    *PRESETS.values(),
+    make_rules("house", blind_nil=True, blind_nil_deficit=None),
+    make_rules("partnership", first_lead="lowest-club", spades_break="void"),
+    make_rules("three-player-kitty", nil=True, first_lead="lowest-club"),
+    make_rules("partnership", nil=False, min_bid=2),
+]
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}{len(r.overrides())}")
+def test_hard_makes_a_legal_choice_at_every_decision(rules: Rules) -> None:
+    """A whole hand (two hands for the draw game) with Hard in half the seats: draws, the
+    kitty exchange, bids, blind-nil passes and every card."""
+    hard = HardPlayer(**FAST)
+    other = RandomPlayer()
+    rng = random.Random(rules.name)
+    state = new_game(rules, seed=f"hard-{rules.name}")
+    phases = set()
+    while not state.over and len(state.results) < (2 if rules.draw else 1):
+        seat = state.hand.turn
+        view = player_view(state, seat)
+        player = hard if seat % 2 == 0 else other
+        action = player.choose(view, rng)
+        assert action in view.legal
+        if player is hard:
+            phases.add(state.phase)
+        state = apply(state, action)
+    assert Phase.PLAY in phases
+    assert Phase.BID in phases or rules.suicide
+
+
+def test_blind_nil_pass_gives_the_dangerous_cards_and_takes_back_low_ones() -> None:
+    rules = make_rules("house", blind_nil=True, blind_nil_deficit=None)
+    hard = HardPlayer(**FAST)
+    rng = random.Random(2)
+    state = new_game(rules, seed=4)
+    state = apply(state, BLIND_NIL)  # seat 0 bids blind nil; Hard bids the others
+    while state.phase is Phase.BID:
+        state = apply(state, hard.choose(player_view(state, state.hand.turn), rng))
+    assert state.phase is Phase.PASS and state.hand.turn == 0
+    nil_hand = player_view(state, 0).hand
+    given = hard.choose(player_view(state, 0), rng)
+    assert isinstance(given, PassCards)
+    spades = [c for c in nil_hand if c >= parse_card("2S")]
+    if spades:
+        assert max(spades) in given.cards  # the highest spade leaves the nil hand
+    state = apply(state, given)
+    partner_hand = player_view(state, 2).hand
+    back = hard.choose(player_view(state, 2), rng)
+    assert isinstance(back, PassCards)
+    plain = sorted((c for c in partner_hand if c < parse_card("2S")), key=lambda c: c % 13)
+    assert min(c % 13 for c in back.cards) == plain[0] % 13
+    assert all(c < parse_card("2S") for c in back.cards)
+
+
+def test_never_blind_nil_unless_asked() -> None:
+    rules = make_rules("house", blind_nil=True, blind_nil_deficit=None)
+    state = new_game(rules, seed=1)
+    state = state._replace(scores=(0, 300))
+    view = player_view(state, state.hand.turn)
+    assert BLIND_NIL in view.legal
+    rng = random.Random(0)
+    assert HardPlayer(**FAST).choose(view, rng) != BLIND_NIL
+    assert HardPlayer(**FAST, blind_nil=True).choose(view, rng) == BLIND_NIL
+    even = player_view(state._replace(scores=(0, 0)), state.hand.turn)
+    assert HardPlayer(**FAST, blind_nil=True).choose(even, rng) != BLIND_NIL
+
+
+def _hidden_swapped(state: GameState, a: int, b: int) -> GameState:
+    """The same game with one card of seat ``a`` and one of seat ``b`` exchanged, of the
+    same suit so that no void shown is contradicted."""
+    hands = list(state.hand.hands)
+    for suit in range(4):
+        mask = ((1 << 13) - 1) << (13 * suit)
+        x, y = hands[a] & mask, hands[b] & mask
+        if x and y:
+            cx, cy = x & -x, y & -y
+            hands[a] ^= cx | cy
+            hands[b] ^= cx | cy
+            return state._replace(hand=state.hand._replace(hands=tuple(hands)))
+    raise AssertionError("no suit held by both seats")
+
+
+@pytest.mark.parametrize("plays", [0, 9])
+def test_same_view_same_decision_whatever_the_hidden_cards(plays: int) -> None:
+    """Hard decides from the view alone: dealing the hidden cards differently (consistent
+    with the view) leaves the view, and the decision for the same seed, unchanged."""
+    rules = PRESETS["partnership"]
+    rng = random.Random(8)
+    state = new_game(rules, seed=8)
+    if plays:
+        while state.phase is not Phase.PLAY:
+            state = apply(state, rng.choice(legal_actions(state)))
+        for _ in range(plays):
+            state = apply(state, rng.choice(legal_actions(state)))
+    seat = state.hand.turn
+    a, b = [s for s in range(4) if s != seat][:2]
+    other = _hidden_swapped(state, a, b)
+    assert other.hand.hands != state.hand.hands
+    assert player_view(other, seat) == player_view(state, seat)
+    hard = HardPlayer(iterations=150)
+    first = hard.choose(player_view(state, seat), random.Random(5))
+    second = hard.choose(player_view(other, seat), random.Random(5))
+    assert first == second
+
+
+def test_reproducible_with_a_seed_and_an_iteration_budget() -> None:
+    rules = PRESETS["jokers"]
+    rng = random.Random(3)
+    state = new_game(rules, seed=3)
+    while state.phase is not Phase.PLAY:
+        state = apply(state, rng.choice(legal_actions(state)))
+    for _ in range(6):
+        state = apply(state, rng.choice(legal_actions(state)))
+    view = player_view(state, state.hand.turn)
+    choices = {HardPlayer(iterations=120).choose(view, random.Random(11)) for _ in range(3)}
+    assert len(choices) == 1
+    assert make_player("hard", iterations=120).choose(view, random.Random(11)) in choices
+
+
+def test_time_limit_cuts_the_search_short() -> None:
+    rules = PRESETS["partnership"]
+    view = player_view(new_game(rules, seed=2), 0)
+    start = time.perf_counter()
+    action = HardPlayer(iterations=10**7, time_limit=0.05).choose(view, random.Random(1))
+    assert time.perf_counter() - start < 1.0
+    assert action in view.legal
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError):
+        HardPlayer(iterations=0)
+    with pytest.raises(ValueError):
+        HardPlayer(time_limit=-1.0)
+
+
+def test_draw_keeps_a_high_spade_and_throws_a_low_card() -> None:
+    rules = PRESETS["two-player"]
+    state = new_game(rules, seed=0)
+    hard = HardPlayer(**FAST)
+    deck = list(state.hand.deck)
+    for card, keep in (("AS", True), ("2C", False)):
+        index = deck.index(parse_card(card))
+        deck[0], deck[index] = deck[index], deck[0]
+        game = new_game(rules, decks=[tuple(deck)])
+        view = player_view(game, game.hand.turn)
+        assert view.drawn == parse_card(card)
+        assert hard.choose(view, random.Random(0)) == Draw(keep)
+
+
+def test_kitty_exchange_takes_the_unseen_card_with_a_playable_hand() -> None:
+    rules = PRESETS["three-player-kitty"]
+    for seed in range(20):
+        state = new_game(rules, seed=seed)
+        if state.phase is Phase.KITTY:
+            view = player_view(state, state.hand.turn)
+            assert HardPlayer(**FAST).choose(view, random.Random(0)) == Exchange(True)
+            return
+    pytest.skip("no kitty exchange in the first deals")
+
+
+def test_bids_nil_with_a_nil_hand_and_counts_a_strong_one() -> None:
+    rules = PRESETS["partnership"]
+    weak = "2S 3H 4H 5H 2D 3D 4D 6D 2C 3C 4C 6H 7D"
+    strong = "AS KS QS JS TS AH KH AD KD AC 5C 7C 8C"
+    hard = HardPlayer(iterations=300)
+    for hand, check in ((weak, lambda b: b == NIL), (strong, lambda b: b.tricks >= 8)):
+        state = _dealt(rules, hand)
+        bid = hard.choose(player_view(state, 0), random.Random(1))
+        assert isinstance(bid, Bid) and check(bid), (hand, bid)
+
+
+def _dealt(rules: Rules, hand: str) -> GameState:
+    """A fresh hand where seat 0 (first to bid) holds ``hand``."""
+    mine = [parse_card(c) for c in hand.split()]
+    rest = [c for c in rules.deck if c not in mine]
+    random.Random(0).shuffle(rest)
+    others = [rest[i::3] for i in range(3)]
+    deck = [card for four in zip(mine, *others, strict=True) for card in four]
+    return new_game(rules, decks=[tuple(deck)], first_dealer=3)
+
+
+# ---------------------------------------------------------------------------- scenarios
+
+def _position(hands: list[str], trick: list[str], leader: int, bids: list[Bid],
+              tricks: list[int], scores: tuple[int, int] = (0, 0),
+              bags: tuple[int, int] = (0, 0)) -> GameState:
+    """A hand-built partnership position late in a hand; every card not in a hand or on
+    the table has been played."""
+    rules = PRESETS["partnership"]
+    state = new_game(rules, seed=0)
+    masks = tuple(sum(1 << parse_card(c) for c in h.split()) for h in hands)
+    on_table = tuple(parse_card(c) for c in trick)
+    held = 0
+    for mask in masks:
+        held |= mask
+    played = sum(1 << c for c in rules.deck) & ~held
+    hand = state.hand._replace(
+        phase=Phase.PLAY, hands=masks, played=played, trick=on_table, leader=leader,
+        turn=(leader + len(on_table)) % 4, bids=tuple(bids), tricks=tuple(tricks),
+        broken=True, history=())
+    return state._replace(hand=hand, scores=scores, bags=bags)
+
+
+def _hard_card(state: GameState) -> str:
+    view = player_view(state, 0)
+    action = HardPlayer(iterations=400).choose(view, random.Random(1))
+    assert isinstance(action, Play)
+    return str(action.card)
+
+
+def test_covers_a_partners_nil() -> None:
+    """Partner (nil) had to play the king of hearts; the ace over it saves the nil."""
+    state = _position(["AH 3H", "4D", "2C", "9S"], ["2H", "KH", "5H"], leader=1,
+                      bids=[Bid(4), Bid(3), NIL, Bid(3)], tricks=[6, 3, 0, 2])
+    assert _hard_card(state) == "AH"
+
+
+def test_does_not_trump_a_partners_sure_winner() -> None:
+    """Partner's king of hearts is boss; trumping it with the ace of spades would waste the
+    trick the side needs later for its bid of eight."""
+    state = _position(["AS 2D 3D", "QD KD", "5C 6C", "JD TD"], ["4H", "KH", "6H"],
+                      leader=1, bids=[Bid(4), Bid(2), Bid(4), Bid(2)], tricks=[3, 3, 3, 1])
+    assert _hard_card(state) in ("2D", "3D")
+
+
+def test_ducks_when_a_bag_would_cost_a_hundred() -> None:
+    """Both sides have made their bids and Hard's side holds nine bags: winning with the
+    king would be the tenth."""
+    state = _position(["KH 3H", "2C", "4C", "AS"], ["5H", "2H", "7H"], leader=1,
+                      bids=[Bid(3), Bid(2), Bid(3), Bid(2)], tricks=[4, 3, 2, 2],
+                      bags=(9, 0))
+    assert _hard_card(state) == "3H"
+
+
+def test_draws_trumps_to_set_opponents_one_trick_from_the_game() -> None:
+    """The opponents (450) need one more trick to make five and win the game: leading the
+    ace of spades first pulls their king before the heart can be ruffed."""
+    state = _position(["AS 4H", "KS 3D", "AH 2D", "5C 6C"], [], leader=0,
+                      bids=[Bid(3), Bid(3), Bid(3), Bid(2)], tricks=[4, 2, 3, 2],
+                      scores=(420, 450))
+    assert _hard_card(state) == "AS"
+
+
+def test_distinct_cards_keeps_one_of_touching_cards() -> None:
+    state = _position(["9H TH QH 2C", "JH", "3C", "4C"], [], leader=0,
+                      bids=[Bid(3)] * 4, tricks=[3, 3, 3, 0])
+    view = player_view(state, 0)
+    kept = {str(c) for c in (distinct_cards(view))}
+    assert kept == {"9H", "QH", "2C"}
