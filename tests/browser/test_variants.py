@@ -46,8 +46,14 @@ def test_blind_nil_and_the_two_card_exchange(browser: Any, server: ServerProcess
         assert "blind nil is open to you" in page.locator("#prompt").inner_text()
         # every frame so far kept seat 0's cards away
         assert all(f["view"]["hand"] is None for f in table.frames if f["type"] == "state")
+        # by keyboard: the choices are one tab stop, Left/Right move, Enter chooses
+        focused = "document.activeElement.textContent"
+        assert page.evaluate(focused) in ("Blind nil", "Look at my cards")
+        if page.evaluate(focused) != "Blind nil":
+            page.keyboard.press("ArrowLeft")
+        assert page.evaluate(focused) == "Blind nil"
         before = table.shown_version
-        page.get_by_role("button", name="Blind nil").click()
+        page.keyboard.press("Enter")
         table.wait_shown(before)
         assert table.wait_decision() == "pass"
         legal = table.state["legal"]
@@ -59,12 +65,20 @@ def test_blind_nil_and_the_two_card_exchange(browser: Any, server: ServerProcess
         cards = page.locator("#hand .card-btn")
         first, second = cards.nth(0), cards.nth(5)
         given = {first.get_attribute("data-card"), second.get_attribute("data-card")}
-        first.click()
-        second.click()
+        # by keyboard: Enter or Space chooses a card, Shift+Tab reaches the pass button
+        assert page.evaluate("document.activeElement.dataset.card") == first.get_attribute(
+            "data-card")
+        page.keyboard.press("Enter")
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press(" ")
         assert first.get_attribute("aria-pressed") == "true"
+        assert second.get_attribute("aria-pressed") == "true"
         assert page.locator("#pass-send").get_attribute("aria-disabled") is None
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement.id") == "pass-send"
         before = table.shown_version
-        page.click("#pass-send")
+        page.keyboard.press("Enter")
         table.wait_shown(before)
         kind = table.wait_decision()
         assert kind in ("play", "hand-over"), kind

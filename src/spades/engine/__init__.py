@@ -18,7 +18,7 @@ from .actions import (
     Play,
 )
 from .cards import Card, CardError, Suit, cards_in, format_cards, mask_of, parse_card
-from .game import DeckError, apply, legal_actions, new_game, trick_winner
+from .game import DeckError, apply, can_bid_blind_nil, legal_actions, new_game, trick_winner
 from .record import RecordError, load_record, loads, record_of, replay, summary
 from .rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, RulesError, find_preset, make_rules
 from .scoring import game_end, score_hand
@@ -26,11 +26,52 @@ from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
 from .view import PlayerView, SheetLine, player_view
 
 __all__ = [
-    "BLIND_NIL", "DISCARD", "KEEP", "NIL", "OPTION_HELP", "PRESETS", "PRESET_HELP", "Action",
-    "Bid", "Card", "CardError", "DeckError", "Draw", "Exchange", "GameState", "HandResult",
-    "HandScore", "HandState", "IllegalActionError", "PassCards", "Phase", "Play", "PlayerView",
-    "RecordError", "Rules", "RulesError", "SheetLine", "Suit", "Trick", "apply", "cards_in",
-    "find_preset", "format_cards", "game_end", "legal_actions", "load_record", "loads",
-    "make_rules", "mask_of", "new_game", "parse_card", "player_view", "record_of", "replay",
-    "score_hand", "summary", "trick_winner",
+    "BLIND_NIL",
+    "DISCARD",
+    "KEEP",
+    "NIL",
+    "OPTION_HELP",
+    "PRESETS",
+    "PRESET_HELP",
+    "Action",
+    "Bid",
+    "Card",
+    "CardError",
+    "DeckError",
+    "Draw",
+    "Exchange",
+    "GameState",
+    "HandResult",
+    "HandScore",
+    "HandState",
+    "IllegalActionError",
+    "PassCards",
+    "Phase",
+    "Play",
+    "PlayerView",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "SheetLine",
+    "Suit",
+    "Trick",
+    "apply",
+    "can_bid_blind_nil",
+    "cards_in",
+    "find_preset",
+    "format_cards",
+    "game_end",
+    "legal_actions",
+    "load_record",
+    "loads",
+    "make_rules",
+    "mask_of",
+    "new_game",
+    "parse_card",
+    "player_view",
+    "record_of",
+    "replay",
+    "score_hand",
+    "summary",
+    "trick_winner",
 ]

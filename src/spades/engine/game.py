@@ -226,8 +226,10 @@ def legal_bids(state: GameState) -> tuple[Bid, ...]:
 
 
 def can_bid_blind_nil(state: GameState, seat: int) -> bool:
-    """Blind nil is on, this seat has not bid or (two-player) drawn yet, and its side is
-    far enough behind."""
+    """Blind nil is still open to ``seat`` this hand, whether or not it is its turn: blind
+    nil is on, the seat has not bid (or, two-player, drawn) yet, and its side is far enough
+    behind. A client must not show the seat its cards while this holds and it has not
+    chosen to look."""
     rules = state.rules
     hand = state.hand
     if not rules.blind_nil or state.over or hand.bids[seat] is not None:
@@ -235,7 +237,7 @@ def can_bid_blind_nil(state: GameState, seat: int) -> bool:
     if rules.draw:
         if hand.phase is not Phase.DRAW or hand.hands[seat]:
             return False
-    elif hand.phase is not Phase.BID:
+    elif hand.phase is not Phase.BID and hand.phase is not Phase.KITTY:
         return False
     if rules.blind_nil_deficit is None:
         return True
@@ -425,7 +427,7 @@ def _bid(state: GameState, bid: Bid) -> GameState:
     hand = state.hand
     seat = hand.turn
     if bid.blind:
-        if not can_bid_blind_nil(state, seat):
+        if hand.phase is Phase.KITTY or not can_bid_blind_nil(state, seat):
             raise IllegalActionError(_why_no_blind(state, seat))
     elif hand.phase is not Phase.BID:
         raise IllegalActionError(_not_now(hand.phase, "bid"))

@@ -23,7 +23,7 @@ from .actions import (
     PassCards,
     Play,
 )
-from .cards import CARDS, CODE_OF, Card, CardError, parse_card
+from .cards import CODE_OF, Card, CardError, parse_card
 from .game import DeckError, apply, new_game
 from .rules import OPTION_NAMES, Rules, RulesError, find_preset
 from .state import GameState
@@ -225,11 +225,12 @@ def _parse_seen(data: Any, rules: Rules, h: int,
     return SeenHand(seat=seat, cards=cards, actions=actions)
 
 
-def replay(record: Record) -> GameState:
-    """Play a record through the engine; the state after its last action."""
+def replay(record: Record, seed: int | str = 0) -> GameState:
+    """Play a record through the engine; the state after its last action. Hands beyond the
+    record's decks are shuffled from ``seed`` (keep it secret when the game goes on)."""
     decks = [deck for deck, _ in record.hands]
     try:
-        state = new_game(record.rules, decks=decks, first_dealer=record.first_dealer)
+        state = new_game(record.rules, seed, decks=decks, first_dealer=record.first_dealer)
     except DeckError as error:
         raise RecordError(str(error)) from None
     for h, (_, actions) in enumerate(record.hands, start=1):
@@ -253,16 +254,17 @@ def replay(record: Record) -> GameState:
     return state
 
 
-def load_record(data: Any) -> GameState:
-    return replay(parse_record(data))
+def load_record(data: Any, seed: int | str = 0) -> GameState:
+    """Check and replay a record (a parsed JSON object)."""
+    return replay(parse_record(data), seed)
 
 
-def loads(text: str) -> GameState:
+def loads(text: str, seed: int | str = 0) -> GameState:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error}") from None
-    return load_record(data)
+    return load_record(data, seed)
 
 
 # ---------------------------------------------------------------------------- writing
@@ -284,10 +286,6 @@ def record_of(state: GameState, players: Sequence[str] | None = None) -> dict[st
     return out
 
 
-def bid_code(bid: Bid | None) -> int | str | None:
-    return None if bid is None else bid.code
-
-
 def summary(state: GameState) -> dict[str, Any]:
     """What ``spades replay --json`` prints: complete hands and the result."""
     return {
@@ -300,19 +298,20 @@ def summary(state: GameState) -> dict[str, Any]:
     }
 
 
-def card_codes(cards: Sequence[int]) -> list[str]:
-    return [CODE_OF[c] for c in cards]
-
-
 __all__ = [
-    "CARDS",
     "FORMAT",
     "Record",
     "RecordError",
+    "SeenHand",
+    "action_to_json",
     "load_record",
     "loads",
+    "parse_action",
+    "parse_bid",
     "parse_record",
     "record_of",
     "replay",
+    "rules_from_json",
+    "rules_to_json",
     "summary",
 ]

@@ -57,6 +57,7 @@ class PlayerView:
     over: bool
     winner: int | None
     legal: tuple[Action, ...]
+    #: blind nil is still open to this seat this hand (also before its turn to bid)
     blind_nil_open: bool
 
     @property
@@ -118,4 +119,4 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         passes=tuple(p for p in hand.passes if seat in (p[0], p[1])),
         scores=state.scores, bags=state.bags, sheet=sheet, over=state.over,
         winner=state.winner, legal=tuple(legal_actions(state)) if my_turn else (),
-        blind_nil_open=can_bid_blind_nil(state, seat) if my_turn else False)
+        blind_nil_open=can_bid_blind_nil(state, seat))

@@ -102,10 +102,9 @@ def state_from_store(stored: StoredGame) -> GameState:
     record = {"format": FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
               "hands": hands}
     try:
-        state = load_record(record)
+        return load_record(record, seed=game.seed)
     except RecordError as error:
         raise StoreError(f"game {game.id!r} does not replay: {error}") from error
-    return state._replace(seed=game.seed)
 
 
 def computer_view(view: PlayerView) -> PlayerView:

@@ -22,10 +22,10 @@ from spades.engine import (
     Play,
     PlayerView,
     SheetLine,
+    can_bid_blind_nil,
     trick_winner,
 )
 from spades.engine.cards import CODE_OF, NAME_OF
-from spades.engine.game import can_bid_blind_nil
 
 Json = dict[str, Any]
 
@@ -33,12 +33,7 @@ Json = dict[str, Any]
 def cards_face_down(state: GameState, seat: int, looked: bool) -> bool:
     """Blind nil is open to ``seat`` this hand and it has not looked: its cards (and, in
     the draw, the card it would draw) must not be sent."""
-    if looked or state.over or not state.rules.blind_nil:
-        return False
-    hand = state.hand
-    if hand.phase is Phase.KITTY:  # blind nil opens right after the kitty decision
-        return can_bid_blind_nil(state._replace(hand=hand._replace(phase=Phase.BID)), seat)
-    return can_bid_blind_nil(state, seat)
+    return not looked and can_bid_blind_nil(state, seat)
 
 
 def codes(cards: Any) -> list[str]:

@@ -111,17 +111,17 @@ export class ActionsView {
     }
   }
 
+  /** The suggested bid; its reasons fold away on a phone (tap "why?" to read them). */
   suggestion(s) {
-    const box = el("div", "suggestion");
+    const box = el("details", "suggestion");
     box.id = "suggestion";
-    const head = el("p");
-    head.append("Suggested bid: ", el("strong", "", s.label || String(s.bid)));
-    box.append(head);
-    if (s.reasons && s.reasons.length) {
-      const list = el("ul");
-      for (const r of s.reasons) list.append(el("li", "", r.charAt(0).toUpperCase() + r.slice(1)));
-      box.append(list);
-    }
+    box.open = this.wasOpen ?? window.matchMedia("(min-width: 700px)").matches;
+    box.addEventListener("toggle", () => { this.wasOpen = box.open; });
+    const head = el("summary");
+    head.append("Suggested bid: ", el("strong", "", s.label || String(s.bid)), " (why?)");
+    const list = el("ul");
+    for (const r of s.reasons || []) list.append(el("li", "", r.charAt(0).toUpperCase() + r.slice(1)));
+    box.append(head, list);
     return box;
   }
 

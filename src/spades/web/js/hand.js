@@ -49,7 +49,6 @@ export class HandView {
     if (!m) return;
     if (m.mode === "pass") {
       if (m.selectable.has(card)) this.onToggle(card);
-      else this.onNotNow(card);
       return;
     }
     if (m.mode !== "play" || !m.playable.has(card)) {

@@ -96,12 +96,9 @@ const hand = new HandView($("hand"), $("hand-hint"), {
     else toast(`Choose ${legal ? legal.count : 2} cards; tap a chosen card to put it back.`);
     render();
   },
-  onNotNow: (card) => {
-    // The server knows why (follow suit, spades not broken, not your turn): ask it.
-    if (app.msg && app.msg.view.phase === "play") send({ play: cardCode(card) });
-    else if (app.msg && app.msg.legal && app.msg.legal.kind === "pass") toast(`You can't pass the ${cardName(card)}.`);
-    else toast("Cards are played after the bidding.");
-  },
+  // The server knows why a card can't be played now (follow suit, spades not broken, not
+  // your turn, time to bid): send it and show its answer.
+  onNotNow: (card) => send({ play: cardCode(card) }),
   tapTwice: () => settings.tapTwice,
 });
 

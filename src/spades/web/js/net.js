@@ -104,7 +104,7 @@ export class TableSocket {
         this.handlers.onGone();
         return;
       }
-      const wait = Math.min(500 * 2 ** this.retry, 5000);
+      const wait = Math.min(500 * (this.retry + 1), 3000);
       this.retry += 1;
       this.handlers.onStatus("Connection to the table lost; reconnecting… Your game is saved.");
       this.timer = setTimeout(() => this.open(), wait);

@@ -116,7 +116,7 @@ export function renderScoreline(node, v, names) {
     const span = el("span", "side");
     const bagText = v.rules.bag_limit != null ? ` (${bags} bag${bags === 1 ? "" : "s"})` : "";
     span.textContent = `${sideShort(sides, names, side)} ${v.scores[side]}${bagText}`;
-    node.append(span);
+    node.append(span, " ");
   });
   node.append(el("span", "target", `to ${v.rules.target_score}`));
 }
