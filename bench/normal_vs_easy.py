@@ -125,7 +125,7 @@ def report(tally: Tally, seconds: float, cpu: float, preset: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="partnership")
-    parser.add_argument("--games", type=int, default=1000, help="duplicate pairs at most")
+    parser.add_argument("--games", type=int, default=100_000, help="duplicate pairs at most")
     parser.add_argument("--seconds", type=float, default=600.0,
                         help="CPU time budget (this process)")
     parser.add_argument("--seed", type=int, default=1)

@@ -20,9 +20,11 @@ from spades.engine import (
     legal_actions,
     make_rules,
     new_game,
+    parse_card,
     score_hand,
     trick_winner,
 )
+from spades.engine.cards import CARDS
 
 VARIANTS: list[Rules] = [
     *PRESETS.values(),
@@ -207,3 +209,51 @@ def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
     free = k.Evaluator(k.table_of(make_rules("partnership", bag_limit=None)), 0,
                        bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
     assert free([3, 3, 4, 3]) == pytest.approx(1)  # bags cost nothing: a bag is a point
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
+def test_guided_playouts_play_legal_cards_to_the_end(rules: Rules) -> None:
+    """The rule-guided policy only ever picks a legal card, with nil bidders at the table
+    too, and a playout ends with every trick counted."""
+    t = k.table_of(rules)
+    n = rules.players
+    rng = random.Random(f"guide-{_ids(rules)}")
+    for _ in range(30):
+        bids = [rng.randint(1, 4) for _ in range(n)]
+        nils = [k.NIL if rules.nil and rng.random() < 0.25 else k.PLAIN for _ in range(n)]
+        guide = k.Guide(t, bids, nils)
+        pos = k.Position(hands=k.deal(t, rng), leader=rng.randrange(n), tricks=[0] * n,
+                         bids=bids, nils=nils, players=n)
+        while not pos.over:
+            card = guide.choose(pos, rng.random)
+            assert (1 << card) & k.legal_mask(t, pos)
+            k.play(t, pos, card)
+        assert sum(pos.tricks) == rules.hand_size
+
+
+def _cards(text: str) -> int:
+    return sum(1 << parse_card(c) for c in text.split(" "))
+
+
+def _guide_card(hands: list[str], trick: list[str], leader: int, nils: list[int],
+                played: str = "") -> str:
+    t = k.table_of(PRESETS["partnership"])
+    pos = k.Position(hands=[_cards(h) for h in hands], leader=leader, tricks=[2, 2, 0, 2],
+                     bids=[3, 3, 0 if nils[2] else 3, 3], nils=nils, players=4, broken=True,
+                     played=_cards(played) if played else 0)
+    for card in trick:
+        pos.hands[pos.turn] |= 1 << parse_card(card)  # the card was in that hand
+        k.play(t, pos, parse_card(card))
+    guide = k.Guide(t, pos.bids, pos.nils, eps=0.0)
+    return str(CARDS[guide.choose(pos, random.Random(0).random)])
+
+
+def test_guide_habits() -> None:
+    """The playout policy's habits: a nil bidder sheds its highest card under the winner;
+    its partner covers in last seat; nobody trumps a partner's sure winner."""
+    nil = [0, 0, k.NIL, 0]
+    plain = [0, 0, 0, 0]
+    assert _guide_card(["2C", "3C", "KH 8H 5H", "4C"], ["9H"], 1, nil) == "8H"
+    assert _guide_card(["AH 3H", "4C", "2C", "5C"], ["2H", "KH", "5H"], 1, nil) == "AH"
+    assert _guide_card(["AS 2D", "4C", "2C", "5C"], ["4H", "KH", "6H"], 1, plain,
+                       played="AH") == "2D"

@@ -25,6 +25,7 @@ from spades.engine import (
     PlayerView,
     Rules,
     apply,
+    cards_in,
     find_preset,
     make_rules,
     new_game,
@@ -124,3 +125,63 @@ def test_blind_nil_pass_high_cards_over_and_low_cards_back() -> None:
     back = NormalPlayer().choose(player_view(state, 2), random.Random(0))
     assert isinstance(back, PassCards)
     assert {str(c) for c in back.cards} == {"3D", "4C"}, back
+
+
+# ---------------------------------------------------------------- what the seat knows
+
+def test_knowledge_reads_voids_sure_winners_and_contracts() -> None:
+    from spades.ai.knowledge import Knowledge
+
+    hands = {
+        0: "AC 7C AD 9D 2H 7H 3S 4S 5S 6S 7S 8S 9S",
+        1: "2C 5C 8C 9C TC JC KC 2D 7D 8D TD AH KH",
+        2: "3C 6C QC 3D QD KD 3H 5H 8H TH AS KS QS",
+    }
+    plays = ["AC", "2C", "3C", "4C", "AD", "2D", "3D", "4D", "2H", "AH", "3H", "4H",
+             "KH", "5H", "6H", "7H", "5C", "6C", "2S", "7C"]  # seat 3 trumps a club
+    state = position(find_preset("partnership"), hands, [1, 2, 1, 2], plays)
+    k = Knowledge(player_view(state, 2))
+    assert k.is_void(3, 0) and not k.is_void(1, 0)  # seat 3 showed a club void
+    assert k.prob_card(3, parse_card("JC")) == 0.0
+    assert 0.0 < k.prob_card(1, parse_card("JC")) <= 1.0
+    assert k.out & (1 << parse_card("JS")) and not k.out & (1 << parse_card("AS"))
+    assert k.is_master(parse_card("AS")) and k.is_master(parse_card("KD"))
+    assert not k.is_master(parse_card("QC"))  # the king of clubs is still out
+    winners = {str(c) for c in cards_in(k.sure_winners())}
+    assert {"AS", "KS", "QS"} <= winners and "QC" not in winners
+    mine, theirs = k.my_side, k.opponent_sides()[0]
+    assert (mine.contract, mine.taken, mine.need) == (2, 2, 0)
+    assert (theirs.contract, theirs.taken, theirs.need) == (4, 3, 1)
+    # every hidden card is somewhere: the expected counts add up to the hands' sizes
+    for seat in (0, 1, 3):
+        held = sum(k.prob_card(seat, c) for c in range(54) if k.out >> c & 1)
+        assert abs(held - k.view.hand_sizes[seat]) < 0.05
+
+
+def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
+    from spades.ai.knowledge import Knowledge
+
+    rules = find_preset("two-player")
+    state = new_game(rules, seed=3)
+    rng = random.Random(0)
+    while state.hand.phase is not Phase.BID:
+        state = apply(state, NormalPlayer().choose(player_view(state, state.hand.turn), rng))
+    k = Knowledge(player_view(state, state.hand.turn))
+    other = 1 - state.hand.turn
+    assert k.known[other] == state.hand.hands[other]
+    # the blind-nil pass: the giver knows where its cards went
+    hands = {0: "AS KS 4S 2H 7H 9H 3C 8C TC 4D 6D JD AH"}
+    state = position(BLIND_PASS, hands, [], [])
+    state = apply(state, Bid(0, nil=True, blind=True))
+    for _ in range(3):
+        state = apply(state, Bid(3))
+    given = NormalPlayer().choose(player_view(state, 0), random.Random(0))
+    state = apply(state, given)
+    assert isinstance(given, PassCards)
+    k = Knowledge(player_view(state, 0))
+    assert all(k.prob_card(2, c) == 1.0 for c in given.cards)
+    assert k.my_nil and not k.partner_nil and k.bags_cost
+    partner = Knowledge(player_view(state, 2))
+    assert partner.partner_nil and not partner.my_nil
+    assert not Knowledge(player_view(state._replace(
+        rules=BLIND_PASS.with_options(bag_limit=None)), 2)).bags_cost

@@ -4,15 +4,10 @@ through Playwright. They skip with a reason when Chromium or Playwright is missi
 from __future__ import annotations
 
 import shutil
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from tablekit import ServerProcess
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -127,6 +127,14 @@ class Table:
         self.page.wait_for_function(
             "v => Number(document.getElementById('screen-table').dataset.version) > v", arg=above)
 
+    def wait_frames(self, found: Any, what: str) -> None:
+        """Until ``found(frames)`` holds (frames reach this side a moment after the page)."""
+        for _ in range(250):
+            if found(self.frames):
+                return
+            self.page.wait_for_timeout(20)
+        raise AssertionError(f"no frame came: {what}")
+
     def synced(self) -> dict[str, Any]:
         """The state the page shows (frames reach this side a moment after the page)."""
         for _ in range(200):

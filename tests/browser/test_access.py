@@ -79,7 +79,7 @@ def test_phone_touch_tap_twice_to_play(browser: Any, server: ServerProcess) -> N
         assert "lifted" in (card.get_attribute("class") or "")
         assert "tap it again" in page.locator("#hand-hint").inner_text()
         page.wait_for_timeout(300)
-        assert table.state["version"] == version, "one tap played the card"
+        assert table.synced()["version"] == version, "one tap played the card"
         card.tap()  # the second plays it
         table.wait_shown(version)
         mine = [e for f in table.frames if f["type"] == "state" for e in f["events"]
@@ -105,3 +105,26 @@ def test_help_explains_the_variant_and_the_keys(page: Any, server: ServerProcess
     assert "cloud" not in text.lower()
     page.keyboard.press("Escape")
     assert not table.dialog_open("dlg-help")
+
+
+def test_the_page_is_light_and_asks_nothing_of_the_internet(page: Any,
+                                                             server: ServerProcess) -> None:
+    requests: list[str] = []
+    sizes: dict[str, int] = {}
+    page.on("request", lambda request: requests.append(request.url))
+
+    def measured(response: Any) -> None:
+        kind = response.headers.get("content-type", "")
+        if any(k in kind for k in ("html", "javascript", "css")):
+            sizes[response.url] = len(response.body())
+
+    page.on("response", measured)
+    table = Table(page, server.url)
+    table.start(level="easy")
+    table.wait_decision()
+    page.click("#btn-help")
+    assert all(url.startswith(server.url) or url.startswith(server.url.replace("http", "ws"))
+               or url.startswith("data:") for url in requests), requests
+    assert any(url.endswith("/js/main.js") for url in sizes)
+    assert len(sizes) >= 15  # the page, its style sheet and its modules
+    assert sum(sizes.values()) <= 150_000, sizes

@@ -83,6 +83,8 @@ def test_a_whole_hand_by_keyboard_only(page: Any, server: ServerProcess) -> None
     assert table.dialog_open("dlg-sheet")
     rows = sheet.locator("tbody tr")
     first = rows.nth(0).inner_text()
+    table.wait_frames(lambda frames: any(f["type"] == "state" and f["view"]["sheet"]
+                                         for f in frames), "the score sheet")
     line = next(f for f in table.frames if f["type"] == "state" and f["view"]["sheet"])
     ours = line["view"]["sheet"][0]
     assert first.split()[0] == "1"
@@ -91,7 +93,16 @@ def test_a_whole_hand_by_keyboard_only(page: Any, server: ServerProcess) -> None
     assert not table.dialog_open("dlg-sheet")
 
 
+HEARD = """
+window.heard = [];
+new MutationObserver((changes) => {
+  for (const c of changes) for (const n of c.addedNodes) window.heard.push(n.textContent);
+}).observe(document.getElementById('live'), {childList: true});
+"""
+
+
 def test_a_whole_hand_by_clicks(page: Any, server: ServerProcess) -> None:
+    page.add_init_script(f"addEventListener('DOMContentLoaded', () => {{ {HEARD} }});")
     table = Table(page, server.url)
     table.start(level="easy")
     kinds = []
@@ -104,7 +115,14 @@ def test_a_whole_hand_by_clicks(page: Any, server: ServerProcess) -> None:
     # the next hand is dealt and shown
     table.page.wait_for_function(
         "() => document.querySelectorAll('#hand .card-btn').length === 13")
-    assert table.state["view"]["hand_number"] == 2
+    table.wait_decision()
+    assert table.synced()["view"]["hand_number"] == 2
+    # a screen reader heard every play, every trick's winner and the score, in order
+    heard = page.evaluate("window.heard")
+    said = [e["text"] for f in table.frames if f["type"] == "state" for e in f["events"]]
+    kinds = [e["kind"] for f in table.frames if f["type"] == "state" for e in f["events"]]
+    assert kinds.count("play") == 52 and kinds.count("trick") == 13 and "hand" in kinds
+    assert [h for h in heard if h in said] == said
 
 
 def test_bid_pad_shows_exactly_the_bids_and_the_suggestion(page: Any,
@@ -112,7 +130,7 @@ def test_bid_pad_shows_exactly_the_bids_and_the_suggestion(page: Any,
     table = Table(page, server.url)
     table.start(level="easy")
     assert table.wait_decision() == "bid"
-    legal = table.state["legal"]
+    legal = table.synced()["legal"]
     shown = page.eval_on_selector_all("#bidpad .bid", "bs => bs.map(b => b.dataset.bid)")
     assert shown == [str(b["bid"]) for b in legal["bids"]]
     suggestion = table.state["suggestion"]
@@ -140,6 +158,8 @@ def test_bid_pad_shows_exactly_the_bids_and_the_suggestion(page: Any,
     before = table.shown_version
     page.keyboard.press("Enter")
     table.wait_shown(before)
+    table.wait_frames(lambda frames: any(e["kind"] == "bid" and e["seat"] == 0 for f in frames
+                                         if f["type"] == "state" for e in f["events"]), "our bid")
     mine = next(e for f in table.frames if f["type"] == "state" for e in f["events"]
                 if e["kind"] == "bid" and e["seat"] == 0)
     assert mine["bid"] == 1
@@ -153,6 +173,7 @@ def test_last_trick_and_score_sheet(page: Any, server: ServerProcess) -> None:
                   for e in f["events"]):
         table.act_with_mouse()
     table.wait_decision()  # the table waits for us: nothing moves while we look
+    table.synced()
     trick = [e for f in table.frames if f["type"] == "state" for e in f["events"]
              if e["kind"] == "trick"][-1]
     names = table.state["game"]["players"]
@@ -194,10 +215,11 @@ def test_an_illegal_click_gets_a_message_not_a_crash(page: Any, server: ServerPr
     shaded.click(force=True)  # a person can click it; Playwright waits for "enabled"
     toast = page.locator("#toast")
     toast.wait_for(state="visible")
+    table.wait_frames(lambda frames: any(f["type"] == "error" for f in frames), "the refusal")
     errors = table.errors()
     assert errors and errors[-1]["code"] == "illegal"
     reason = errors[-1]["message"]
     assert reason[1:] in toast.inner_text()
     # nothing changed, and the table still plays
-    assert table.state["version"] == version
+    assert table.synced()["version"] == version
     assert table.act_with_mouse() == "play"

@@ -37,7 +37,7 @@ def test_blind_nil_and_the_two_card_exchange(browser: Any, server: ServerProcess
     page = table.page
     try:
         assert table.wait_decision() == "blind_nil"
-        view = table.state["view"]
+        view = table.synced()["view"]
         assert view["hand_number"] == 2 and view["hand_hidden"] and view["hand"] is None
         # the cards are not in the browser: face down only
         assert page.locator("#hand .card.back").count() == 13
@@ -56,7 +56,7 @@ def test_blind_nil_and_the_two_card_exchange(browser: Any, server: ServerProcess
         page.keyboard.press("Enter")
         table.wait_shown(before)
         assert table.wait_decision() == "pass"
-        legal = table.state["legal"]
+        legal = table.synced()["legal"]
         assert legal["count"] == 2 and legal["to"] == 2
         assert "to Juniper" in page.locator("#prompt").inner_text()
         assert page.locator("#pass-send").get_attribute("aria-disabled") == "true"
@@ -82,7 +82,7 @@ def test_blind_nil_and_the_two_card_exchange(browser: Any, server: ServerProcess
         table.wait_shown(before)
         kind = table.wait_decision()
         assert kind in ("play", "hand-over"), kind
-        passes = table.state["view"]["passes"]
+        passes = table.synced()["view"]["passes"]
         assert [(p["from"], p["to"]) for p in passes] == [(0, 2), (2, 0)]
         got = passes[1]["cards"]
         assert len(got) == 2
@@ -154,4 +154,4 @@ def test_the_two_player_draw(page: Any, server: ServerProcess) -> None:
     assert draws == 13
     assert kind == "bid"
     assert page.locator("#hand .card-btn").count() == 13
-    assert table.state["view"]["stock_left"] == 0
+    assert table.synced()["view"]["stock_left"] == 0

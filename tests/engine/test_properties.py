@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 from engine_testkit import (
-    forced_spade_lead,
     hand_done,
     play_until,
     rulebook_game_end,
@@ -80,11 +79,6 @@ CONFIGS: dict[str, Rules] = {
 
 IN_CI = bool(os.environ.get("CI"))
 
-#: The engine breaks spades when a spade is led from an all-spade hand under "offsuit" too
-#: (a bug: see test_rules.py::test_offsuit_a_spade_led_from_an_all_spade_hand_does_not_
-#: break_spades, a strict xfail). Probed, so that these properties follow the fix by
-#: themselves: while the quirk is there, they expect it; once fixed, they expect 001's rule.
-OFFSUIT_QUIRK = forced_spade_lead("offsuit").hand.broken
 HAND_SETTINGS = settings(max_examples=8, deadline=None, derandomize=IN_CI,
                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -253,7 +247,6 @@ def play_hands(rules: Rules, seed: int, rng: random.Random, hands: int,
     """Random legal play for ``hands`` hands, checking every step and every finished hand."""
     state = new_game(rules, seed=seed)
     broken = False
-    spade_led_unbroken = False
     steps = 0
     while not state.over and len(state.results) < hands:
         steps += 1
@@ -267,22 +260,18 @@ def play_hands(rules: Rules, seed: int, rng: random.Random, hands: int,
         if hand.phase is Phase.PLAY:
             engine = {a.card for a in legal if isinstance(a, Play)}
             assert all(isinstance(a, Play) for a in legal)
-            quirk = spade_led_unbroken and OFFSUIT_QUIRK and rules.spades_break == "offsuit"
-            mine = rulebook_plays(rules, hand.hands[hand.turn], hand.trick, broken or quirk,
+            mine = rulebook_plays(rules, hand.hands[hand.turn], hand.trick, broken,
                                   not hand.history, hand.hands)
             assert engine == mine
-            assert hand.broken == (broken or quirk)
+            assert hand.broken == broken
         action = rng.choice(legal)
         if isinstance(action, Play):
-            if not hand.trick and suit_of(action.card) == 3 and not broken:
-                spade_led_unbroken = True
             broken = broken or breaks_spades(rules, hand.trick, action.card)
         before = state
         state = apply(state, action)
         if len(state.results) > len(before.results):
             check_finished_hand(before, state)
             broken = False
-            spade_led_unbroken = False
     return state
 
 
@@ -306,8 +295,13 @@ def test_random_hands_keep_the_rules(config: str, data: st.DataObject) -> None:
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_whole_games_end_with_a_sensible_bidder(name: str, seed: int) -> None:
-    """From the first deal to game over; every hand checked as above."""
+    """From the first deal to game over; every hand checked as above. In suicide one
+    player of each side must bid nil every hand, and this simple bidder's nils fail about
+    half the time, so both sides can drift below zero for hundreds of hands: there the
+    game is played with a mercy rule, which guarantees an end."""
     rules = PRESETS[name]
+    if rules.suicide and rules.losing_score is None:
+        rules = rules.with_options(losing_score=-500)
     state = new_game(rules, seed=seed)
     rng = random.Random(seed)
     while not state.over:

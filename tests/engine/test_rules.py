@@ -351,11 +351,6 @@ def test_a_spade_led_from_an_all_spade_hand_breaks_spades(spades_break: str) -> 
     assert {"KS", "QS"} <= plays(state)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: game._play breaks spades on any spade lead, so under spades_break='offsuit' "
-    "a spade led from an all-spade hand breaks spades, which makes 'offsuit' the same as "
-    "'any-spade'. 001 (and OPTION_HELP) say spades break only when a spade is played on "
-    "another suit's lead."))
 def test_offsuit_a_spade_led_from_an_all_spade_hand_does_not_break_spades() -> None:
     """001: "You can't lead a spade until spades are broken. That happens the first time
     someone plays a spade on another suit's lead. If you have nothing but spades, you may lead

@@ -375,10 +375,14 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
 _SPREAD = {2: 1.5, 3: 1.5, 4: 1.0, 5: 0.8}
 
 
-def best_solo_bid(mean: float, rules: Rules) -> int:
+def best_solo_bid(mean: float, rules: Rules, lowest: int | None = None) -> int:
     """The bid with the best expected score for a player alone, its tricks spread around
     ``mean``: a set costs the bid (or nothing, with set_scoring zero), a bag its share of
     the penalty."""
+    return _best_contract(mean, rules, rules.min_bid if lowest is None else lowest)[0]
+
+
+def _best_contract(mean: float, rules: Rules, lowest: int) -> tuple[int, float]:
     spread = _SPREAD.get(rules.players, 1.0)
     top = rules.max_bid
     weights = [math.exp(-((k - mean) ** 2) / (2 * spread * spread)) for k in range(top + 1)]
@@ -387,8 +391,8 @@ def best_solo_bid(mean: float, rules: Rules) -> int:
     bag = 1.0
     if rules.bag_limit is not None:
         bag -= rules.bag_penalty / rules.bag_limit
-    best, best_value = rules.min_bid, float("-inf")
-    for bid in range(rules.min_bid, top + 1):
+    best, best_value = lowest, float("-inf")
+    for bid in range(lowest, top + 1):
         value = 0.0
         for taken, p in enumerate(chances):
             if taken >= bid:
@@ -397,7 +401,28 @@ def best_solo_bid(mean: float, rules: Rules) -> int:
                 value -= p * 10 * bid
         if value > best_value:
             best, best_value = bid, value
-    return best
+    return best, best_value
+
+
+#: A random hand's nil chance (with a partner covering) and trick count, by evaluate().
+_AVERAGE_NIL_CHANCE = 0.30
+_AVERAGE_TRICKS = 2.75
+
+
+def _suicide_nil(rules: Rules, chance: float, tricks: float) -> bool:
+    """Suicide, first of the pair to bid: go nil when this hand is better at nil (and worse
+    at the forced high bid) than the partner's unknown hand is likely to be."""
+    value = float(rules.nil_value)
+    fail = 0.0 if rules.failed_nil == "bags" else value
+
+    def nil_ev(p: float) -> float:
+        return p * value - (1.0 - p) * fail
+
+    lowest = rules.suicide_min
+    mine = nil_ev(chance) - _best_contract(tricks, rules, lowest)[1]
+    typical = sum(_best_contract(_AVERAGE_TRICKS + d, rules, lowest)[1] * w
+                  for d, w in ((-1.5, 0.2), (0.0, 0.6), (1.5, 0.2)))
+    return mine >= nil_ev(_AVERAGE_NIL_CHANCE) - typical
 
 
 def _live_cards(view: PlayerView) -> int | None:
@@ -431,9 +456,7 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
     fail = 0.0 if rules.failed_nil == "bags" else value
     nil_ev = chance * value - (1.0 - chance) * fail
     if rules.suicide:
-        # one of us must go nil: go nil when this hand is the weaker one
-        min_bid = rules.suicide_min
-        if tricks < min_bid - 0.5 or chance >= 0.45:
+        if _suicide_nil(rules, chance, tricks):
             notes.append("suicide: this hand is the one to bid nil")
             return NIL
         return None

@@ -120,6 +120,8 @@ class HardPlayer:
             if exact:
                 values = solve(t, pos, search.active, evaluate, view.my_side)
                 used += _SOLVE_COST * len(search.active)
+                if sampler.certain:  # one deal fits: its exact values are the answer
+                    used = self.iterations
             else:
                 seed = r.getrandbits(32)
                 values = []
@@ -147,6 +149,9 @@ class HardPlayer:
     # ------------------------------------------------------------------------ bid
 
     def _bid(self, view: PlayerView, r: random.Random, deadline: float | None) -> Action:
+        """Play the hand out on sampled deals once per candidate bid; the best average
+        score wins. A first probe (a fifth of the budget) finds how many tricks the hand
+        takes on these deals, and the candidates are the bids nearest that, and nil."""
         t = k.table_of(view.rules)
         rules = view.rules
         legal = [a for a in view.legal if isinstance(a, Bid)]
@@ -154,40 +159,61 @@ class HardPlayer:
             return BLIND_NIL
         plain = [b for b in legal if not b.nil]
         mine = view.hand_mask
-        guess = estimate_tricks(mine, t)
-        candidates = _bid_window(plain, guess)
-        if NIL in legal and (rules.suicide or not plain or nil_likelihood(mine, t) >= 0.05):
-            candidates.append(NIL)
-        if len(candidates) == 1:
-            return candidates[0]
+        nil_ok = NIL in legal and (rules.suicide or not plain
+                                   or nil_likelihood(mine, t) >= 0.05)
+        if not plain:
+            return NIL if NIL in legal else legal[0]
         try:
             sampler = DealSampler(view)
         except ImpossibleDeal:
+            return _bid_window(plain, estimate_tricks(mine, t))[0]
+        guess = estimate_tricks(mine, t)
+        probe = _bid_window(plain, guess)[:1]
+        taken = 0
+        rounds = max(1, self.iterations // 5)
+        for _ in range(rounds):
+            holdings = sampler.sample(r)
+            values, tricks = self._bid_playouts(view, holdings, probe, r.getrandbits(32))
+            taken += tricks[0]
+        candidates = _bid_window(plain, taken / rounds)
+        if nil_ok:
+            candidates.append(NIL)
+        if len(candidates) == 1:
             return candidates[0]
-        n = rules.players
         search = _MoveSearch(list(range(len(candidates))))
-        used = 0
+        used = rounds
         while used < self.iterations:
             holdings = sampler.sample(r)
-            seed = r.getrandbits(32)
-            reads = _read_hands(view, holdings, t)
-            values: list[float] = []
-            for index in search.active:
-                bid = candidates[index]
-                bids, nils = _fill_bids(view, reads, bid)
-                pos = k.Position(hands=holdings[:n], leader=_first_leader(view, holdings),
-                                 tricks=[0] * n, bids=bids, nils=nils, players=n)
-                evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils,
-                                       scores=view.scores, bags=view.bags,
-                                       win_bonus=self.win_bonus)
-                guide = k.Guide(t, bids, nils)
-                values.append(evaluate(k.guided_playout(t, pos, guide,
-                                                        random.Random(seed).random)))
+            values, _ = self._bid_playouts(view, holdings,
+                                           [candidates[i] for i in search.active],
+                                           r.getrandbits(32))
             used += len(search.active)
             search.add(values)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return candidates[search.best()]
+
+    def _bid_playouts(self, view: PlayerView, holdings: list[int], bids_tried: list[Bid],
+                      seed: int) -> tuple[list[float], list[int]]:
+        """For each bid tried: the value of the hand played out on this deal (the same
+        playout seed for each), and the tricks the seat took."""
+        t = k.table_of(view.rules)
+        n = view.rules.players
+        reads = _read_hands(view, holdings, t)
+        leader = _first_leader(view, holdings)
+        values: list[float] = []
+        taken: list[int] = []
+        for bid in bids_tried:
+            bids, nils = _fill_bids(view, reads, bid)
+            pos = k.Position(hands=holdings[:n], leader=leader, tricks=[0] * n, bids=bids,
+                             nils=nils, players=n)
+            evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
+                                   bags=view.bags, win_bonus=self.win_bonus)
+            tricks = k.guided_playout(t, pos, k.Guide(t, bids, nils),
+                                      random.Random(seed).random)
+            values.append(evaluate(tricks))
+            taken.append(tricks[view.seat])
+        return values, taken
 
     def _wants_blind_nil(self, view: PlayerView) -> bool:
         """Blind nil only when allowed by the option, and the side is well behind."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spades.engine import Phase, PlayerView, Rules
-from spades.engine.cards import NON_SPADES_MASK, SUIT_MASKS, SUIT_OF
+from spades.engine.cards import SUIT_MASKS, SUIT_OF
 
 SPADES = 3
 FIRST_SPADE = 39
@@ -259,9 +259,6 @@ class Knowledge:
             return 1.0
         return self.prob_none(seat, self.out & SUIT_MASKS[suit])
 
-    def expected_in_suit(self, seat: int, suit: int) -> float:
-        return self._expect[seat][suit] + (self.known[seat] & SUIT_MASKS[suit]).bit_count()
-
     # ------------------------------------------------------------------ my cards
 
     def higher_out(self, card: int) -> int:
@@ -356,11 +353,3 @@ class Knowledge:
 
     def reaches_target(self, side: SideInfo, points: int) -> bool:
         return side.score + points >= self.rules.target_score
-
-    def leader_score(self, exclude: int) -> int:
-        return max(s.score for s in self.sides if s.index != exclude)
-
-
-def plain_mask(mask: int) -> int:
-    """The side-suit cards of a mask."""
-    return mask & NON_SPADES_MASK

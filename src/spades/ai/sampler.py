@@ -28,14 +28,18 @@ from .kernel import (
     ABOVE,
     CLUBS,
     NON_SPADES,
+    PLAIN,
     RANK,
     SPADE,
     SPADES,
     SUIT_MASK_OF,
     SUIT_MASKS,
+    Guide,
+    Position,
     Table,
     cards_of,
     deal,
+    guided_playout,
     table_of,
 )
 
@@ -176,6 +180,12 @@ class DealSampler:
         self.evidence = evidence and any(
             b is not None and s != view.seat for s, b in enumerate(view.bids))
 
+    @property
+    def certain(self) -> bool:
+        """Only one deal fits (every unseen card's place is known, e.g. two-player after
+        the draw)."""
+        return len(self.know.holders) <= 1
+
     def _caps(self) -> tuple[int, ...]:
         return tuple(self.know.capacity[h] for h in self.constrained)
 
@@ -304,7 +314,7 @@ _QUEENS = tuple(1 << (13 * s + 10) for s in range(3))
 def estimate_tricks(hand: int, t: Table) -> float:
     """A quick count of the tricks a hand takes (the strategy guides' counts): side aces
     and protected kings, spade honours with enough guards, length in spades, and short side
-    suits to trump with spare spades; scaled to the variant (see ``_scale``)."""
+    suits to trump with spare spades; fitted to the variant (see ``_fit``)."""
     spades = hand & SPADES
     count = spades.bit_count()
     top = 53 if t.rules.jokers else 51
@@ -355,25 +365,44 @@ def estimate_tricks(hand: int, t: Table) -> float:
     spare = count - winners
     if spare > 0:
         total += min(spare * 0.8, short)
-    return total * _scale(t.rules)
+    intercept, slope = _fit(t.rules)
+    return intercept + slope * total
 
 
-_SCALES: dict[Rules, float] = {}
+_FITS: dict[tuple[int, bool, bool, bool], tuple[float, float]] = {}
 
 
-def _scale(rules: Rules) -> float:
-    """Makes the counts average one seat's share of the tricks in this variant (the guides'
-    counts are for four players and 52 cards): fitted once per rules on fixed deals."""
-    scale = _SCALES.get(rules)
-    if scale is None:
-        _SCALES[rules] = 1.0  # while fitting, estimate_tricks gives the raw count
-        t = table_of(rules)
-        rng = random.Random(0)
-        total = 0.0
-        for _ in range(60):
-            total += sum(estimate_tricks(h, t) for h in deal(t, rng))
-        scale = _SCALES[rules] = (60 * t.hand_size) / total if total else 1.0
-    return scale
+def _fit(rules: Rules) -> tuple[float, float]:
+    """(intercept, slope) that turn the guides' counts (made for four players and 52
+    cards) into this variant's tricks: a least-squares line through the tricks the
+    rule-guided playouts take on fixed random deals, fitted once per kind of table."""
+    key = (rules.players, rules.jokers, rules.kitty, rules.draw)
+    fit = _FITS.get(key)
+    if fit is not None:
+        return fit
+    t = table_of(rules)
+    n = t.n
+    fit = _FITS[key] = (0.0, 1.0)  # while fitting, estimate_tricks gives the raw count
+    rng = random.Random(0)
+    for _ in range(2):  # the second pass bids with the first pass's line
+        xs: list[float] = []
+        ys: list[float] = []
+        for _ in range(150):
+            hands = deal(t, rng)
+            raws = [estimate_tricks(h, t) for h in hands]
+            bids = [max(1, min(t.hand_size, round(fit[0] + fit[1] * x))) for x in raws]
+            pos = Position(hands=hands, leader=rng.randrange(n), tricks=[0] * n, bids=bids,
+                           nils=[PLAIN] * n, players=n)
+            xs += raws
+            ys += guided_playout(t, pos, Guide(t, bids, [PLAIN] * n), rng.random)
+        mx = sum(xs) / len(xs)
+        my = sum(ys) / len(ys)
+        var = sum((x - mx) ** 2 for x in xs)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var
+        _FITS[key] = (0.0, 1.0)
+        fit = (my - slope * mx, slope)
+    _FITS[key] = fit
+    return fit
 
 
 def nil_likelihood(hand: int, t: Table) -> float:

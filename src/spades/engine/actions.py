@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from .cards import CARDS, CODE_OF, Card
 
 
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the message says why, in a player's words."""
+
+
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Two-player draw: keep the drawn card (the next goes face up to the discards), or
@@ -85,6 +89,10 @@ class Exchange:
 class Play:
     card: Card
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.card, int) or not 0 <= self.card < len(CARDS):
+            raise IllegalActionError(f"{self.card!r} is not a card")
+
     def __str__(self) -> str:
         return CODE_OF[self.card]
 
@@ -97,7 +105,3 @@ KEEP = Draw(True)
 DISCARD = Draw(False)
 TAKE_KITTY = Exchange(True)
 KEEP_TWO = Exchange(False)
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; the message says why, in a player's words."""

@@ -325,7 +325,7 @@ def _with_hand(state: GameState, hand: HandState) -> GameState:
 def _why_not_play(rules: Rules, hand: HandState, card: Card) -> str:
     held = hand.hands[hand.turn]
     if not (1 << card) & held:
-        return f"you do not hold the {NAME_OF[card]}"
+        return f"you do not hold the {NAME_OF[card]}"  # Play() admits only real cards
     if hand.trick:
         return f"you must follow {SUIT_OF[hand.trick[0]].noun}"
     if not hand.history and rules.first_lead == "lowest-club":
@@ -354,8 +354,8 @@ def _play(state: GameState, card: Card) -> GameState:
     hands[seat] = held ^ bit
     broken = hand.broken
     if not broken:
-        if led is None:
-            broken = card >= _FIRST_SPADE
+        if led is None:  # a spade led from a hand of only spades
+            broken = card >= _FIRST_SPADE and rules.spades_break != "offsuit"
         elif rules.spades_break == "void":
             broken = not bit & SUIT_MASK_OF[led]
         elif card >= _FIRST_SPADE:

@@ -24,7 +24,7 @@ from .actions import (
     Play,
 )
 from .cards import CODE_OF, Card, CardError, parse_card
-from .game import DeckError, apply, new_game
+from .game import DeckError, apply, check_deck, new_game
 from .rules import OPTION_NAMES, Rules, RulesError, find_preset
 from .state import GameState
 
@@ -229,11 +229,16 @@ def replay(record: Record, seed: int | str = 0) -> GameState:
     """Play a record through the engine; the state after its last action. Hands beyond the
     record's decks are shuffled from ``seed`` (keep it secret when the game goes on)."""
     decks = [deck for deck, _ in record.hands]
-    try:
-        state = new_game(record.rules, seed, decks=decks, first_dealer=record.first_dealer)
-    except DeckError as error:
-        raise RecordError(str(error)) from None
+    for h, deck in enumerate(decks, start=1):
+        try:
+            check_deck(record.rules, deck, h - 1)
+        except DeckError as error:
+            raise RecordError(str(error), hand=h) from None
+    state = new_game(record.rules, seed, decks=decks, first_dealer=record.first_dealer)
     for h, (_, actions) in enumerate(record.hands, start=1):
+        if state.over and h > len(state.results):
+            raise RecordError("the game is over: no hand follows it", hand=h,
+                              action=1 if actions else None)
         if state.hand.number != h - 1 and actions:
             raise RecordError(
                 "the game is over" if state.over else

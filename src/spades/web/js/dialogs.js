@@ -44,7 +44,7 @@ export function sheetTable(v, names) {
   const body = document.createElement("tbody");
   for (const line of v.sheet) {
     const tr = document.createElement("tr");
-    tr.append(cell("th", String(line.number), { scope: "row" }));
+    tr.append(cell("th", String(line.hand), { scope: "row" }));
     sides.forEach((side, i) => {
       tr.append(cell("td", sideBids(side, line.bids)), cell("td", String(sideTricks(side, line.tricks))),
         cell("td", signed(line.points[i])), cell("td", String(line.bags[i])));
@@ -114,11 +114,12 @@ export function handOverBody(v, names, line) {
   return box;
 }
 
-/** "You and Juniper win, 512 to 431." */
+/** "You and Juniper win, 512 to 431." (the winner's score first) */
 export function gameOverText(v, names) {
   const sides = v.sides;
-  const scores = sides.map((_, i) => v.scores[i]);
-  const scoreText = scores.join(" to ");
+  const order = sides.map((_, i) => i);
+  if (v.winner != null) order.sort((a, b) => (b === v.winner) - (a === v.winner));
+  const scoreText = order.map((i) => v.scores[i]).join(" to ");
   if (v.winner == null) return `The game is over: ${scoreText}.`;
   const who = sideName(sides, names, v.winner);
   const win = who === "You" ? "You win" : `${who} win${sides[v.winner].length === 1 ? "s" : ""}`;

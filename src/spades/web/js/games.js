@@ -29,8 +29,8 @@ export async function showGames(root, { current, resume }) {
   }
   const table = el("table", null, "games");
   const head = el("tr");
-  for (const h of ["Game", "Last played", ""]) {
-    const th = el("th", h);
+  for (const h of ["Game", "Last played", "Resume or download"]) {
+    const th = el("th", h, h.startsWith("Resume") ? "sr-only" : "");
     th.scope = "col";
     head.append(th);
   }

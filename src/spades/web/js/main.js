@@ -35,10 +35,14 @@ function rulesOf(msg) {
   return { ...msg.game.rules, name: msg.game.rules.preset };
 }
 
+/** [[seat, card index]] of a list of {seat, card} plays. */
+function seatPlays(list) {
+  return list.map((p) => [p.seat, cardIndex(p.card)]);
+}
+
 /** The view in the shape the renderers use. */
 function tableView(msg) {
   const v = msg.view;
-  const seatPlays = (list) => list.map((p) => [p.seat, cardIndex(p.card)]);
   return {
     seat: msg.game.you || 0,
     rules: rulesOf(msg),
@@ -53,11 +57,11 @@ function tableView(msg) {
     tricks: v.tricks,
     trick: seatPlays(v.trick || []),
     lastTrick: v.last_trick ? { plays: seatPlays(v.last_trick.cards), winner: v.last_trick.winner } : null,
-    history: v.last_trick ? [v.last_trick] : [],
+    tricksPlayed: v.tricks_played,
     broken: v.broken,
     scores: v.scores,
     bags: v.bags,
-    sheet: (v.sheet || []).map((line) => ({ ...line, number: line.hand })),
+    sheet: v.sheet,
     over: v.over,
     winner: v.winner,
     handSizes: v.hand_sizes,
@@ -215,14 +219,12 @@ function onState(msg) {
   let gameOver = false;
   for (const e of msg.events || []) {
     announce(e.text);
-    if (e.kind === "trick") app.lastTrick = { plays: e.cards.map((c) => [c.seat, cardIndex(c.card)]), winner: e.winner };
+    if (e.kind === "trick") app.lastTrick = { plays: seatPlays(e.cards), winner: e.winner };
     if (e.kind === "hand") handLine = e.line;
     if (e.kind === "game") gameOver = true;
   }
-  if (msg.view.last_trick) {
-    const t = msg.view.last_trick;
-    app.lastTrick = { plays: t.cards.map((c) => [c.seat, cardIndex(c.card)]), winner: t.winner };
-  }
+  const last = tableView(msg).lastTrick;
+  if (last) app.lastTrick = last;
   if (first) {
     showScreen("table");
     announceSituation(msg);
@@ -432,6 +434,13 @@ $("new-cancel").addEventListener("click", () => { showScreen("table"); focusDeci
 const refreshSettings = bindSettings($("dlg-settings"));
 $("btn-settings").addEventListener("click", () => { refreshSettings(); openDialog($("dlg-settings")); });
 $("dlg-settings").addEventListener("close", render);
+// A window closed and what had focus before it is gone: back to the decision at hand.
+for (const dialog of document.querySelectorAll("dialog")) {
+  dialog.addEventListener("close", () => {
+    const now = document.activeElement;
+    if (!$("screen-table").hidden && (!now || now === document.body)) focusDecision();
+  });
+}
 $("new-help-link").addEventListener("click", (event) => { event.preventDefault(); showHelp(true); });
 
 start();

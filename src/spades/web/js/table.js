@@ -32,7 +32,7 @@ function seatBadges(v, seat, thinking) {
   if (v.phase === "play" && v.leader === seat && v.trick.length > 0) out.push(["Led", ""]);
   if (!v.over && v.turn === seat) {
     if (seat === v.seat) out.push(["Your turn", "now"]);
-    else out.push([thinking ? "Thinking" : "To play", "now"]);
+    else out.push([thinking ? "Thinking" : `To ${{ bid: "bid", draw: "draw" }[v.phase] || "play"}`, "now"]);
   }
   return out;
 }
@@ -41,7 +41,8 @@ export function renderSeats(felt, v, names, thinking) {
   for (const old of felt.querySelectorAll(".seat")) old.remove();
   const places = seatPlaces(v.rules.players);
   for (let seat = 0; seat < v.rules.players; seat++) {
-    const box = el("section", `seat place-${places[seat]}`);
+    const box = el("div", `seat place-${places[seat]}`);
+    box.setAttribute("role", "group");
     box.dataset.seat = String(seat);
     const name = names[seat];
     box.setAttribute("aria-label", seat === v.seat ? "You" : name);
@@ -102,7 +103,7 @@ export function renderTrick(area, v, names, plays, lastDone, drawn = null) {
 }
 
 export function renderBroken(node, v) {
-  const show = v.phase === "play" || v.history.length > 0;
+  const show = v.phase === "play" || v.tricksPlayed > 0;
   node.hidden = !show;
   node.classList.toggle("yes", v.broken);
   node.textContent = v.broken ? "♠ Spades broken" : "Spades not broken";
