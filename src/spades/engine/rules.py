@@ -280,12 +280,14 @@ PRESET_HELP: dict[str, str] = {
     "three-player-kitty": "three each for themselves, 17 cards each and a kitty the 2 of "
                           "clubs may be swapped for (003)",
     "five-player": "five each for themselves, jokers in and twos out, 10 cards each (001)",
-    "jokers": "partnership with the jokers as the two top spades, 2C and 2D out (001)",
+    "jokers": "partnership with the jokers as the two top spades; the 2 of clubs and 2 of "
+              "diamonds leave (001)",
     "suicide": "partnership where one partner of each side bids nil, the other 4 or more "
                "(001)",
     "short": "partnership to 200; a side at -200 or below loses (001)",
-    "online": "partnership with any spade breaking spades, failed nil tricks void, "
-              "the 003 bag arithmetic, and Boston (003)",
+    "online": "partnership where any spade breaks spades, a failed nil's tricks count for "
+              "nothing, ten bags cost 100 and their own points, and taking all 13 tricks "
+              "(Boston) wins (003)",
     "house": "the app's house rules (004): choose target, nil, blind nil, bag penalty, "
              "mercy and jokers",
 }

@@ -7,11 +7,16 @@ holds no rules logic.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from spades.engine import PRESET_HELP, PRESETS, Rules, RulesError, find_preset
+
 from spades.seats import seat_names
+
+#: "(001)", "(rulebook 001)": which rulebook a preset comes from, for developers only
+_SOURCE = re.compile(r"\s*\((?:rulebook )?\d{3}\)")
 
 LEVELS: tuple[tuple[str, str], ...] = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
 LEVEL_NAMES: tuple[str, ...] = tuple(name for name, _ in LEVELS)
@@ -159,7 +164,7 @@ def preset_json(name: str, rules: Rules) -> dict[str, Any]:
     return {
         "name": name,
         "label": PRESET_LABELS.get(name, name.replace("-", " ").capitalize()),
-        "help": PRESET_HELP.get(name, ""),
+        "help": player_help(name),
         "players": rules.players,
         "partnership": rules.partnership,
         "seats": list(names),
@@ -178,3 +183,9 @@ def presets_json() -> dict[str, Any]:
         "levels": [{"name": n, "label": label} for n, label in LEVELS],
         "presets": [preset_json(n, PRESETS[n]) for n in order if n in PRESETS],
     }
+
+
+def player_help(name: str) -> str:
+    """A preset's one-line description for players: without the rulebook references."""
+    text = _SOURCE.sub("", PRESET_HELP.get(name, ""))
+    return text[:1].upper() + text[1:]
