@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from spades.engine import PRESET_HELP, PRESETS, Rules, RulesError, find_preset
-
 from spades.seats import seat_names
 
 #: "(001)", "(rulebook 001)": which rulebook a preset comes from, for developers only
