@@ -355,7 +355,7 @@ class Evaluator:
     def _value(self, tricks: tuple[int, ...]) -> float:
         t = self.t
         points, after = hand_points(t, self.bids, self.nils, tricks, self.bags)
-        values = points
+        values: list[float] = [float(p) for p in points]
         if t.bags_cost:
             # bags are a debt: each one brings the next penalty nearer, so it is charged
             # its share of the penalty now (and the penalty paid this hand is refunded

@@ -46,6 +46,7 @@ _TWO_OF_CLUBS = CARDS[0]
 _CLUBS = SUIT_MASKS[0]
 _FIRST_SPADE = 39
 _PLAY = Phase.PLAY
+_new = tuple.__new__
 
 
 class DeckError(ValueError):
@@ -137,11 +138,12 @@ def legal_actions(state: GameState) -> list[Action]:
     if phase is _PLAY:  # the hot path: a card to play
         held = hand.hands[hand.turn]
         if hand.trick:
-            mask = held & SUIT_MASK_OF[hand.trick[0]] or held
-        else:
-            mask = legal_play_mask(state.rules, hand)
-        plays = _PLAYS_OF.get(mask)
-        return list(plays if plays is not None else _plays(mask))
+            suit = SUIT_OF[hand.trick[0]]
+            follow = (held >> _SUIT_SHIFTS[suit]) & (0x7FFF if suit == 3 else 0x1FFF)
+            if follow:
+                return list(_piece(suit, follow))
+            return list(_plays(held))
+        return list(_plays(legal_play_mask(state.rules, hand)))
     if state.over:
         return []
     if phase is Phase.BID:
@@ -160,31 +162,24 @@ def legal_actions(state: GameState) -> list[Action]:
     return []
 
 
-_PLAYS_OF: dict[int, tuple[Play, ...]] = {}
-#: Per suit: the plays of each set of that suit's cards, keyed by the suit's bits.
-_SUIT_PLAYS: tuple[dict[int, tuple[Play, ...]], ...] = ({}, {}, {}, {})
-_SUIT_SHIFTS = ((0, 0x1FFF), (13, 0x1FFF), (26, 0x1FFF), (39, 0x7FFF))
+#: The plays of each set of one suit's cards, keyed by the suit's bits (0 = none).
+_SUIT_PLAYS: tuple[dict[int, tuple[Play, ...]], ...] = ({0: ()}, {0: ()}, {0: ()}, {0: ()})
+_SUIT_SHIFTS = (0, 13, 26, 39)
+
+
+def _piece(suit: int, bits: int) -> tuple[Play, ...]:
+    piece = _SUIT_PLAYS[suit].get(bits)
+    if piece is None:
+        piece = _SUIT_PLAYS[suit][bits] = tuple(
+            PLAYS[c] for c in cards_in(bits << _SUIT_SHIFTS[suit]))
+    return piece
 
 
 def _plays(mask: int) -> tuple[Play, ...]:
-    """The shared ``Play`` actions of a mask, lowest card first. Memoised by mask (a
-    follow is one suit's cards), and built from per-suit pieces when the mask is new."""
-    plays = _PLAYS_OF.get(mask)
-    if plays is not None:
-        return plays
-    plays = ()
-    for suit, (shift, bits) in enumerate(_SUIT_SHIFTS):
-        chunk = (mask >> shift) & bits
-        if chunk:
-            piece = _SUIT_PLAYS[suit].get(chunk)
-            if piece is None:
-                piece = _SUIT_PLAYS[suit][chunk] = tuple(
-                    PLAYS[c] for c in cards_in(chunk << shift))
-            plays += piece
-    if len(_PLAYS_OF) > 100_000:
-        _PLAYS_OF.clear()
-    _PLAYS_OF[mask] = plays
-    return plays
+    """The shared ``Play`` actions of a mask, lowest card first, built from memoised
+    per-suit pieces (there are at most 2^13 of each plain suit and 2^15 of spades)."""
+    return (_piece(0, mask & 0x1FFF) + _piece(1, (mask >> 13) & 0x1FFF)
+            + _piece(2, (mask >> 26) & 0x1FFF) + _piece(3, mask >> 39))
 
 
 def legal_play_mask(rules: Rules, hand: HandState) -> int:
@@ -362,24 +357,25 @@ def _play(state: GameState, card: Card) -> GameState:
             broken = rules.spades_break == "any-spade" or led < _FIRST_SPADE
     trick = hand.trick + (card,)  # noqa: RUF005 (faster than unpacking on the hot path)
     if len(trick) < n:
-        return GameState(state.rules, state.seed, state.decks, state.first_dealer,
-                         state.scores, state.bags, state.results, HandState(
-            hand.number, hand.dealer, hand.deck, Phase.PLAY, (seat + 1) % n, tuple(hands),
-            hand.stock, hand.discards, hand.kitty, hand.bids, hand.passes, hand.pending,
-            hand.leader, trick, hand.tricks, broken, hand.played | bit, hand.history,
-            hand.setup), False, None)
+        # tuple.__new__ builds the NamedTuples without their Python-level __new__: this is
+        # the engine's hottest line, run for every card that does not end a trick
+        return _new(GameState, (
+            state.rules, state.seed, state.decks, state.first_dealer, state.scores, state.bags,
+            state.results, _new(HandState, (
+                hand.number, hand.dealer, hand.deck, _PLAY, (seat + 1) % n, tuple(hands),
+                hand.stock, hand.discards, hand.kitty, hand.bids, hand.passes, hand.pending,
+                hand.leader, trick, hand.tricks, broken, hand.played | bit, hand.history,
+                hand.setup)), False, None))
     winner = trick_winner(trick, hand.leader, n)
     tricks = list(hand.tricks)
     tricks[winner] += 1
     history = (*hand.history, Trick(hand.leader, trick, winner))
     done = not any(hands)
-    after = HandState(
-        number=hand.number, dealer=hand.dealer, deck=hand.deck,
-        phase=Phase.OVER if done else Phase.PLAY, turn=winner, hands=tuple(hands),
-        stock=hand.stock, discards=hand.discards, kitty=hand.kitty, bids=hand.bids,
-        passes=hand.passes, pending=hand.pending, leader=winner, trick=(),
-        tricks=tuple(tricks), broken=broken, played=hand.played | bit, history=history,
-        setup=hand.setup)
+    after = _new(HandState, (
+        hand.number, hand.dealer, hand.deck, Phase.OVER if done else _PLAY, winner,
+        tuple(hands), hand.stock, hand.discards, hand.kitty, hand.bids, hand.passes,
+        hand.pending, winner, (), tuple(tricks), broken, hand.played | bit, history,
+        hand.setup))
     if done:
         return _finish_hand(state, after)
     return _with_hand(state, after)

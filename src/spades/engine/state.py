@@ -23,8 +23,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A finished trick: who led, the cards in play order, who won it."""
 
     leader: int
