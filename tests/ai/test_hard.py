@@ -268,9 +268,10 @@ def test_ducks_when_a_bag_would_cost_a_hundred() -> None:
 
 
 def test_draws_trumps_to_set_opponents_one_trick_from_the_game() -> None:
-    """The opponents (450) need one more trick to make five and win the game: leading the
-    ace of spades first pulls their king before the heart can be ruffed."""
-    state = _position(["AS 4H", "KS 3D", "AH 2D", "5C 6C"], [], leader=0,
+    """The opponents (450) need one more trick to make five and win the game: cashing the
+    ace of spades first pulls the king wherever it is, and the queen takes the last trick;
+    the queen first loses to the king whenever an opponent holds it."""
+    state = _position(["AS QS", "KS 3D", "AH 2D", "5C 6C"], [], leader=0,
                       bids=[Bid(3), Bid(3), Bid(3), Bid(2)], tricks=[4, 2, 3, 2],
                       scores=(420, 450))
     assert _hard_card(state) == "AS"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import os
 import random
 import secrets
 import threading
@@ -34,7 +35,9 @@ from spades.store import (
 
 pytestmark = pytest.mark.timeout(60)
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+#: CI sets SPADES_TEST_POSTGRES; the default is the developers' machines' server
+POSTGRES = os.environ.get("SPADES_TEST_POSTGRES",
+                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 def postgres_reachable() -> str | None:
@@ -44,7 +47,8 @@ def postgres_reachable() -> str | None:
             conn.execute(sa.text("select 1"))
         engine.dispose()
     except Exception as error:  # any failure to connect: skip with the reason
-        return f"PostgreSQL is not reachable at 127.0.0.1:5432 ({type(error).__name__})"
+        where = POSTGRES.rsplit("@", 1)[-1]
+        return f"PostgreSQL is not reachable at {where} ({type(error).__name__})"
     return None
 
 

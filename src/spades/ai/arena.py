@@ -126,10 +126,12 @@ class Tally:
 
 @dataclass
 class DealOutcome:
-    """Both runs of one deal: contender 0's duplicate margin and each contender's tally."""
+    """Both runs of one deal: contender 0's duplicate margin (points as scored, and with
+    each hand's new bags charged their share of the bag penalty) and the tallies."""
 
     index: int
     margin: float
+    margin_bags_charged: float
     hands: int
     tallies: tuple[Tally, Tally]
 
@@ -159,13 +161,14 @@ def _tally_hand(rules: Rules, result: HandResult, who: list[int],
                 tally.sets += 1
 
 
-def _side_mean(rules: Rules, values: tuple[int, ...], who: list[int], contender: int) -> float:
+def _side_mean(rules: Rules, values: tuple[float, ...], who: list[int],
+               contender: int) -> float:
     seats = [s for s in range(rules.players) if who[s] == contender]
     return statistics.fmean(values[rules.side_of[s]] for s in seats)
 
 
 def _play_run(config: ArenaConfig, index: int, run: int,
-              tallies: tuple[Tally, Tally]) -> tuple[float, int, GameState]:
+              tallies: tuple[Tally, Tally]) -> tuple[float, float, int, GameState]:
     rules = config.rules
     n = rules.players
     who = seat_contenders(rules, run)
@@ -194,20 +197,36 @@ def _play_run(config: ArenaConfig, index: int, run: int,
             winner_seat = rules.sides[state.winner][0]
             tallies[who[winner_seat]].wins += 1
     margin = _side_mean(rules, points, who, 0) - _side_mean(rules, points, who, 1)
-    return margin, len(state.results), state
+    charged = tuple(p - c for p, c in zip(points, _bag_debt(rules, state), strict=True))
+    margin_charged = (_side_mean(rules, charged, who, 0)
+                      - _side_mean(rules, charged, who, 1))
+    return margin, margin_charged, len(state.results), state
+
+
+def _bag_debt(rules: Rules, state: GameState) -> tuple[float, ...]:
+    """Each side's bags at the end, charged their share of the next penalty (a side with
+    7 bags of 10 owes 70 of the coming 100): what the bags will cost in the rest of a game."""
+    if rules.bag_limit is None:
+        return (0.0,) * len(rules.sides)
+    share = (rules.bag_penalty + (rules.bag_limit if rules.bag_takeback else 0)) / (
+        rules.bag_limit)
+    return tuple(share * bags for bags in state.bags)
 
 
 def play_deal(config: ArenaConfig, index: int) -> DealOutcome:
     """Deal ``index`` played twice with the contenders' chairs swapped."""
     tallies = (Tally(), Tally())
     margins = []
+    charged = []
     hands = 0
     for run in (0, 1):
-        margin, count, _ = _play_run(config, index, run, tallies)
+        margin, margin_charged, count, _ = _play_run(config, index, run, tallies)
         margins.append(margin)
+        charged.append(margin_charged)
         hands += count
-    margin = statistics.fmean(margins)
-    return DealOutcome(index=index, margin=margin, hands=hands, tallies=tallies)
+    return DealOutcome(index=index, margin=statistics.fmean(margins),
+                       margin_bags_charged=statistics.fmean(charged), hands=hands,
+                       tallies=tallies)
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -266,6 +285,7 @@ def quantile_interval(values: Iterable[float], q: float) -> Interval:
 class LevelReport:
     label: str
     duplicate_points: Interval
+    duplicate_points_bags_charged: Interval
     games_won: Interval | None
     games: int
     bids_made: Interval
@@ -293,6 +313,7 @@ class ArenaReport:
     seed: int | str
     levels: tuple[LevelReport, LevelReport]
     margin: Interval
+    margin_bags_charged: Interval
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
@@ -305,6 +326,7 @@ class ArenaReport:
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
             "margin": self.margin.to_dict(),
+            "margin_bags_charged": self.margin_bags_charged.to_dict(),
             "levels": [level.to_dict() for level in self.levels],
         }
 
@@ -319,6 +341,7 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
               seconds: float = 0.0) -> ArenaReport:
     """The report of a finished set of deals."""
     margins = [o.margin for o in outcomes]
+    charged = [o.margin_bags_charged for o in outcomes]
     levels = []
     for c in (0, 1):
         total = Tally()
@@ -329,6 +352,7 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
         levels.append(LevelReport(
             label=config.contenders[c].label,
             duplicate_points=mean_interval(sign * m for m in margins),
+            duplicate_points_bags_charged=mean_interval(sign * m for m in charged),
             games_won=(proportion_interval(total.wins, games)
                        if config.mode == "games" else None),
             games=games,
@@ -344,6 +368,7 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
     return ArenaReport(rules=config.rules, mode=config.mode, deals=len(outcomes),
                        hands=sum(o.hands for o in outcomes), seed=config.seed,
                        levels=(levels[0], levels[1]), margin=mean_interval(margins),
+                       margin_bags_charged=mean_interval(charged),
                        seconds=seconds)
 
 

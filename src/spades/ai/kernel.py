@@ -175,7 +175,8 @@ def play(t: Table, pos: Position, card: int) -> None:
     pos.played |= bit
     trick = pos.trick
     if not trick:
-        if card >= SPADE:
+        # a spade led from a hand of only spades breaks spades, except under "offsuit"
+        if card >= SPADE and t.break_mode != BREAK_OFFSUIT:
             pos.broken = True
         trick.append(card)
         pos.win_card = card
@@ -329,7 +330,8 @@ def game_result(t: Table, scores: Sequence[int], tricks: Sequence[int]) -> tuple
 
 class Evaluator:
     """What a hand's final trick counts are worth to one side: its points minus the other
-    sides' average, plus ``win_bonus`` when the hand ends the game in its favour (minus when
+    sides' average, each side's new bags charged their share of the bag penalty (when bags
+    cost), plus ``win_bonus`` when the hand ends the game in its favour (minus when
     against), so that the score of the game shapes bids and play. Memoised per trick tuple."""
 
     __slots__ = ("bags", "bids", "memo", "nils", "scores", "side", "t", "win_bonus")
@@ -399,12 +401,12 @@ def random_playout(t: Table, pos: Position, rnd: Callable[[], float]) -> list[in
         card = (m & -m).bit_length() - 1
         hands[leader] = h ^ (1 << card)
         played = pos.played | (1 << card)
-        broken = pos.broken or card >= SPADE
+        mode = t.break_mode
+        broken = pos.broken or (card >= SPADE and mode != BREAK_OFFSUIT)
         led = SUIT_MASK_OF[card]
         best = card
         win = leader
         seat = leader
-        mode = t.break_mode
         for _ in range(n - 1):
             seat = seat + 1 if seat + 1 < n else 0
             h = hands[seat]
@@ -543,15 +545,13 @@ class Guide:
             taken += tricks[s]
         if contract[side] > taken or not self.t.bags_cost:
             return True
-        other = 0
-        for members in self.bidders:
+        for other, members in enumerate(self.bidders):
             if other != side and members:
                 need = contract[other]
                 for s in members:
                     need -= tricks[s]
                 if need > 0 and pos.left - need <= 1:
                     return True
-            other += 1
         return False
 
     def choose(self, pos: Position, rnd: Callable[[], float]) -> int:

@@ -78,8 +78,7 @@ def voids_shown(view: PlayerView) -> list[int]:
         led = cards[0]
         if not broken and led >= SPADE:
             voids[leader] |= NON_SPADES  # led a spade before spades were broken
-        if led >= SPADE:
-            broken = True
+            broken = rules.spades_break != "offsuit"
         for index in range(1, len(cards)):
             card = cards[index]
             seat = (leader + index) % n

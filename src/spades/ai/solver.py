@@ -122,18 +122,13 @@ def solve(t: k.Table, pos: k.Position, moves: Sequence[int], evaluate: k.Evaluat
           side: int) -> list[float]:
     """The exact value to ``side`` of playing each of ``moves`` (cards of the seat to act)
     in ``pos``, every hand visible, the other sides playing against it."""
-    search = _Search(t, evaluate, side)
-    values: list[float] = []
-    for card in moves:
-        child = pos.copy()
-        k.play(t, child, card)
-        values.append(search.value(child, -math.inf, math.inf))
-    return values
+    return solve_counting(t, pos, moves, evaluate, side)[0]
 
 
 def solve_counting(t: k.Table, pos: k.Position, moves: Sequence[int],
                    evaluate: k.Evaluator, side: int) -> tuple[list[float], int]:
-    """``solve`` and the number of positions it visited (for tests and benchmarks)."""
+    """``solve``, and the number of positions it visited (for tests and benchmarks). The
+    transposition table is shared between the moves."""
     search = _Search(t, evaluate, side)
     values: list[float] = []
     for card in moves:

@@ -138,6 +138,8 @@ def print_report(report: ArenaReport) -> None:
     rows: list[tuple[str, list[str]]] = [
         (f"points per {unit} (duplicate)",
          [_fmt(lv.duplicate_points) for lv in report.levels]),
+        ("  with bags charged", [_fmt(lv.duplicate_points_bags_charged)
+                                 for lv in report.levels]),
         ("games won", [_fmt(lv.games_won, 100, 1, " %") if lv.games_won else "-"
                        for lv in report.levels]),
         ("bids made", [_fmt(lv.bids_made, 100, 1, " %") for lv in report.levels]),
@@ -159,8 +161,9 @@ def print_report(report: ArenaReport) -> None:
         verdict = f"{second} is stronger"
     else:
         verdict = "no clear difference yet: play more deals"
-    console.print(f"{first} - {second}: {_fmt(margin)} points per {unit}; {verdict} "
-                  f"({report.seconds:.1f} s)")
+    console.print(f"{first} - {second}: {_fmt(margin)} points per {unit}; "
+                  f"{_fmt(report.margin_bags_charged)} with bags charged their share of the "
+                  f"penalty; {verdict} ({report.seconds:.1f} s)")
 
 
 def _nil(level: LevelReport) -> str:
