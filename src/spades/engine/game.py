@@ -178,8 +178,13 @@ def _piece(suit: int, bits: int) -> tuple[Play, ...]:
 def _plays(mask: int) -> tuple[Play, ...]:
     """The shared ``Play`` actions of a mask, lowest card first, built from memoised
     per-suit pieces (there are at most 2^13 of each plain suit and 2^15 of spades)."""
-    return (_piece(0, mask & 0x1FFF) + _piece(1, (mask >> 13) & 0x1FFF)
-            + _piece(2, (mask >> 26) & 0x1FFF) + _piece(3, mask >> 39))
+    out: tuple[Play, ...] = ()
+    for suit, bits in enumerate(((mask & 0x1FFF), (mask >> 13) & 0x1FFF,
+                                 (mask >> 26) & 0x1FFF, mask >> 39)):
+        if bits:
+            piece = _SUIT_PLAYS[suit].get(bits)
+            out += piece if piece is not None else _piece(suit, bits)
+    return out
 
 
 def legal_play_mask(rules: Rules, hand: HandState) -> int:
