@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
         "arena", help="pit two computer players against each other on duplicate deals",
         description="Play two computer players against each other. Every deal is played "
                     "twice with the players' chairs swapped, so the luck of the cards "
-                    "cancels; figures come with 95 %% confidence intervals. A player is a "
+                    "cancels; figures come with 95 % confidence intervals. A player is a "
                     "level (random, easy, normal, hard) with optional settings, e.g. "
                     "hard:iterations=300,time_limit=0.5.")
     parser.add_argument("first", metavar="PLAYER", help="the first player, e.g. normal")
