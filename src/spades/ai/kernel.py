@@ -18,6 +18,10 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from spades.engine import Rules
+from spades.engine.actions import BIDS, BLIND_NIL, Bid
+from spades.engine.actions import NIL as NIL_BID
+from spades.engine.scoring import apply_bags
+from spades.engine.scoring import side_points as engine_side_points
 
 SPADE = 39
 SUIT_MASKS: tuple[int, int, int, int] = (
@@ -33,9 +37,6 @@ RANK: tuple[int, ...] = tuple(c % 13 if c < 52 else c - 39 for c in range(54))
 
 BREAK_OFFSUIT, BREAK_ANY_SPADE, BREAK_VOID = 0, 1, 2
 _BREAK_CODES = {"offsuit": BREAK_OFFSUIT, "any-spade": BREAK_ANY_SPADE, "void": BREAK_VOID}
-NIL_PENALTY_BAGS, NIL_BAGS, NIL_PENALTY_VOID = 0, 1, 2
-_NIL_CODES = {"penalty-bags": NIL_PENALTY_BAGS, "bags": NIL_BAGS,
-              "penalty-void": NIL_PENALTY_VOID}
 #: Bid kinds in ``Position.nils``.
 PLAIN, NIL, BLIND = 0, 1, 2
 
@@ -44,10 +45,9 @@ class Table:
     """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
 
     __slots__ = (
-        "bag_limit", "bag_penalty", "bags_cost", "blind_value", "boston", "break_mode",
-        "deck", "deck_mask", "failed_nil", "hand_size", "losing", "lowest_club", "moon", "n",
-        "nil_value", "partner_of", "rules", "set_minus", "side_of", "sides", "takeback",
-        "target",
+        "bag_limit", "bag_penalty", "bags_cost", "boston", "break_mode", "deck", "deck_mask",
+        "hand_size", "losing", "lowest_club", "n", "partner_of", "rules", "side_of", "sides",
+        "takeback", "target",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -65,16 +65,11 @@ class Table:
         self.deck: tuple[int, ...] = tuple(int(c) for c in rules.deck)
         self.break_mode = _BREAK_CODES[rules.spades_break]
         self.lowest_club = rules.first_lead == "lowest-club"
-        self.nil_value = rules.nil_value
-        self.blind_value = rules.blind_nil_value
-        self.failed_nil = _NIL_CODES[rules.failed_nil]
-        self.set_minus = rules.set_scoring == "minus"
         self.bag_limit = rules.bag_limit or 0
         self.bag_penalty = rules.bag_penalty
         self.takeback = rules.bag_takeback
         self.bags_cost = rules.bag_limit is not None and (rules.bag_penalty > 0
                                                           or rules.bag_takeback)
-        self.moon = rules.moon_value
         self.boston = rules.boston
         self.target = rules.target_score
         self.losing = rules.losing_score
@@ -245,57 +240,22 @@ def random_card(mask: int, rnd: Callable[[], float]) -> int:
 
 # ---------------------------------------------------------------------------- scoring
 
+#: The engine's bid for each (kind, tricks) of the kernel's int-coded bids.
+_BID_OF: tuple[tuple[Bid, ...], ...] = (BIDS, (NIL_BID,) * len(BIDS), (BLIND_NIL,) * len(BIDS))
+
+
 def side_points(t: Table, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
                 tricks: Sequence[int]) -> tuple[int, int]:
-    """Points and new bags of one side in one hand, before the bag penalty."""
-    points = 0
-    bags = 0
-    contract = 0
-    taken = 0
-    bidders = 0
-    for seat in side:
-        won = tricks[seat]
-        kind = nils[seat]
-        if kind:
-            value = t.blind_value if kind == BLIND else t.nil_value
-            if won == 0:
-                points += value
-            elif t.failed_nil == NIL_PENALTY_BAGS:
-                points += won - value
-                bags += won
-            elif t.failed_nil == NIL_BAGS:
-                points += won
-                bags += won
-            else:
-                points -= value
-        else:
-            bidders += 1
-            contract += bids[seat]
-            taken += won
-    if not bidders:
-        return points, bags
-    if t.moon is not None and bidders == 1 and len(side) == 1 and contract == t.hand_size:
-        if taken == contract:
-            return points + t.moon, bags
-        return points + taken, bags + taken
-    if taken >= contract:
-        points += 10 * contract + taken - contract
-        bags += taken - contract
-    elif t.set_minus:
-        points -= 10 * contract
-    return points, bags
+    """Points and new bags of one side in one hand, before the bag penalty: the engine's
+    own arithmetic, so that playouts score exactly as the game does."""
+    return engine_side_points(t.rules, side, [_BID_OF[k][b] for k, b in zip(nils, bids,
+                                                                             strict=True)],
+                              tricks)
 
 
 def bag_penalty(t: Table, bags: int, new_bags: int) -> tuple[int, int]:
-    """(penalty points, bag count after penalties)."""
-    total = bags + new_bags
-    if not t.bag_limit:
-        return 0, total
-    penalty = 0
-    while total >= t.bag_limit:
-        total -= t.bag_limit
-        penalty -= t.bag_penalty + (t.bag_limit if t.takeback else 0)
-    return penalty, total
+    """(penalty points, bag count after penalties), as the engine counts them."""
+    return apply_bags(t.rules, bags, new_bags)
 
 
 def hand_points(t: Table, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
