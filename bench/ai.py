@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import time
 
+from engine import machine, openspiel_hands  # bench/engine.py: the same OpenSpiel loop
 from spades.ai import kernel
 from spades.ai.levels import make_player
 from spades.engine import apply, find_preset, new_game, player_view
@@ -39,27 +39,6 @@ def kernel_hands(seconds: float, preset: str, seed: int) -> float:
         for _ in range(50):
             kernel.random_hand(t, rng)
         done += 50
-    return done / (time.perf_counter() - start)
-
-
-def openspiel_hands(seconds: float, seed: int) -> float | None:
-    try:
-        import pyspiel  # type: ignore[import-untyped]
-    except ImportError:
-        return None
-    game = pyspiel.load_game("spades")
-    rng = random.Random(seed)
-    done = 0
-    start = time.perf_counter()
-    end = start + seconds
-    while time.perf_counter() < end:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        done += 1
     return done / (time.perf_counter() - start)
 
 
@@ -95,8 +74,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}, "
+    print(f"machine: {machine()}, "
           f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     print(f"\ndecision latency, preset {args.preset}, {args.deals} hands per level "

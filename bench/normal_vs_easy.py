@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import platform
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from engine import machine  # bench/engine.py
 from spades.ai.base import Player
 from spades.ai.easy import EasyPlayer
 from spades.ai.normal import NormalPlayer
@@ -99,8 +99,7 @@ def report(tally: Tally, seconds: float, cpu: float, preset: str) -> None:
     mean = sum(diffs) / len(diffs) if diffs else float("nan")
     sd = (math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
           if len(diffs) > 1 else float("nan"))
-    print(f"machine: {platform.machine()} {platform.processor() or ''} "
-          f"python {platform.python_version()}")
+    print(f"machine: {machine()}")
     print(f"preset {preset}, games to its target, duplicate (each seed played twice, the "
           "levels swapped)")
     print(f"games: {n} ({n // 2} duplicate pairs) in {seconds:.0f} s ({cpu:.0f} s of CPU)")

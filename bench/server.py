@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import signal
 import socket
@@ -34,23 +33,12 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+from engine import machine  # bench/engine.py
+
 WEB = Path(__file__).resolve().parent.parent / "src" / "spades" / "web"
 PLAYER = "bench-player-0001"
 PAGE_GOAL = 150 * 1024
 LATENCY_GOAL = 0.100
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} cores, "
-            f"Python {platform.python_version()}")
 
 
 def page_weight(folder: Path = WEB) -> tuple[int, list[tuple[str, int]]]:
