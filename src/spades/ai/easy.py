@@ -27,6 +27,7 @@ from spades.engine import (
 )
 from spades.engine.cards import SUIT_MASKS, SUIT_OF
 
+from .base import forced, legal_or_first, play_of
 from .bidding import easy_bid, wants_blind_nil
 from .heuristics_deal import find_pass, pass_choice, rank_of
 from .heuristics_trick import beats
@@ -105,15 +106,13 @@ class EasyPlayer:
     blind_nil: bool = False
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        action = forced(view)
+        if action is not None:
+            return action
         legal = view.legal
-        if not legal:
-            raise ValueError("it is not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
         phase = view.phase
         if phase is Phase.PLAY:
-            card = easy_card(view, rng)
-            return next(a for a in legal if isinstance(a, Play) and a.card == card)
+            return play_of(view, easy_card(view, rng))
         if phase is Phase.BID:
             bid = easy_bid(view, rng, blind_nil=self.blind_nil)
             if bid in legal:
@@ -126,11 +125,9 @@ class EasyPlayer:
             keep = drawn is not None and (drawn >= 39 or rank_of(drawn) >= 9)
             if rng.random() < 0.1:
                 keep = not keep
-            action: Action = KEEP if keep else DISCARD
-            return action if action in legal else legal[0]
+            return legal_or_first(view, KEEP if keep else DISCARD)
         if phase is Phase.KITTY:
-            take = Exchange(True)
-            return take if take in legal else legal[0]
+            return legal_or_first(view, Exchange(True))
         if phase is Phase.PASS:
             return find_pass(view, pass_choice(view))
         return legal[0]

@@ -28,6 +28,7 @@ from spades.engine import (
 )
 from spades.engine.cards import SUIT_MASKS, SUIT_OF
 
+from .base import forced, legal_or_first, play_of
 from .bidding import evaluate, normal_bid, wants_blind_nil
 from .heuristics_deal import find_pass, keep_drawn, pass_choice, rank_of
 from .heuristics_trick import future_danger, future_wins, outcome, trick_now
@@ -67,10 +68,6 @@ def choose_card(view: PlayerView) -> Card:
     return best
 
 
-def _find(view: PlayerView, action: Action) -> Action:
-    return action if action in view.legal else view.legal[0]
-
-
 def choose_bid(view: PlayerView, blind_nil: bool) -> Bid:
     bid = normal_bid(view, blind_nil=blind_nil).bid
     if bid in view.legal:
@@ -82,7 +79,7 @@ def choose_bid(view: PlayerView, blind_nil: bool) -> Bid:
 def choose_exchange(view: PlayerView) -> Action:
     """Swap the two of clubs for the kitty unless the hand is a good nil."""
     keep_two = view.rules.nil and evaluate(view.hand_mask, view.rules).nil_chance >= 0.55
-    return _find(view, Exchange(not keep_two))
+    return legal_or_first(view, Exchange(not keep_two))
 
 
 @dataclass
@@ -93,21 +90,19 @@ class NormalPlayer:
     blind_nil: bool = False
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        action = forced(view)
+        if action is not None:
+            return action
         legal = view.legal
-        if not legal:
-            raise ValueError("it is not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
         phase = view.phase
         if phase is Phase.PLAY:
-            card = choose_card(view)
-            return next(a for a in legal if isinstance(a, Play) and a.card == card)
+            return play_of(view, choose_card(view))
         if phase is Phase.BID:
             return choose_bid(view, self.blind_nil)
         if phase is Phase.DRAW:
             if self.blind_nil and BLIND_NIL in legal and wants_blind_nil(view):
                 return BLIND_NIL
-            return _find(view, KEEP if keep_drawn(view) else DISCARD)
+            return legal_or_first(view, KEEP if keep_drawn(view) else DISCARD)
         if phase is Phase.KITTY:
             return choose_exchange(view)
         if phase is Phase.PASS:
