@@ -11,7 +11,7 @@ card ``c`` is in the set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 
 
@@ -136,8 +136,6 @@ def parse_card(text: str) -> Card:
     return card
 
 
-def card_of(index: int) -> Card:
-    return CARDS[index]
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -157,25 +155,5 @@ def cards_in(mask: int) -> list[Card]:
     return out
 
 
-def iter_cards(mask: int) -> Iterator[Card]:
-    while mask:
-        low = mask & -mask
-        yield CARDS[low.bit_length() - 1]
-        mask ^= low
-
-
-def count(mask: int) -> int:
-    return mask.bit_count()
-
-
 def format_cards(cards: Iterable[int]) -> str:
     return " ".join(CODE_OF[c] for c in cards)
-
-
-def highest(mask: int) -> Card:
-    """The highest card of a non-empty mask (use it within one suit, or within spades)."""
-    return CARDS[mask.bit_length() - 1]
-
-
-def lowest(mask: int) -> Card:
-    return CARDS[(mask & -mask).bit_length() - 1]

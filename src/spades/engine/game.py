@@ -413,8 +413,7 @@ def _replace_hand(hand: HandState, **changes: object) -> HandState:
     return hand._replace(**changes)  # type: ignore[arg-type]
 
 
-def _next_bidder(rules: Rules, hand: HandState, bids: Sequence[Bid | None],
-                 after: int) -> int | None:
+def _next_bidder(rules: Rules, bids: Sequence[Bid | None], after: int) -> int | None:
     n = rules.players
     for step in range(1, n + 1):
         seat = (after + step) % n
@@ -439,7 +438,7 @@ def _bid(state: GameState, bid: Bid) -> GameState:
     setup = (*hand.setup, (seat, bid))
     if hand.phase is Phase.DRAW:  # two-player blind nil, declared before the first draw
         return _with_hand(state, _replace_hand(hand, bids=tuple(bids), setup=setup))
-    nxt = _next_bidder(rules, hand, bids, seat)
+    nxt = _next_bidder(rules, bids, seat)
     if nxt is not None:
         return _with_hand(state, _replace_hand(hand, bids=tuple(bids), turn=nxt, setup=setup))
     return _with_hand(state, _after_bids(rules, hand, tuple(bids), setup))
@@ -525,7 +524,7 @@ def _draw(state: GameState, keep: bool) -> GameState:
     # every card is drawn: bid, skipping a player who went blind nil
     drawn_hand = _replace_hand(hand, **changes)
     first = (hand.dealer + 1) % rules.players
-    nxt = first if hand.bids[first] is None else _next_bidder(rules, hand, hand.bids, first)
+    nxt = first if hand.bids[first] is None else _next_bidder(rules, hand.bids, first)
     if nxt is None:
         return _with_hand(state, _after_bids(rules, drawn_hand, hand.bids, setup))
     return _with_hand(state, _replace_hand(drawn_hand, phase=Phase.BID, turn=nxt))
