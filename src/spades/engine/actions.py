@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARDS, CODE_OF, Card
+from .cards import CARDS, CODE_OF, Card, CardError, parse_card
 
 
 class IllegalActionError(ValueError):
@@ -85,16 +85,30 @@ class Exchange:
         return "exchange" if self.take else "keep the 2 of clubs"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Play:
+    """Play ``card``: a ``Card`` (or its index) or card text such as ``"AS"``."""
+
     card: Card
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.card, int) or not 0 <= self.card < len(CARDS):
-            raise IllegalActionError(f"{self.card!r} is not a card")
+    def __init__(self, card: Card | str) -> None:
+        object.__setattr__(self, "card", _card_of(card))
 
     def __str__(self) -> str:
         return CODE_OF[self.card]
+
+
+def _card_of(card: object) -> Card:
+    if isinstance(card, str):
+        try:
+            return parse_card(card)
+        except CardError as error:
+            raise IllegalActionError(f"{error}; pass a Card or card text, "
+                                     "e.g. Play('AS')") from None
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
+        return CARDS[card]
+    raise IllegalActionError(f"{card!r} is not a card: pass a Card or card text, "
+                             "e.g. Play('AS')")
 
 
 Action = Draw | Bid | PassCards | Exchange | Play

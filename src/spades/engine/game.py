@@ -36,9 +36,11 @@ from .cards import (
     SUIT_MASKS,
     SUIT_OF,
     Card,
+    CardError,
     cards_in,
+    parse_card,
 )
-from .rules import Rules
+from .rules import Rules, RulesError, find_preset
 from .scoring import game_end, score_hand
 from .state import GameState, HandResult, HandState, Phase, Trick
 
@@ -53,24 +55,51 @@ class DeckError(ValueError):
     """A deck that is not exactly the cards of the variant."""
 
 
-def new_game(rules: Rules, seed: int | str = 0, *, decks: Sequence[Sequence[Card]] = (),
+def new_game(rules: Rules | str, seed: int | str = 0, *,
+             decks: Sequence[Sequence[Card | str]] = (),
              first_dealer: int | None = None) -> GameState:
     """A new game, its first hand dealt.
 
-    Each hand's deck is ``decks[i]`` when given (top card first), else shuffled by
-    ``random.Random`` from ``seed`` and the hand number: the same seed, the same game.
+    ``rules`` is a ``Rules`` value or a preset name (``"partnership"``). Each hand's deck is
+    ``decks[i]`` when given (top card first; ``Card`` values or card text such as ``"AS"``),
+    else shuffled by ``random.Random`` from ``seed`` and the hand number: the same seed, the
+    same game.
     """
+    if isinstance(rules, str):
+        rules = find_preset(rules)
+    elif not isinstance(rules, Rules):
+        raise RulesError("rules must be a Rules value or a preset name such as "
+                         f"'partnership', not {rules!r}")
     n = rules.players
     dealer = n - 1 if first_dealer is None else first_dealer
     if not isinstance(dealer, int) or not 0 <= dealer < n:
         raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}, not {first_dealer!r}")
-    fixed = tuple(tuple(d) for d in decks)
+    fixed = tuple(_deck_of(deck, index) for index, deck in enumerate(decks))
     for index, deck in enumerate(fixed):
         check_deck(rules, deck, index)
     zeros = (0,) * len(rules.sides)
     hand = _deal(rules, seed, fixed, 0, dealer)
     return GameState(rules=rules, seed=seed, decks=fixed, first_dealer=dealer, scores=zeros,
                      bags=zeros, results=(), hand=hand, over=False, winner=None)
+
+
+def _deck_of(deck: Sequence[Card | str], index: int) -> tuple[Card, ...]:
+    """A given deck as cards: ``Card`` values (or card indexes) and card text are taken."""
+    if isinstance(deck, str):
+        deck = deck.split()
+    out = []
+    for card in deck:
+        if isinstance(card, str):
+            try:
+                out.append(parse_card(card))
+            except CardError as error:
+                raise DeckError(f"the deck of hand {index + 1}: {error}") from None
+        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
+            out.append(CARDS[card])
+        else:
+            raise DeckError(f"the deck of hand {index + 1}: {card!r} is not a card: pass Card "
+                            "values or card text such as 'AS'")
+    return tuple(out)
 
 
 def check_deck(rules: Rules, deck: Sequence[int], index: int = 0) -> None:
@@ -473,8 +502,12 @@ def _why_not_bid(state: GameState, bid: Bid) -> str:
         if other is not None:
             return "suicide: your partner did not bid nil, so you must bid nil"
         return f"suicide: bid nil or {rules.suicide_min} or more"
-    low = "nil" if rules.nil else str(rules.min_bid)
-    return f"bid {low} or {rules.min_bid} to {rules.max_bid}, not {bid.label}"
+    plain = f"{rules.min_bid} to {rules.max_bid}"
+    if rules.nil:
+        return f"bid nil or {plain}, not {bid.label}"
+    if bid.tricks == 0:
+        return f"bid {plain}, not 0: nil is not played at this table"
+    return f"bid {plain}, not {bid.label}"
 
 
 def _after_bids(rules: Rules, hand: HandState, bids: tuple[Bid | None, ...],

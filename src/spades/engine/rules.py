@@ -197,6 +197,9 @@ def _deck(r: Rules) -> tuple[tuple[Card, ...], int]:
         raise RulesError(f"suicide_min ({r.suicide_min}) is more than a hand ({hand_size})")
     if r.min_bid > hand_size:
         raise RulesError(f"min_bid ({r.min_bid}) is more than a hand ({hand_size} cards)")
+    if r.blind_nil_pass > hand_size:
+        raise RulesError(f"blind_nil_pass ({r.blind_nil_pass}) is more than a hand "
+                         f"({hand_size} cards): no pass could be made")
     return tuple(cards), hand_size
 
 
