@@ -4,6 +4,9 @@ accepted or refused with a message that says what to pass."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from spades.engine import (
@@ -111,3 +114,14 @@ def test_a_bad_deck_is_refused_with_a_message(deck: list[object], words: str) ->
     with pytest.raises(DeckError) as refused:
         new_game(PRESETS["partnership"], decks=[deck])  # type: ignore[list-item]
     assert words in str(refused.value)
+
+
+def test_the_readme_warns_of_endless_random_play_and_its_bounded_loop_ends() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    warning = readme.index("may never end on a preset without")
+    start = readme.index("```python\n", warning) + len("```python\n")
+    code = readme[start:readme.index("```", start)]
+    assert "range(" in code, "the README's loop must be bounded"
+    scope: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), scope)  # noqa: S102 - our own documented example
+    assert scope["state"].over
