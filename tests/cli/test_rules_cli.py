@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from spades.engine import OPTION_HELP, PRESETS
+from spades.engine import OPTION_HELP, PRESETS, REGISTRY
 
 
 def spades(*args: str) -> subprocess.CompletedProcess[str]:
@@ -37,3 +37,16 @@ def test_json_gives_every_option_of_every_preset() -> None:
     assert data["presets"]["short"]["options"]["losing_score"] == -200
     assert data["presets"]["online"]["options"]["boston"] is True
     assert set(data["options"]) == set(OPTION_HELP)
+
+
+def test_rules_read_the_registry() -> None:
+    data = json.loads(spades("rules", "--json").stdout)
+    for name, preset in REGISTRY.items():
+        shown = data["presets"][name]
+        assert shown["about"] == preset.about and shown["label"] == preset.label
+        assert shown["hand_size"] == preset.rules.hand_size
+        assert [h["name"] for h in shown["house_rules"]] == [h.name for h in preset.house_rules]
+    assert "jokers" not in [h["name"] for h in data["presets"]["three-player-kitty"]["house_rules"]]
+    forgiving = spades("rules", "Three Player_Kitty")
+    assert forgiving.returncode == 0
+    assert forgiving.stdout.startswith("three-player-kitty: ")

@@ -123,5 +123,5 @@ def test_the_readme_warns_of_endless_random_play_and_its_bounded_loop_ends() -> 
     code = readme[start:readme.index("```", start)]
     assert "range(" in code, "the README's loop must be bounded"
     scope: dict[str, Any] = {}
-    exec(compile(code, "README.md", "exec"), scope)  # noqa: S102 - our own documented example
+    exec(compile(code, "README.md", "exec"), scope)
     assert scope["state"].over

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from server_testkit import HEADERS, OTHER, PLAYER, client, new_game_id, stored
 
-from spades.engine import PRESETS, find_preset
+from spades.engine import HOUSE_RULE_NAMES, PRESETS, find_preset
 from spades.engine.record import rules_from_json
 from spades.server import Settings, create_app
 from spades.server.app import WEB_DIR
-from spades.server.presets import HOUSE_RULE_NAMES, rules_for
+from spades.server.presets import rules_for
 
 pytestmark = pytest.mark.timeout(60)
 

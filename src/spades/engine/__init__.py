@@ -1,7 +1,7 @@
 """The rules engine: pure Python, standard library only, no I/O, no global random.
 
 Public API: ``new_game``, ``legal_actions``, ``apply``, ``player_view``, the actions, the
-``Rules`` and its presets, and game records.
+``Rules`` and the preset registry, and game records.
 """
 
 from .actions import (
@@ -19,8 +19,20 @@ from .actions import (
 )
 from .cards import Card, CardError, Suit, cards_in, format_cards, mask_of, parse_card
 from .game import DeckError, apply, can_bid_blind_nil, legal_actions, new_game, trick_winner
+from .presets import (
+    HOUSE_RULE_NAMES,
+    PRESET_HELP,
+    PRESETS,
+    REGISTRY,
+    HouseRule,
+    HouseRuleError,
+    Preset,
+    find_entry,
+    find_preset,
+    make_rules,
+)
 from .record import RecordError, load_record, loads, record_of, replay, summary
-from .rules import OPTION_HELP, PRESET_HELP, PRESETS, Rules, RulesError, find_preset, make_rules
+from .rules import OPTION_HELP, Rules, RulesError
 from .scoring import game_end, score_hand
 from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
 from .view import PlayerView, SheetLine, player_view
@@ -28,11 +40,13 @@ from .view import PlayerView, SheetLine, player_view
 __all__ = [
     "BLIND_NIL",
     "DISCARD",
+    "HOUSE_RULE_NAMES",
     "KEEP",
     "NIL",
     "OPTION_HELP",
     "PRESETS",
     "PRESET_HELP",
+    "REGISTRY",
     "Action",
     "Bid",
     "Card",
@@ -44,11 +58,14 @@ __all__ = [
     "HandResult",
     "HandScore",
     "HandState",
+    "HouseRule",
+    "HouseRuleError",
     "IllegalActionError",
     "PassCards",
     "Phase",
     "Play",
     "PlayerView",
+    "Preset",
     "RecordError",
     "Rules",
     "RulesError",
@@ -58,6 +75,7 @@ __all__ = [
     "apply",
     "can_bid_blind_nil",
     "cards_in",
+    "find_entry",
     "find_preset",
     "format_cards",
     "game_end",

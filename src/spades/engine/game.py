@@ -40,7 +40,8 @@ from .cards import (
     cards_in,
     parse_card,
 )
-from .rules import Rules, RulesError, find_preset
+from .presets import find_preset
+from .rules import Rules, RulesError
 from .scoring import game_end, score_hand
 from .state import GameState, HandResult, HandState, Phase, Trick
 

@@ -25,7 +25,8 @@ from .actions import (
 )
 from .cards import CODE_OF, Card, CardError, parse_card
 from .game import DeckError, apply, check_deck, new_game
-from .rules import OPTION_NAMES, Rules, RulesError, find_preset
+from .presets import find_preset
+from .rules import OPTION_NAMES, Rules, RulesError
 from .state import GameState
 
 FORMAT = "spades-record/1"

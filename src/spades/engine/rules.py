@@ -1,7 +1,8 @@
-"""The rules of a game as data: one frozen ``Rules`` value and the named presets.
+"""The rules of a game as data: one frozen ``Rules`` value, checked when built.
 
 Every variant our rulebooks describe is a ``Rules`` value; house rules are
-``dataclasses.replace(preset, ...)`` (or ``rules.with_options(...)``). ``Rules`` checks
+``dataclasses.replace(preset, ...)`` (or ``rules.with_options(...)``); the named presets
+live in ``presets.py``, the registry. ``Rules`` checks
 itself when built and refuses an inconsistent combination with a message that names the
 options involved.
 """
@@ -91,6 +92,11 @@ class Rules:
     def max_bid(self) -> int:
         return self.hand_size
 
+    @property
+    def removed(self) -> tuple[Card, ...]:
+        """The cards of the 52 left out so that the deal comes out even (low twos)."""
+        return tuple(c for c in CARDS[:52] if c not in self.deck)
+
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed (validated); unknown names are refused."""
         unknown = sorted(set(options) - set(OPTION_NAMES))
@@ -105,6 +111,8 @@ class Rules:
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from this value's preset."""
+        from .presets import PRESETS
+
         base = PRESETS.get(self.name)
         if base is None:
             return self.options()
@@ -250,61 +258,3 @@ OPTION_HELP: dict[str, str] = {
                   "the lowest club leads it)",
 }
 
-_BASE = Rules()
-
-PRESETS: dict[str, Rules] = {
-    "partnership": _BASE,
-    "two-player": Rules(name="two-player", players=2, partnership=False, draw=True,
-                        blind_nil=True, blind_nil_value=200, failed_nil="bags",
-                        moon_value=250, spades_break="void"),
-    "cutthroat": Rules(name="cutthroat", players=4, partnership=False, nil=False,
-                       set_scoring="zero"),
-    "three-player": Rules(name="three-player", players=3, partnership=False, nil=False,
-                          jokers=True, set_scoring="zero"),
-    "three-player-kitty": Rules(name="three-player-kitty", players=3, partnership=False,
-                                nil=False, kitty=True, set_scoring="zero"),
-    "five-player": Rules(name="five-player", players=5, partnership=False, nil=False,
-                         jokers=True, set_scoring="zero"),
-    "jokers": Rules(name="jokers", jokers=True),
-    "suicide": Rules(name="suicide", suicide=True),
-    "short": Rules(name="short", target_score=200, losing_score=-200),
-    "online": Rules(name="online", spades_break="any-spade", failed_nil="penalty-void",
-                    bag_takeback=True, boston=True),
-    "house": Rules(name="house", spades_break="any-spade", blind_nil_value=200,
-                   blind_nil_deficit=100, blind_nil_pass=2),
-}
-
-PRESET_HELP: dict[str, str] = {
-    "partnership": "four players, partners opposite, nil, bags; to 500 (rulebook 001)",
-    "two-player": "two players build hands by drawing; blind nil before the first draw "
-                  "(200), failed nil costs nothing, bid 13 and take all for 250 (000)",
-    "cutthroat": "four players each for themselves, no nil, bids 1-13, a set scores 0 (001)",
-    "three-player": "three each for themselves with both jokers, 18 cards each (001)",
-    "three-player-kitty": "three each for themselves, 17 cards each and a kitty the 2 of "
-                          "clubs may be swapped for (003)",
-    "five-player": "five each for themselves, jokers in and twos out, 10 cards each (001)",
-    "jokers": "partnership with the jokers as the two top spades; the 2 of clubs and 2 of "
-              "diamonds leave (001)",
-    "suicide": "partnership where one partner of each side bids nil, the other 4 or more "
-               "(001)",
-    "short": "partnership to 200; a side at -200 or below loses (001)",
-    "online": "partnership where any spade breaks spades, a failed nil's tricks count for "
-              "nothing, ten bags cost 100 and their own points, and taking all 13 tricks "
-              "(Boston) wins (003)",
-    "house": "the app's house rules (004): choose target, nil, blind nil, bag penalty, "
-             "mercy and jokers",
-}
-
-
-def find_preset(name: str) -> Rules:
-    """The preset of that name; a clear error lists the known names."""
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    rules = PRESETS.get(key)
-    if rules is None:
-        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
-    return rules
-
-
-def make_rules(preset: str = "partnership", **options: Any) -> Rules:
-    """A preset with options changed, e.g. ``make_rules("house", target_score=300)``."""
-    return find_preset(preset).with_options(**options)

@@ -31,6 +31,7 @@ from spades.engine import (
 from spades.engine.record import FORMAT, RecordError, action_to_json, parse_action
 from spades.store import OVER, ActionRow, GameRow, StaleVersionError, Store, StoredGame, StoreError
 
+from .presets import table_json
 from .thinking import Brain
 from .wire import (
     Json,
@@ -155,7 +156,7 @@ class Table:
             "id": self.id, "preset": opts.get("preset", rules.name),
             "label": opts.get("label", rules.name), "level": opts.get("level"),
             "players": list(self.names), "you": 0, "partner": rules.partner_of[0],
-            "sides": [list(side) for side in rules.sides],
+            "sides": [list(side) for side in rules.sides], "table": table_json(rules),
             "side_names": [" and ".join(self.names[s] for s in side) for side in rules.sides],
             "rules": {"preset": rules.name, **rules.options()},
             "house_rules": opts.get("house_rules", {}),
@@ -183,8 +184,9 @@ class Table:
         thinking = None
         if self.thinking is not None:
             thinking = {"seat": self.thinking, "name": self.names[self.thinking]}
+        game = {**self.meta, "you": seat, "partner": self.state.rules.partner_of[seat]}
         return {"type": "state", "version": self.version, "step": self.step,
-                "game": self.meta, "view": view_json(view, hidden), "legal": legal,
+                "game": game, "view": view_json(view, hidden), "legal": legal,
                 "suggestion": suggestion, "thinking": thinking, "events": events}
 
     async def _broadcast(self, events: Callable[[int], list[Json]]) -> None:
