@@ -34,7 +34,7 @@ export function sheetTable(v, names) {
   const head = document.createElement("thead");
   const top = document.createElement("tr");
   top.append(cell("th", "Hand", { rowspan: "2", scope: "col" }));
-  sides.forEach((_, i) => top.append(cell("th", sideShort(sides, names, i),
+  sides.forEach((_, i) => top.append(cell("th", sideShort(sides, names, i, v.seat),
     { colspan: "5", scope: "colgroup", title: sideName(sides, names, i) })));
   const sub = document.createElement("tr");
   for (let i = 0; i < sides.length; i++) {

@@ -2,18 +2,25 @@
 // It describes the rules the server sends; it decides nothing.
 
 import { sideName } from "./seats.js";
+import { cardIndex, cardName } from "./cards.js";
 
-function handSize(r) {
-  if (r.hand_size) return r.hand_size;
-  if (r.draw) return 13;
-  return Math.floor(((r.jokers ? 54 : 52) - (r.kitty ? 1 : 0)) / r.players);
+// ``t`` is the table the server describes for these rules (GET /api/presets and every state's
+// ``game.table``): hand size, the cards removed, the sides and each seat's partner. ``you`` is
+// your seat, as the server says; nothing here assumes which seat that is.
+
+/** The seats after ``you``, clockwise. */
+function others(t, you) {
+  const n = t.partner_of.length;
+  return Array.from({ length: n - 1 }, (_, i) => (you + 1 + i) % n);
 }
 
-function removedTwos(r) {
-  const size = r.jokers ? 54 : 52;
-  const needed = r.draw ? 52 : handSize(r) * r.players + (r.kitty ? 1 : 0);
-  const names = ["two of clubs", "two of diamonds", "two of hearts", "two of spades"];
-  return names.slice(0, size - needed);
+function and(items) {
+  return items.length < 2 ? items.join("")
+    : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+}
+
+function removedNames(t) {
+  return t.removed.map((code) => cardName(cardIndex(code)));
 }
 
 function list(items) {
@@ -24,29 +31,28 @@ function plus(n) {
   return n > 0 ? `Plus ${n}` : n < 0 ? `Minus ${-n}` : "Nothing";
 }
 
-function goal(r, names) {
+function goal(r, t, names, you) {
   const target = `${r.target_score} points`;
-  if (r.partnership) {
-    return `You and your partner, ${names[2]}, play against ${names[1]} and ${names[3]}. Bid how ` +
+  const partner = t.partner_of[you];
+  if (partner != null) {
+    const against = others(t, you).filter((s) => s !== partner).map((s) => names[s]);
+    return `You and your partner, ${names[partner]}, play against ${and(against)}. Bid how ` +
       "many tricks you will take, take at least that many, and be the first team to reach " +
       `${target}.`;
   }
-  const others = names.slice(1);
-  const against = others.length === 1 ? others[0]
-    : others.slice(0, -1).join(", ") + " and " + others[others.length - 1];
-  return `You play against ${against}, each for themselves. Bid how many tricks you will ` +
-    `take, take at least that many, and be the first to reach ${target}.`;
+  return `You play against ${and(others(t, you).map((s) => names[s]))}, each for themselves. ` +
+    `Bid how many tricks you will take, take at least that many, and be the first to reach ${target}.`;
 }
 
-function dealAndBid(r, names) {
-  const size = handSize(r);
+function dealAndBid(r, t) {
+  const size = t.hand_size;
   const out = [];
   if (r.draw) {
     out.push("There is no deal: you build your hands from the stock. On your turn you see the " +
       "top card and keep it (the next card goes face up on the discards), or discard it face " +
       "up and keep the next one. When you each hold 13 cards, you bid.");
   } else {
-    const twos = removedTwos(r);
+    const twos = removedNames(t);
     let deal = `Each player gets ${size} cards. The deal moves one seat clockwise every hand.`;
     if (r.jokers) {
       deal += " The Big Joker and Little Joker are in the deck as the two highest spades";
@@ -120,7 +126,7 @@ function playing(r) {
   ]);
 }
 
-function scoring(r, names) {
+function scoring(r) {
   const team = r.partnership ? "Your team" : "You";
   const takes = r.partnership ? "takes" : "take";
   const rows = [
@@ -182,17 +188,24 @@ function keys() {
     "</tbody></table>";
 }
 
-/** The whole help text for rules ``r`` as HTML (our own fixed text and numbers only);
- * ``label`` names the variant, ``names`` the seats and ``sides`` who plays together (as the
- * server sends them). */
-export function helpHtml(r, label, names, sides) {
+/** The whole help text for rules ``r`` as HTML (our own fixed text and numbers only), as
+ * the server describes the table: ``label`` names the variant, ``names`` the seats, ``you``
+ * is your seat and ``table`` the dealt facts, sides and partners (``game.table`` of a state,
+ * or ``table`` of a preset). */
+export function helpHtml(r, { label, names, you, table }) {
+  const t = table;
   const partner = r.partnership ? "; your partner plays at the same level" : "";
+  const mine = t.side_of[you];
+  const theirs = t.sides.map((_, i) => i).filter((i) => i !== mine);
+  const us = [you, ...t.sides[mine].filter((s) => s !== you)].map((s) => names[s]).join(" and ");
+  const seats = us +
+    (t.sides[mine].length > 1 ? ` against ${and(theirs.map((i) => sideName(t.sides, names, i)))}` : "");
   return `
 <h2>How to play: ${label}</h2>
-<h3>The goal</h3><p>${goal(r, names)}</p>
-<h3>The deal and the bid</h3>${dealAndBid(r, names)}
+<h3>The goal</h3><p>${goal(r, t, names, you)}</p>
+<h3>The deal and the bid</h3>${dealAndBid(r, t)}
 <h3>Playing the tricks</h3>${playing(r)}
-<h3>Scoring</h3>${scoring(r, names)}
+<h3>Scoring</h3>${scoring(r)}
 <h3>House rules</h3>
 <p>Choose these with each new game: the variant, the computer players' level (Easy, Normal or
 Hard${partner}), the target score, and whether nil, blind nil, the bag penalty, the mercy rule
@@ -220,5 +233,5 @@ and short suits you can trump. It is a starting point; you choose the bid.</p>
 that runs this table, under an anonymous id kept in this browser: reload the page or come back
 later on this browser and it resumes. Accounts do not exist yet, so a game does not follow you to
 another device. Past games can be downloaded as game records.</p>
-<p><strong>Who sits where?</strong> ${sideName(sides, names, 0)}${r.partnership ? ` against ${sideName(sides, names, 1)}` : ""}; seats go clockwise, ${names[1]} on your left.</p>`;
+<p><strong>Who sits where?</strong> ${seats}; seats go clockwise, ${names[others(t, you)[0]]} on your left.</p>`;
 }

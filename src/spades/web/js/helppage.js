@@ -8,7 +8,8 @@ const body = document.getElementById("help-body");
 function show(data, name) {
   const p = data.presets.find((x) => x.name === name) || data.presets[0];
   select.value = p.name;
-  body.innerHTML = helpHtml({ ...p.options, name: p.name }, p.label, p.seats, p.sides)
+  body.innerHTML = helpHtml({ ...p.options, name: p.name },
+    { label: p.label, names: p.seats, you: p.you, table: p.table })
     .replace("<h2>", "<h1>").replace("</h2>", "</h1>");
   document.title = `How to play: ${p.label}`;
 }

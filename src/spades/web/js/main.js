@@ -44,7 +44,7 @@ function seatPlays(list) {
 function tableView(msg) {
   const v = msg.view;
   return {
-    seat: msg.game.you || 0,
+    seat: msg.game.you,
     rules: rulesOf(msg),
     sides: msg.game.sides,
     partner: msg.game.partner,
@@ -65,7 +65,7 @@ function tableView(msg) {
     over: v.over,
     winner: v.winner,
     handSizes: v.hand_sizes,
-    hiddenCount: v.hand_hidden ? v.hand_sizes[msg.game.you || 0] : 0,
+    hiddenCount: v.hand_hidden ? v.hand_sizes[msg.game.you] : 0,
     kitty: v.kitty,
   };
 }
@@ -298,11 +298,13 @@ function showLastTrick() {
 function showHelp(forNewGame = false) {
   let html = "<p>The rules load with the new-game screen.</p>";
   if (app.msg && !forNewGame) {
-    html = helpHtml(rulesOf(app.msg), app.msg.game.label, app.msg.game.players, app.msg.game.sides);
+    const g = app.msg.game;
+    html = helpHtml(rulesOf(app.msg), { label: g.label, names: g.players, you: g.you, table: g.table });
   } else if (app.presets) {
     const name = $("new-preset").value || app.presets.default_preset;
     const p = app.presets.presets.find((x) => x.name === name);
-    html = helpHtml({ ...p.options, name: p.name }, p.label, p.seats, p.sides);
+    html = helpHtml({ ...p.options, name: p.name },
+      { label: p.label, names: p.seats, you: p.you, table: p.table });
   }
   $("help-body").innerHTML = html;
   openDialog($("dlg-help"));

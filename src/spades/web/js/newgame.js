@@ -64,13 +64,17 @@ export class NewGameForm {
     if (!p) return;
     this.form.querySelector("#new-variant-help").textContent =
       p.help ? p.help.charAt(0).toUpperCase() + p.help.slice(1) + "." : "";
-    const seats = p.seats || [];
-    const seatText = p.partnership
-      ? `You and your partner ${seats[p.partner]} against ${seats.filter((_, i) => i !== 0 && i !== p.partner).join(" and ")}.`
-      : `You against ${seats.slice(1).join(", ")}, each for themselves.`;
+    // Your seat, your partner and the sides are the server's (p.you, p.table): none assumed.
+    const seats = p.seats;
+    const partner = p.table.partner_of[p.you];
+    const mine = p.table.side_of[p.you];
+    const against = p.table.sides.filter((_, i) => i !== mine).flat().map((s) => seats[s]);
+    const seatText = partner != null
+      ? `You and your partner ${seats[partner]} against ${against.join(" and ")}.`
+      : `You against ${against.join(", ")}, each for themselves.`;
     this.form.querySelector("#new-seats").textContent = seatText;
-    this.form.querySelector("#new-level-hint").textContent = p.partnership
-      ? `${seats[p.partner]}, your partner, plays at the same level.` : "Every computer player plays at this level.";
+    this.form.querySelector("#new-level-hint").textContent = partner != null
+      ? `${seats[partner]}, your partner, plays at the same level.` : "Every computer player plays at this level.";
     const target = this.form.querySelector("#new-target");
     const toggles = this.form.querySelector(".toggles");
     target.replaceChildren();

@@ -1,8 +1,10 @@
-// Who sits where. The names and the sides come from the server (game.players, game.sides);
-// here only where each seat sits on the screen and how a side is called.
-// Seat 0 is always you; seats go clockwise, so seat 1 sits on your left.
+// Who sits where. The names, the sides and your own seat come from the server (game.players,
+// game.sides, game.you); here only where each seat sits on the screen and how a side is called.
+// Your seat sits at the bottom whichever it is; seats go clockwise, so the next one sits on
+// your left.
 
-// Places on the table grid (see table.css): s = south (you), w, nw, n, ne, e.
+// Places on the table grid (see table.css), from your seat clockwise: s = south (you), w, nw,
+// n, ne, e.
 const PLACES = {
   2: ["s", "n"],
   3: ["s", "nw", "ne"],
@@ -10,8 +12,10 @@ const PLACES = {
   5: ["s", "w", "nw", "ne", "e"],
 };
 
-export function seatPlaces(players) {
-  return PLACES[players] || PLACES[4];
+/** The place of every seat 0..players-1 when ``you`` sit at the bottom. */
+export function seatPlaces(players, you) {
+  const around = PLACES[players] || PLACES[4];
+  return around.map((_, seat) => around[(seat - you + around.length) % around.length]);
 }
 
 /** "You and Juniper", "Bramble and Clover", "Bramble". */
@@ -20,7 +24,7 @@ export function sideName(sides, names, side) {
 }
 
 /** The side's short name for the score line: "Us" / "Them" with partners, else the name. */
-export function sideShort(sides, names, side) {
-  if (sides[side].length > 1) return sides[side].includes(0) ? "Us" : "Them";
+export function sideShort(sides, names, side, you) {
+  if (sides[side].length > 1) return sides[side].includes(you) ? "Us" : "Them";
   return names[sides[side][0]];
 }

@@ -39,7 +39,7 @@ function seatBadges(v, seat, thinking) {
 
 export function renderSeats(felt, v, names, thinking) {
   for (const old of felt.querySelectorAll(".seat")) old.remove();
-  const places = seatPlaces(v.rules.players);
+  const places = seatPlaces(v.rules.players, v.seat);
   for (let seat = 0; seat < v.rules.players; seat++) {
     const box = el("div", `seat place-${places[seat]}`);
     box.setAttribute("role", "group");
@@ -84,7 +84,7 @@ export function renderTrick(area, v, names, plays, lastDone, drawn = null) {
     area.append(face, el("span", "label", "You drew"));
     return;
   }
-  const places = seatPlaces(v.rules.players);
+  const places = seatPlaces(v.rules.players, v.seat);
   const showing = plays.length ? plays : (lastDone ? lastDone.plays : []);
   area.classList.toggle("done", !plays.length && Boolean(lastDone));
   for (const [seat, card] of showing) {
@@ -116,7 +116,7 @@ export function renderScoreline(node, v, names) {
     const bags = v.bags[side];
     const span = el("span", "side");
     const bagText = v.rules.bag_limit != null ? ` (${bags} bag${bags === 1 ? "" : "s"})` : "";
-    span.textContent = `${sideShort(sides, names, side)} ${v.scores[side]}${bagText}`;
+    span.textContent = `${sideShort(sides, names, side, v.seat)} ${v.scores[side]}${bagText}`;
     node.append(span, " ");
   });
   node.append(el("span", "target", `to ${v.rules.target_score}`));
