@@ -155,7 +155,7 @@ class Table:
         return {
             "id": self.id, "preset": opts.get("preset", rules.name),
             "label": opts.get("label", rules.name), "level": opts.get("level"),
-            "players": list(self.names), "you": 0, "partner": rules.partner_of[0],
+            "players": list(self.names),
             "sides": [list(side) for side in rules.sides], "table": table_json(rules),
             "side_names": [" and ".join(self.names[s] for s in side) for side in rules.sides],
             "rules": {"preset": rules.name, **rules.options()},
@@ -184,6 +184,7 @@ class Table:
         thinking = None
         if self.thinking is not None:
             thinking = {"seat": self.thinking, "name": self.names[self.thinking]}
+        # the seat of the socket's player, never assumed to be seat 0
         game = {**self.meta, "you": seat, "partner": self.state.rules.partner_of[seat]}
         return {"type": "state", "version": self.version, "step": self.step,
                 "game": game, "view": view_json(view, hidden), "legal": legal,
