@@ -45,6 +45,9 @@ def test_help_follows_the_seat_the_server_gives(page: Any, server: ServerProcess
     assert "You play against E, A, B and C, each for themselves" in alone
     assert "Each player gets 10 cards" in alone and "E on your left" in alone
     assert "two of hearts, the two of spades leave it" in alone
+    assert "from 1 to 10" in alone and "every bid is at least 1" in alone
+    suicide = _help(page, "suicide", 0, ["You", "B", "C", "D"])
+    assert "from 4 to 13" in suicide
 
 
 def test_seats_are_placed_around_your_own(page: Any, server: ServerProcess) -> None:

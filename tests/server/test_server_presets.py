@@ -38,12 +38,15 @@ def test_every_preset_fact_comes_from_the_registry() -> None:
         table = sent["table"]
         assert table == table_json(rules)
         assert table["hand_size"] == rules.hand_size
+        assert table["bids"] == [rules.lowest_bid, rules.hand_size]
         assert table["deck_size"] == len(rules.deck)
         assert table["partner_of"] == list(rules.partner_of)
         assert table["sides"] == [list(s) for s in rules.sides]
     five = next(p for p in data["presets"] if p["name"] == "five-player")
     assert five["table"]["removed"] == ["2C", "2D", "2H", "2S"]
     assert five["table"]["hand_size"] == 10 and five["partner"] is None
+    suicide = next(p for p in data["presets"] if p["name"] == "suicide")
+    assert suicide["table"]["bids"] == [4, 13]
     two = next(p for p in data["presets"] if p["name"] == "two-player")
     assert "(200)" in two["help"]  # a number in the text, not a rulebook reference
 

@@ -93,6 +93,11 @@ class Rules:
         return self.hand_size
 
     @property
+    def lowest_bid(self) -> int:
+        """The lowest bid other than nil anyone may make (suicide: the non-nil partner's)."""
+        return self.suicide_min if self.suicide else self.min_bid
+
+    @property
     def removed(self) -> tuple[Card, ...]:
         """The cards of the 52 left out so that the deal comes out even (low twos)."""
         return tuple(c for c in CARDS[:52] if c not in self.deck)

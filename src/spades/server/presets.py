@@ -53,6 +53,7 @@ def table_json(rules: Rules) -> dict[str, Any]:
     return {
         "players": rules.players,
         "hand_size": rules.hand_size,
+        "bids": [rules.lowest_bid, rules.max_bid],
         "deck_size": len(rules.deck),
         "removed": [str(c) for c in rules.removed],
         "sides": [list(side) for side in rules.sides],

@@ -66,9 +66,9 @@ function dealAndBid(r, t) {
     out.push("The last card is dealt face down: the kitty. Before the bidding, the player who " +
       "holds the two of clubs may swap it, unseen, for the kitty.");
   }
-  const low = r.suicide ? r.suicide_min : r.min_bid;
+  const [low, high] = t.bids;
   let bid = "Starting to the dealer's left, each player bids the number of tricks they expect " +
-    `to win, from ${low} to ${size}.`;
+    `to win, from ${low} to ${high}.`;
   if (r.partnership) bid += " Your bid and your partner's bid add up to your team's bid.";
   out.push(bid);
   if (r.suicide) {
@@ -79,7 +79,7 @@ function dealAndBid(r, t) {
     out.push("Nil is a bid of zero: you promise to win no tricks at all." +
       (r.partnership ? " Your partner's bid stands on its own." : ""));
   } else {
-    out.push("Nil is not played: every bid is at least " + r.min_bid + ".");
+    out.push(`Nil is not played: every bid is at least ${low}.`);
   }
   if (r.blind_nil) {
     let blind = "Blind nil is a nil bid made before you look at your cards" +
