@@ -14,8 +14,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from spades.engine import BLIND_NIL, NIL, Bid, Phase, PlayerView, Rules
-from spades.engine.cards import NAME_OF, SUIT_MASKS
+from spades.engine import BLIND_NIL, NAME_OF, NIL, SUIT_MASKS, Bid, Phase, PlayerView, Rules
 
 from .knowledge import FIRST_SPADE, SPADES, deck_mask, higher_in_suit, side_infos
 

@@ -17,6 +17,8 @@ from spades.engine import (
     BLIND_NIL,
     DISCARD,
     KEEP,
+    SUIT_MASKS,
+    SUIT_OF,
     Action,
     Bid,
     Card,
@@ -25,7 +27,6 @@ from spades.engine import (
     Play,
     PlayerView,
 )
-from spades.engine.cards import SUIT_MASKS, SUIT_OF
 
 from .base import forced, legal_or_first, play_of
 from .bidding import easy_bid, wants_blind_nil

@@ -10,8 +10,7 @@
 
 from __future__ import annotations
 
-from spades.engine import Action, PassCards, PlayerView, Rules
-from spades.engine.cards import SUIT_MASKS, SUIT_OF
+from spades.engine import SUIT_MASKS, SUIT_OF, Action, PassCards, PlayerView, Rules
 
 from .knowledge import SPADES, deck_mask
 

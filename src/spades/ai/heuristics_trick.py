@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.engine.cards import SUIT_MASKS, SUIT_OF
+from spades.engine import SUIT_MASKS, SUIT_OF
 
 from .knowledge import FIRST_SPADE, SPADES, Knowledge, higher_in_suit, lower_in_suit
 

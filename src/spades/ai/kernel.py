@@ -17,11 +17,9 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from spades.engine import Rules
-from spades.engine.actions import BIDS, BLIND_NIL, Bid
-from spades.engine.actions import NIL as NIL_BID
-from spades.engine.scoring import apply_bags
-from spades.engine.scoring import side_points as engine_side_points
+from spades.engine import BIDS, BLIND_NIL, Bid, Rules, apply_bags
+from spades.engine import NIL as NIL_BID
+from spades.engine import side_points as engine_side_points
 
 SPADE = 39
 SUIT_MASKS: tuple[int, int, int, int] = (

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.engine import Phase, PlayerView, Rules
-from spades.engine.cards import SUIT_MASKS, SUIT_OF
+from spades.engine import SUIT_MASKS, SUIT_OF, Phase, PlayerView, Rules
 
 SPADES = 3
 FIRST_SPADE = 39

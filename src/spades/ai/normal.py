@@ -18,6 +18,8 @@ from spades.engine import (
     BLIND_NIL,
     DISCARD,
     KEEP,
+    SUIT_MASKS,
+    SUIT_OF,
     Action,
     Bid,
     Card,
@@ -26,7 +28,6 @@ from spades.engine import (
     Play,
     PlayerView,
 )
-from spades.engine.cards import SUIT_MASKS, SUIT_OF
 
 from .base import forced, legal_or_first, play_of
 from .bidding import evaluate, normal_bid, wants_blind_nil

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spades.engine import NIL, Bid, PlayerView
-from spades.engine.cards import NAME_OF
+from spades.engine import NAME_OF, NIL, Bid, PlayerView
 
 from .bidding import allowed_bids, normal_bid
 

@@ -15,6 +15,7 @@ from spades.ai.levels import make_player
 from spades.engine import (
     BLIND_NIL,
     NIL,
+    SUIT_OF,
     Action,
     Bid,
     Card,
@@ -29,13 +30,13 @@ from spades.engine import (
     PlayerView,
     Rules,
     RulesError,
+    Suit,
     apply,
     new_game,
     parse_card,
     player_view,
     record_of,
 )
-from spades.engine.cards import SUIT_OF, Suit
 from spades.seats import seat_names
 
 from .options import add_rules_arguments, rules_from_args

@@ -7,8 +7,7 @@ import json
 import sys
 from typing import Any
 
-from spades.engine import RecordError, summary
-from spades.engine.record import parse_record, replay
+from spades.engine import RecordError, parse_record, replay, summary
 
 
 def register(sub: Any) -> None:

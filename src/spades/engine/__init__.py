@@ -1,10 +1,13 @@
 """The rules engine: pure Python, standard library only, no I/O, no global random.
 
 Public API: ``new_game``, ``legal_actions``, ``apply``, ``player_view``, the actions, the
-``Rules`` and the preset registry, and game records.
+``Rules`` and the preset registry, game records, scoring, and the card tables computer players
+use. Code outside the engine imports from here only, never from ``spades.engine.cards`` etc.
+(an import-linter contract in pyproject.toml holds it).
 """
 
 from .actions import (
+    BIDS,
     BLIND_NIL,
     DISCARD,
     KEEP,
@@ -17,7 +20,19 @@ from .actions import (
     PassCards,
     Play,
 )
-from .cards import Card, CardError, Suit, cards_in, format_cards, mask_of, parse_card
+from .cards import (
+    CODE_OF,
+    NAME_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    Card,
+    CardError,
+    Suit,
+    cards_in,
+    format_cards,
+    mask_of,
+    parse_card,
+)
 from .game import DeckError, apply, can_bid_blind_nil, legal_actions, new_game, trick_winner
 from .presets import (
     HOUSE_RULE_NAMES,
@@ -31,22 +46,41 @@ from .presets import (
     find_preset,
     make_rules,
 )
-from .record import RecordError, load_record, loads, record_of, replay, summary
+from .record import FORMAT as RECORD_FORMAT
+from .record import (
+    RecordError,
+    action_to_json,
+    load_record,
+    loads,
+    parse_action,
+    parse_record,
+    record_of,
+    replay,
+    rules_from_json,
+    rules_to_json,
+    summary,
+)
 from .rules import OPTION_HELP, Rules, RulesError
-from .scoring import game_end, score_hand
+from .scoring import apply_bags, game_end, score_hand, side_points
 from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
 from .view import PlayerView, SheetLine, player_view
 
 __all__ = [
+    "BIDS",
     "BLIND_NIL",
+    "CODE_OF",
     "DISCARD",
     "HOUSE_RULE_NAMES",
     "KEEP",
+    "NAME_OF",
     "NIL",
     "OPTION_HELP",
     "PRESETS",
     "PRESET_HELP",
+    "RECORD_FORMAT",
     "REGISTRY",
+    "SUIT_MASKS",
+    "SUIT_OF",
     "Action",
     "Bid",
     "Card",
@@ -72,7 +106,9 @@ __all__ = [
     "SheetLine",
     "Suit",
     "Trick",
+    "action_to_json",
     "apply",
+    "apply_bags",
     "can_bid_blind_nil",
     "cards_in",
     "find_entry",
@@ -85,11 +121,16 @@ __all__ = [
     "make_rules",
     "mask_of",
     "new_game",
+    "parse_action",
     "parse_card",
+    "parse_record",
     "player_view",
     "record_of",
     "replay",
+    "rules_from_json",
+    "rules_to_json",
     "score_hand",
+    "side_points",
     "summary",
     "trick_winner",
 ]

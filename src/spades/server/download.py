@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spades.engine import GameState, PassCards, Play, record_of
-from spades.engine.cards import CODE_OF
-from spades.engine.record import action_to_json
+from spades.engine import CODE_OF, GameState, PassCards, Play, action_to_json, record_of
 
 
 def seen_cards(state: GameState, seat: int, face_down: bool) -> list[str]:

@@ -11,8 +11,7 @@ import re
 import secrets
 from typing import Any
 
-from spades.engine import GameState, Rules, new_game
-from spades.engine.record import rules_from_json, rules_to_json
+from spades.engine import GameState, Rules, new_game, rules_from_json, rules_to_json
 from spades.seats import seat_names
 from spades.store import PLAYING, GameRow, SeatRow, Store, StoredGame
 from spades.store.store import now

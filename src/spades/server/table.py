@@ -18,17 +18,20 @@ from typing import Any
 
 from spades.engine import (
     BLIND_NIL,
+    RECORD_FORMAT,
     Action,
     Bid,
     GameState,
     IllegalActionError,
     Play,
     PlayerView,
+    RecordError,
+    action_to_json,
     apply,
     load_record,
+    parse_action,
     player_view,
 )
-from spades.engine.record import FORMAT, RecordError, action_to_json, parse_action
 from spades.store import OVER, ActionRow, GameRow, StaleVersionError, Store, StoredGame, StoreError
 
 from .presets import table_json
@@ -100,7 +103,7 @@ def state_from_store(stored: StoredGame) -> GameState:
         actions[row.hand].append(row.action)
     hands = [{"deck": list(deck), "actions": acts}
              for deck, acts in zip(stored.decks, actions, strict=True)]
-    record = {"format": FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
+    record = {"format": RECORD_FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
               "hands": hands}
     try:
         return load_record(record, seed=game.seed)

@@ -12,6 +12,8 @@ from typing import Any
 
 from spades.engine import (
     BLIND_NIL,
+    CODE_OF,
+    NAME_OF,
     Action,
     Bid,
     Draw,
@@ -25,7 +27,6 @@ from spades.engine import (
     can_bid_blind_nil,
     trick_winner,
 )
-from spades.engine.cards import CODE_OF, NAME_OF
 
 Json = dict[str, Any]
 
