@@ -19,41 +19,93 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
+#: The largest record we read. A long real game is under 100 KB (about 2 KB a hand); a
+#: record this big would be thousands of hands, so anything larger is refused unread.
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+#: Names are shown at most this long, so a huge name cannot flood the terminal hand after hand.
+MAX_NAME = 40
+#: Error messages quote the record; at most this much of them is shown.
+MAX_MESSAGE = 400
+
+
+class Unreadable(ValueError):
+    """A record we cannot read as JSON text; the message says why, for a person."""
+
+
+def shown(text: str, limit: int) -> str:
+    """``text`` made safe for a terminal: every control or invisible formatting character
+    (ESC, BEL, C1 codes, bidi overrides, newlines...) written as a visible escape such as
+    ``\\x1b``, and at most ``limit`` characters."""
+    safe = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text[:limit + 1])
+    return safe if len(safe) <= limit else safe[:limit - 3] + "..."
+
+
+def _refuse_constant(name: str) -> Any:
+    raise Unreadable(f"{name} is not a JSON number")
+
+
+def read_record(source: str) -> Any:
+    """The parsed JSON of a record file (``-``: standard input), read safely: at most
+    ``MAX_RECORD_BYTES``, strict UTF-8 and strict JSON. Raises ``OSError`` or ``Unreadable``."""
+    if source == "-":
+        raw = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    else:
+        with open(source, "rb") as file:
+            raw = file.read(MAX_RECORD_BYTES + 1)
+    if len(raw) > MAX_RECORD_BYTES:
+        raise Unreadable(f"is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, the most a "
+                         "record may be (a long game is under 100 KB)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise Unreadable(f"is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset "
+                         f"{error.start}); a record is JSON in UTF-8") from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise Unreadable(f"is not JSON: {error}") from None
+    except RecursionError:
+        raise Unreadable("is not a record: its JSON is nested too deeply") from None
+    except ValueError as error:
+        if "digits" in str(error):  # the interpreter's limit on digits in an integer
+            raise Unreadable(f"is not a record: it has an integer longer than "
+                             f"{sys.get_int_max_str_digits()} digits") from None
+        raise Unreadable(f"is not JSON: {error}") from None
+
+
 def _side_name(side: list[int], players: list[str] | None) -> str:
     if players:
         return " & ".join(players[s] for s in side)
     return " & ".join(f"seat {s}" for s in side)
 
 
+def _fail(source: str, message: str) -> int:
+    print(f"spades replay: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
+          file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        if args.record == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.record, encoding="utf-8") as file:
-                text = file.read()
+        data = read_record(args.record)
     except OSError as error:
-        print(f"spades replay: cannot read {args.record}: {error.strerror}", file=sys.stderr)
-        return 2
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        print(f"spades replay: {args.record} is not JSON: {error}", file=sys.stderr)
-        return 2
+        return _fail(args.record, f"cannot read it: {error.strerror or error}")
+    except Unreadable as error:
+        return _fail(args.record, str(error))
     try:
         record = parse_record(data)
         state = replay(record)
     except RecordError as error:
-        print(f"spades replay: {args.record}: {error}", file=sys.stderr)
-        return 2
+        return _fail(args.record, str(error))
     result = summary(state)
     if args.json:
         print(json.dumps(result))
         return 0
-    players = list(record.players) if record.players else None
+    players = [shown(p, MAX_NAME) for p in record.players] if record.players else None
     sides = result["sides"]
     names = [_side_name(side, players) for side in sides]
-    print(f"Rules: {state.rules.name}"
+    print(f"Rules: {shown(state.rules.name, MAX_NAME)}"
           + "".join(f", {k}={json.dumps(v)}" for k, v in state.rules.overrides().items()))
     print("Sides: " + "; ".join(f"{i}: {name}" for i, name in enumerate(names)))
     for number, hand in enumerate(result["hands"], start=1):
