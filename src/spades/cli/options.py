@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from spades.engine import PRESETS, Rules, RulesError, find_preset
@@ -22,7 +23,12 @@ def parse_value(text: str) -> Any:
     """``300`` -> 300, ``true`` -> True, ``null`` -> None, anything else stays a string."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except RecursionError:
+        raise RulesError("a rule option's value cannot be nested that deeply") from None
+    except ValueError as error:  # JSONDecodeError, or more digits than Python reads
+        if "digits" in str(error) and not isinstance(error, json.JSONDecodeError):
+            raise RulesError("a rule option's value cannot be a number longer than "
+                             f"{sys.get_int_max_str_digits()} digits") from None
         return text
 
 
