@@ -12,6 +12,11 @@
 Each record gets ``NAME.expected.json``: what ``spades.engine.summary`` gives for it. The
 tests (tests/engine/test_golden.py) replay every record, compare, check each hand with their
 own scorer, and assert the rulebooks' figures directly.
+
+It never overwrites a golden file: new games are written, unchanged ones are left alone, and
+a game whose record or summary would now differ is refused (exit code 1) and named. Writing
+an expectation from today's code would make the golden tests pass whatever the code does; if
+a change of the rules really changes a game, delete its two files and say why in the commit.
 """
 
 from __future__ import annotations
@@ -154,12 +159,30 @@ def summary_text(data: dict[str, Any]) -> str:
             f' "final": {dump(data["final"])}}}\n')
 
 
-def write(name: str, state: GameState) -> None:
-    text = record_text(state)
-    (HERE / f"{name}.json").write_text(text)
-    (HERE / f"{name}.expected.json").write_text(summary_text(summary(state)))
-    hands = len(state.results)
-    print(f"{name}: {hands} hands, scores {list(state.scores)}, over {state.over}")
+class GoldenExists(Exception):
+    """A golden file is already there and the game would now write something else."""
+
+
+def write(name: str, state: GameState, folder: Path = HERE) -> str:
+    """Write ``NAME.json`` and ``NAME.expected.json`` into ``folder`` if neither is there:
+    "written"; both there with this very text: "unchanged"; otherwise ``GoldenExists``
+    (and nothing is written)."""
+    texts = {folder / f"{name}.json": record_text(state),
+             folder / f"{name}.expected.json": summary_text(summary(state))}
+    present = [path for path in texts if path.exists()]
+    if present:
+        differ = [path.name for path in present
+                  if path.read_text(encoding="utf-8") != texts[path]]
+        if differ or len(present) < len(texts):
+            raise GoldenExists(f"{name}: {', '.join(differ or [p.name for p in present])} "
+                               "already there and not what this game gives; not overwritten")
+        return "unchanged"
+    for path, text in texts.items():
+        with path.open("x", encoding="utf-8") as file:  # "x": never replaces a file
+            file.write(text)
+    print(f"{name}: {len(state.results)} hands, scores {list(state.scores)}, "
+          f"over {state.over}")
+    return "written"
 
 
 # ---------------------------------------------------------------------------- the examples
@@ -234,14 +257,25 @@ def scoring_examples() -> dict[str, GameState]:
     return out
 
 
-def main() -> None:
+def main(folder: Path = HERE) -> int:
+    games: dict[str, GameState] = {}
     for name, rules in PRESETS.items():
-        games = [g for seed in range(10) if (g := sensible_game(rules, seed)) is not None]
-        best = min(games, key=lambda g: len(g.results))
-        write(f"preset_{name}", best)
-    for name, state in scoring_examples().items():
-        write(name, state)
+        played = [g for seed in range(10) if (g := sensible_game(rules, seed)) is not None]
+        games[f"preset_{name}"] = min(played, key=lambda g: len(g.results))
+    games.update(scoring_examples())
+    refused = []
+    for name, state in games.items():
+        try:
+            write(name, state, folder)
+        except GoldenExists as error:
+            refused.append(str(error))
+    for message in refused:
+        print(message, file=sys.stderr)
+    if refused:
+        print(f"{len(refused)} golden game(s) refused: delete a game's two files to write it "
+              "again, and say why in the commit.", file=sys.stderr)
+    return 1 if refused else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
