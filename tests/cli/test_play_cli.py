@@ -111,3 +111,22 @@ def test_command_line_quits_cleanly_and_refuses_bad_options() -> None:
     bad = subprocess.run([sys.executable, "-m", "spades.cli.main", "play", "--set",
                           "players=7"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "players must be 2 to 5" in bad.stderr
+
+
+def test_a_level_that_fails_to_import_is_an_error_not_random_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken level must not turn quietly into random play at the table."""
+    monkeypatch.setitem(sys.modules, "spades.ai.normal", None)  # its import fails
+    with pytest.raises(ImportError):
+        Table(find_preset("short"), seed=1, level="normal", ask=lambda _: "q",
+              say=lambda _: None)
+
+
+def test_a_broken_suggestion_module_stops_the_game_loading() -> None:
+    """No quiet "no suggestion" either: the command cannot start without it."""
+    probe = ("import sys; sys.modules['spades.ai.suggest'] = None; "
+             "import spades.cli.play")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode != 0, "loaded without its suggestion module"
+    assert "Error: import of spades.ai.suggest halted" in result.stderr, result.stderr

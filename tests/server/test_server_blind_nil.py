@@ -4,8 +4,6 @@ passing that follows; the bid suggestion; computer players never bid blind nil."
 from __future__ import annotations
 
 import random
-import sys
-import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -184,9 +182,7 @@ def fake_suggest_bid(view: PlayerView) -> Suggestion:
 
 def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    module = types.ModuleType("spades.ai.suggest")
-    module.suggest_bid = fake_suggest_bid  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "spades.ai.suggest", module)
+    monkeypatch.setattr(thinking, "suggest_bid", fake_suggest_bid)
     game_id = crafted_game(tmp_path, first_dealer=3)
     with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
         driver = Driver(ws)
@@ -202,12 +198,3 @@ def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
         state = driver.until_decision()
         assert state["legal"]["kind"] == "play" and state["suggestion"] is None
 
-
-def test_no_suggestion_module_means_no_suggestion(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "spades.ai.suggest", None)  # import fails
-    with client(tmp_path) as http:
-        game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
-            state = Driver(ws).until_decision()
-            assert state["legal"]["kind"] == "bid" and state["suggestion"] is None

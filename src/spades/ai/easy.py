@@ -42,10 +42,6 @@ def _low(cards: list[Card]) -> Card:
     return min(cards, key=lambda c: (c >= 39, rank_of(c), c))
 
 
-def _high(cards: list[Card]) -> Card:
-    return max(cards, key=lambda c: (c >= 39, rank_of(c), c))
-
-
 def _lead(view: PlayerView, cards: list[Card], nil: bool, cover: bool) -> Card:
     if nil:
         return _low(cards)

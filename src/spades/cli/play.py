@@ -12,6 +12,7 @@ from typing import Any
 
 from spades.ai.base import Player
 from spades.ai.levels import make_player
+from spades.ai.suggest import suggest_bid
 from spades.engine import (
     BLIND_NIL,
     NIL,
@@ -62,13 +63,6 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def computer(level: str) -> Player:
-    try:
-        return make_player(level)
-    except ImportError:  # a level not built in this checkout
-        return make_player("random")
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
@@ -113,7 +107,7 @@ class Table:
         self.say = say
         self.looked = False
         self.players: dict[int, Player] = players if players is not None else {
-            seat: computer(level) for seat in range(1, rules.players)}
+            seat: make_player(level) for seat in range(1, rules.players)}
 
     # ------------------------------------------------------------ the loop
     def play(self) -> GameState:
@@ -331,9 +325,5 @@ def _bid_range(bids: list[Bid]) -> str:
 
 
 def _suggestion(view: PlayerView) -> str:
-    try:
-        from spades.ai.suggest import suggest_bid
-    except ImportError:
-        return ""
     suggestion = suggest_bid(view)
     return f"{suggestion.bid.label} ({'; '.join(suggestion.reasons)})"

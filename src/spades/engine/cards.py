@@ -59,10 +59,6 @@ class Card(int):
         return self >= LITTLE_JOKER_INDEX
 
     @property
-    def bit(self) -> int:
-        return 1 << self
-
-    @property
     def name(self) -> str:
         """A spoken name: "queen of hearts", "Big Joker"."""
         return NAME_OF[self]
@@ -110,7 +106,6 @@ SUIT_MASKS: tuple[int, int, int, int] = (
     ((1 << 13) - 1) << 26,
     ((1 << 15) - 1) << 39,
 )
-SPADES_MASK = SUIT_MASKS[Suit.SPADES]
 NON_SPADES_MASK = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
 #: The suit mask of each card, for "follow suit" tests without a lookup chain.
 SUIT_MASK_OF: tuple[int, ...] = tuple(SUIT_MASKS[SUIT_OF[i]] for i in range(CARD_COUNT))

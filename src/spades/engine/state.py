@@ -30,9 +30,6 @@ class Trick(NamedTuple):
     cards: tuple[Card, ...]
     winner: int
 
-    def seat_of(self, index: int, players: int) -> int:
-        return (self.leader + index) % players
-
     def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
         return tuple(((self.leader + i) % players, c) for i, c in enumerate(self.cards))
 

@@ -69,10 +69,6 @@ class PlayerView:
         return self.rules.partner_of[self.seat]
 
     @property
-    def is_my_turn(self) -> bool:
-        return self.turn == self.seat
-
-    @property
     def last_trick(self) -> Trick | None:
         return self.history[-1] if self.history else None
 

@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from spades.ai.base import Player
+from spades.ai.suggest import suggest_bid
 from spades.engine import Action, Bid, PlayerView
 
 from .presets import LEVEL_NAMES
@@ -32,17 +33,12 @@ THINK_LIMIT = 30.0
 
 
 def player_for(level: str) -> Player:
-    """The computer player of ``level`` (one per process); the random player while a level
-    is not built yet."""
+    """The computer player of ``level`` (one per process)."""
     player = _PLAYERS.get(level)
     if player is None:
         from spades.ai.levels import make_player
 
-        try:
-            player = make_player(level)
-        except ImportError:
-            log.warning("computer level %r is not available; using the random player", level)
-            player = make_player("random")
+        player = make_player(level)
         _PLAYERS[level] = player
     return player
 
@@ -55,11 +51,7 @@ def choose(level: str, view: PlayerView, seed: int) -> tuple[Action, float]:
 
 
 def suggest(view: PlayerView) -> dict[str, Any] | None:
-    """The bid suggestion for a person's view, or None if the module is not there."""
-    try:
-        from spades.ai.suggest import suggest_bid  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
+    """The bid suggestion for a person's view."""
     result = suggest_bid(view)
     bid = result.bid
     code = bid.code if isinstance(bid, Bid) else bid
