@@ -130,3 +130,4 @@ def test_a_broken_suggestion_module_stops_the_game_loading() -> None:
                             timeout=60)
     assert result.returncode != 0, "loaded without its suggestion module"
     assert "Error: import of spades.ai.suggest halted" in result.stderr, result.stderr
+
