@@ -128,6 +128,15 @@ def test_names_cannot_drive_the_terminal(tmp_path: Path) -> None:
     assert "Bob\\x1b[2J & Di\\u202e" in out
 
 
+def test_a_lone_surrogate_in_a_name_is_shown_not_a_crash(tmp_path: Path) -> None:
+    """JSON may carry "\\ud800", which no terminal encoding can print as it is."""
+    path = tmp_path / "surrogate.json"
+    path.write_text(json.dumps(a_record(players=["A\ud800", "B", "C", "D"])))
+    result = spades("replay", str(path))
+    assert result.returncode == 0, result.stderr.decode()
+    assert "A\\ud800 & C" in result.stdout.decode()
+
+
 def test_a_huge_name_is_cut_short(tmp_path: Path) -> None:
     path = tmp_path / "long.json"
     path.write_text(json.dumps(a_record(actions=200, players=["N" * 100_000, "E", "S", "W"])))

@@ -13,7 +13,10 @@ from spades.engine import RecordError, parse_record, replay, summary
 def register(sub: Any) -> None:
     parser = sub.add_parser("replay", help="score a game record hand by hand",
                             description="Replay a spades-record/1 file through the rules and "
-                                        "print bids, tricks, points, bags and running score.")
+                                        "print bids, tricks, points, bags and running score. "
+                                        f"A record is UTF-8 JSON of at most "
+                                        f"{MAX_RECORD_BYTES // 2**20} MB; exit code 2 "
+                                        "and a message when it cannot be read or replayed.")
     parser.add_argument("record", help="a game record (JSON); - reads standard input")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
