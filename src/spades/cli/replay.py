@@ -70,6 +70,8 @@ def read_record(source: str) -> Any:
         raise Unreadable(f"is not JSON: {error}") from None
     except RecursionError:
         raise Unreadable("is not a record: its JSON is nested too deeply") from None
+    except Unreadable:  # NaN or Infinity
+        raise
     except ValueError as error:
         if "digits" in str(error):  # the interpreter's limit on digits in an integer
             raise Unreadable(f"is not a record: it has an integer longer than "
