@@ -20,6 +20,7 @@ from spades.engine import (
     Card,
     Exchange,
     GameState,
+    Look,
     PassCards,
     Phase,
     Play,
@@ -338,8 +339,12 @@ class SensiblePlayer:
 
 
 def sensible_chooser(state: GameState, rng: random.Random) -> Action:
+    """The sensible player's choice; it looks at face-down cards before deciding."""
     seat = state.hand.turn
-    return SensiblePlayer().choose(player_view(state, seat), rng)
+    view = player_view(state, seat)
+    if view.face_down:
+        return Look(seat)
+    return SensiblePlayer().choose(view, rng)
 
 
 def play_until(state: GameState, chooser: Chooser, rng: random.Random,

@@ -15,7 +15,7 @@ import dataclasses
 import os
 import pickle
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -40,20 +40,26 @@ from spades.engine import (
     Action,
     Bid,
     Card,
+    CardPlayed,
     Draw,
     Exchange,
     GameState,
     IllegalActionError,
+    Look,
     PassCards,
     Phase,
     Play,
+    PlayerView,
     Rules,
     apply,
+    can_bid_blind_nil,
     cards_in,
+    events,
     legal_actions,
     make_rules,
     new_game,
     player_view,
+    seat_record,
 )
 
 CONFIGS: dict[str, Rules] = {
@@ -109,8 +115,11 @@ def hidden_from(state: GameState, seat: int) -> set[int]:
     for giver, _, passed in hand.passes:
         if giver == seat:
             hidden -= set(passed)
+    face_down = can_bid_blind_nil(state, seat)
+    if face_down:  # blind nil open and not looked: its own cards too
+        hidden |= set(cards_in(hand.hands[seat]))
     if state.rules.draw and hand.phase is Phase.DRAW:
-        start = hand.stock + (1 if hand.turn == seat else 0)
+        start = hand.stock + (1 if hand.turn == seat and not face_down else 0)
         hidden |= set(hand.deck[start:])
     if hand.kitty is not None and hand.kitty != 0:  # the 2 of clubs in the kitty is public
         hidden.add(int(hand.kitty))
@@ -122,7 +131,8 @@ def check_views(state: GameState) -> None:
     hands = state.hand.hands
     for seat in range(n):
         view = player_view(state, seat)
-        assert view.hand == tuple(cards_in(hands[seat]))
+        face_down = can_bid_blind_nil(state, seat)
+        assert view.hand == (() if face_down else tuple(cards_in(hands[seat])))
         assert list(view.hand) == sorted(view.hand)
         leaked = set(cards_shown(view)) & hidden_from(state, seat)
         leaked |= set(cards_in(view.played)) & hidden_from(state, seat)
@@ -379,13 +389,13 @@ def test_illegal_actions_are_refused_and_change_nothing(config: str,
 
 
 def _replay(rules: Rules, decks: Sequence[Sequence[Card]], dealer: int,
-            actions: Sequence[tuple[int, Action]]) -> list[GameState]:
-    """The states of a game replayed from its decks; IllegalActionError when an action does
-    not fit (a seat out of turn counts as one)."""
-    state = new_game(rules, decks=decks, first_dealer=dealer)
+            actions: Sequence[tuple[int, Action]], seed: int = 0) -> list[GameState]:
+    """The states of a game replayed from its decks (later hands from ``seed``);
+    IllegalActionError when an action does not fit (a seat out of turn counts as one)."""
+    state = new_game(rules, seed, decks=decks, first_dealer=dealer)
     states = [state]
     for seat, action in actions:
-        if state.hand.turn != seat:
+        if state.hand.turn != seat and not isinstance(action, Look):
             raise IllegalActionError(f"seat {seat} out of turn")
         state = apply(state, action)
         states.append(state)
@@ -421,42 +431,20 @@ def _hidden_positions(state: GameState, seat: int) -> list[int]:
     return [i for i, c in enumerate(hand.deck) if c in hidden and c not in fixed]
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
-@settings(max_examples=6, deadline=None, derandomize=IN_CI,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(data=st.data())
-def test_views_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -> None:
-    """Deal the cards a seat cannot see differently (consistently with all it has seen),
-    replay the same actions: every view of that seat is the same."""
-    rules = CONFIGS[config]
-    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
-    rng = data.draw(st.randoms(use_true_random=False), label="choices")
-    hands_before = data.draw(st.integers(0, 1), label="finished hands first")
-    state = new_game(rules, seed=seed)
-    actions: list[tuple[int, Action]] = []
-    while not state.over and len(state.results) < hands_before:
-        action = rng.choice(legal_actions(state))
-        actions.append((state.hand.turn, action))
-        state = apply(state, action)
-    if state.over:
-        return
-    in_hand = data.draw(st.integers(0, 120), label="actions into the hand")
-    for _ in range(in_hand):
-        legal = legal_actions(state)
-        action = rng.choice(legal)
-        after = apply(state, action)
-        if after.over or len(after.results) > len(state.results):
-            break  # stay inside the hand
-        actions.append((state.hand.turn, action))
-        state = after
-    seat = data.draw(st.integers(0, rules.players - 1), label="seat")
+#: The three projections, looked up here so that the planted-leak tests can replace one.
+PROJECTIONS: dict[str, Callable[..., Any]] = {
+    "view": player_view, "events": events, "download": seat_record}
+
+
+def redeals(state: GameState, seat: int, rng: random.Random,
+            replays: Callable[[list[Card]], list[GameState] | None]) -> list[list[Card]]:
+    """Decks for the hand in play that deal every card ``seat`` has not seen, and the stock,
+    differently, consistently with all it has seen: 1. the hidden cards shuffled among their
+    places keeping each place's suit (always replays: follow suit, voids, spade leads), and
+    2. when one replays, a redistribution that changes how many cards of a suit a seat holds
+    (a whole shuffle, else swaps of two cards)."""
     positions = _hidden_positions(state, seat)
     deck = list(state.hand.deck)
-    decks = [r.deck for r in state.results]
-
-    # 1. the hidden cards shuffled among their places keeping each place's suit: always
-    #    consistent with what the seat saw (follow suit, voids, spade leads) but blind to a
-    #    leak of how many cards of a suit another seat holds, hence 2. below
     by_suit: dict[int, list[int]] = {}
     for p in positions:
         by_suit.setdefault(suit_of(deck[p]), []).append(p)
@@ -466,18 +454,7 @@ def test_views_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -
         rng.shuffle(moved)
         for p, card in zip(places, moved, strict=True):
             suited[p] = card
-    original = _replay(rules, [*decks, deck], state.first_dealer, actions)
-    assert original[-1].hand == state.hand and original[-1].results == state.results
-
-    def replays(other: list[Card]) -> list[GameState] | None:
-        try:
-            return _replay(rules, [*decks, other], state.first_dealer, actions)
-        except IllegalActionError:
-            return None
-
-    # 2. redistributions that change how many cards of a suit a seat holds, kept when the
-    #    same actions replay legally on them: a whole shuffle, else swaps of two cards
-    mixed: list[Card] | None = None
+    out = [suited]
     for _ in range(5):
         moved = [deck[p] for p in positions]
         rng.shuffle(moved)
@@ -485,9 +462,9 @@ def test_views_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -
         for p, card in zip(positions, moved, strict=True):
             other[p] = card
         if replays(other) is not None:
-            mixed = other
-            break
-    if mixed is None and len(positions) >= 2:
+            out.append(other)
+            return out
+    if len(positions) >= 2:
         other = list(deck)
         for _ in range(30):
             p, q = rng.sample(positions, 2)
@@ -497,15 +474,141 @@ def test_views_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -
             swapped[p], swapped[q] = other[q], other[p]
             if replays(swapped) is not None:
                 other = swapped
-                mixed = other
+        if other != deck:
+            out.append(other)
+    return out
 
+
+def check_projections(rules: Rules, seed: int, rng: random.Random, hands_before: int,
+                      in_hand: int, seat: int) -> int | None:
+    """Play ``hands_before`` hands and ``in_hand`` actions into the next at random (looks
+    included); re-deal what ``seat`` has not seen (and every later hand, by another seed);
+    replay the same actions: every view of the seat, every list of events between two of
+    its states, and every record it may download are the same. Returns how many re-deals
+    were compared (None when the game ended first)."""
+    state = new_game(rules, seed=seed)
+    actions: list[tuple[int, Action]] = []
+    while not state.over and len(state.results) < hands_before:
+        action = rng.choice(legal_actions(state))
+        actions.append((_actor(state, action), action))
+        state = apply(state, action)
+    if state.over:
+        return None
+    for _ in range(in_hand):
+        action = rng.choice(legal_actions(state))
+        after = apply(state, action)
+        if after.over or len(after.results) > len(state.results):
+            break  # stay inside the hand
+        actions.append((_actor(state, action), action))
+        state = after
+        if rng.random() < 0.2:  # a seat looks out of turn
+            lookers = [s for s in range(rules.players) if can_bid_blind_nil(state, s)]
+            if lookers:
+                look = Look(rng.choice(lookers))
+                actions.append((look.seat, look))
+                state = apply(state, look)
+    decks = [r.deck for r in state.results]
+
+    def replays(other: list[Card], other_seed: int = seed) -> list[GameState] | None:
+        try:
+            return _replay(rules, [*decks, other], state.first_dealer, actions, other_seed)
+        except IllegalActionError:
+            return None
+
+    original = replays(list(state.hand.deck))
+    assert original is not None
+    assert original[-1].hand == state.hand and original[-1].results == state.results
+    view, learn, download = (PROJECTIONS[k] for k in ("view", "events", "download"))
     compared = 0
-    for other in (suited, mixed):
-        if other is None:
-            continue
-        replayed = replays(other)
+    for other in redeals(state, seat, rng, replays):
+        replayed = replays(other, seed + 1)
         assert replayed is not None, "a suit-keeping redistribution must replay"
-        for a, b in zip(original, replayed, strict=True):
-            assert player_view(a, seat) == player_view(b, seat)
+        for i, (a, b) in enumerate(zip(original, replayed, strict=True)):
+            assert view(a, seat) == view(b, seat), f"the view after action {i}"
+            assert download(a, seat) == download(b, seat), f"the download after action {i}"
+            if i:
+                assert (learn(original[i - 1], a, seat)
+                        == learn(replayed[i - 1], b, seat)), f"the events of action {i}"
         compared += 1
-    assert compared >= 1
+    return compared
+
+
+def _actor(state: GameState, action: Action) -> int:
+    return action.seat if isinstance(action, Look) else state.hand.turn
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+@settings(max_examples=6, deadline=None, derandomize=IN_CI,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_projections_do_not_depend_on_hidden_cards(config: str, data: st.DataObject) -> None:
+    """The observation layer's promise, for every preset, every seat and every phase:
+    re-dealing every card a seat has not seen (its own too while they are face down for
+    blind nil), and the stock, changes none of its projections: its view, the events it
+    learns, the record it may download."""
+    rules = CONFIGS[config]
+    compared = check_projections(
+        rules, seed=data.draw(st.integers(0, 2**32 - 1), label="seed"),
+        rng=data.draw(st.randoms(use_true_random=False), label="choices"),
+        hands_before=data.draw(st.integers(0, 1), label="finished hands first"),
+        in_hand=data.draw(st.integers(0, 120), label="actions into the hand"),
+        seat=data.draw(st.integers(0, rules.players - 1), label="seat"))
+    assert compared is None or compared >= 1
+
+
+# ---------------------------------------------------------------------------- planted leaks
+
+
+def _leak_view(state: GameState, seat: int) -> PlayerView:
+    """The view, plus the next seat's cards."""
+    view = player_view(state, seat)
+    other = (seat + 1) % state.rules.players
+    return dataclasses.replace(view, hand=view.hand + tuple(cards_in(state.hand.hands[other])))
+
+
+def _leak_face_down(state: GameState, seat: int) -> PlayerView:
+    """The view with the seat's own cards and drawn card even while face down (what the
+    server sent before the look was the engine's)."""
+    view = player_view(state, seat)
+    hand = state.hand
+    drawn = hand.deck[hand.stock] if hand.phase is Phase.DRAW and hand.turn == seat else None
+    return dataclasses.replace(view, hand=tuple(cards_in(hand.hands[seat])), drawn=drawn)
+
+
+def _leak_events(before: GameState, after: GameState, seat: int) -> list[Any]:
+    """The events, plus the card under the top of the stock (what server/wire.py read before
+    it served the engine's events) or the next seat's highest card."""
+    hand = after.hand
+    other = hand.hands[(seat + 1) % after.rules.players]
+    card = hand.deck[hand.stock + 1] if after.rules.draw else other.bit_length() - 1
+    return [*events(before, after, seat), CardPlayed(-1, Card(max(card, 0)))]
+
+
+def _leak_download(state: GameState, seat: int) -> dict[str, Any]:
+    """The download with the whole deck of the hand in play (what server/download.py
+    would give from ``record_of``)."""
+    record = seat_record(state, seat)
+    if not state.over:
+        record["hands"][-1]["deck"] = [str(Card(c)) for c in state.hand.deck]
+    return record
+
+
+@pytest.mark.parametrize(("projection", "leak", "config", "in_hand"), [
+    ("view", _leak_view, "partnership", 3),
+    ("view", _leak_face_down, "two-player", 0),
+    ("events", _leak_events, "partnership", 3),
+    ("events", _leak_events, "two-player", 3),
+    ("download", _leak_download, "partnership", 3),
+    ("download", _leak_download, "house+blind-nil-any-time", 3),
+])
+def test_the_property_catches_a_planted_leak(projection: str, leak: Callable[..., Any],
+                                             config: str, in_hand: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each projection made to leak a hidden card fails the property; unchanged it holds."""
+    rules = CONFIGS[config]
+    args = dict(rules=rules, seed=7, hands_before=0, in_hand=in_hand, seat=0)
+    compared = check_projections(rng=random.Random(1), **args)  # type: ignore[arg-type]
+    assert compared is not None and compared >= 1
+    monkeypatch.setitem(PROJECTIONS, projection, leak)
+    with pytest.raises(AssertionError, match=f"the {projection}"):
+        check_projections(rng=random.Random(1), **args)  # type: ignore[arg-type]

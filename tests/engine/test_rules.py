@@ -22,6 +22,7 @@ from spades.engine import (
     Exchange,
     GameState,
     IllegalActionError,
+    Look,
     PassCards,
     Phase,
     Play,
@@ -482,11 +483,15 @@ def test_the_draw_keep_or_discard() -> None:
     deck = list(rules.deck)
     state = new_game(rules, decks=[deck])
     assert state.hand.turn == 0, "the non-dealer draws first"
+    assert player_view(state, 0).drawn is None, "face down until the seat looks"
+    state = apply(state, Look(0))
     assert player_view(state, 0).drawn == deck[0]
     assert player_view(state, 1).drawn is None
     state = apply(state, KEEP)                    # seat 0 keeps deck[0], deck[1] face up
     assert cards_in(state.hand.hands[0]) == [deck[0]]
     assert state.hand.discards == (deck[1],)
+    assert player_view(state, 1).drawn is None, "face down until the seat looks"
+    state = apply(state, Look(1))
     assert player_view(state, 1).drawn == deck[2]
     state = apply(state, DISCARD)                 # seat 1 shows deck[2], keeps deck[3]
     assert cards_in(state.hand.hands[1]) == [deck[3]]

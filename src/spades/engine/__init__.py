@@ -1,9 +1,11 @@
 """The rules engine: pure Python, standard library only, no I/O, no global random.
 
-Public API: ``new_game``, ``legal_actions``, ``apply``, ``player_view``, the actions, the
-``Rules`` and the preset registry, game records, scoring, and the card tables computer players
-use. Code outside the engine imports from here only, never from ``spades.engine.cards`` etc.
-(an import-linter contract in pyproject.toml holds it).
+Public API: ``new_game``, ``legal_actions``, ``apply``, the actions, the ``Rules`` and the
+preset registry, game records, scoring, the card tables computer players use, and the
+observation layer, the only route out for anything hidden: ``player_view`` (what a seat
+sees), ``events`` (what it learns between two states) and ``seat_record`` (the record it may
+download). Code outside the engine imports from here only, never from
+``spades.engine.cards`` etc. (an import-linter contract in pyproject.toml holds it).
 """
 
 from .actions import (
@@ -17,6 +19,7 @@ from .actions import (
     Draw,
     Exchange,
     IllegalActionError,
+    Look,
     PassCards,
     Play,
 )
@@ -33,7 +36,31 @@ from .cards import (
     mask_of,
     parse_card,
 )
-from .game import DeckError, apply, can_bid_blind_nil, legal_actions, new_game, trick_winner
+from .game import (
+    DeckError,
+    apply,
+    can_bid_blind_nil,
+    has_looked,
+    legal_actions,
+    new_game,
+    trick_winner,
+)
+from .observe import (
+    BidMade,
+    CardDrawn,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameOver,
+    HandDealt,
+    HandScored,
+    KittyExchanged,
+    Looked,
+    SpadesBroken,
+    TrickWon,
+    events,
+    seat_record,
+)
 from .presets import (
     HOUSE_RULE_NAMES,
     PRESET_HELP,
@@ -83,18 +110,29 @@ __all__ = [
     "SUIT_OF",
     "Action",
     "Bid",
+    "BidMade",
     "Card",
+    "CardDrawn",
     "CardError",
+    "CardPlayed",
+    "CardsPassed",
     "DeckError",
     "Draw",
+    "Event",
     "Exchange",
+    "GameOver",
     "GameState",
+    "HandDealt",
     "HandResult",
     "HandScore",
+    "HandScored",
     "HandState",
     "HouseRule",
     "HouseRuleError",
     "IllegalActionError",
+    "KittyExchanged",
+    "Look",
+    "Looked",
     "PassCards",
     "Phase",
     "Play",
@@ -104,17 +142,21 @@ __all__ = [
     "Rules",
     "RulesError",
     "SheetLine",
+    "SpadesBroken",
     "Suit",
     "Trick",
+    "TrickWon",
     "action_to_json",
     "apply",
     "apply_bags",
     "can_bid_blind_nil",
     "cards_in",
+    "events",
     "find_entry",
     "find_preset",
     "format_cards",
     "game_end",
+    "has_looked",
     "legal_actions",
     "load_record",
     "loads",
@@ -130,6 +172,7 @@ __all__ = [
     "rules_from_json",
     "rules_to_json",
     "score_hand",
+    "seat_record",
     "side_points",
     "summary",
     "trick_winner",

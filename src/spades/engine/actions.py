@@ -85,6 +85,19 @@ class Exchange:
         return "exchange" if self.take else "keep the 2 of clubs"
 
 
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Turn up one's cards. While blind nil is open to a seat its cards (and, in the draw,
+    the card it would draw) stay face down; looking closes blind nil for the hand. Any seat
+    may look, in turn or not, so the action names its seat. Bidding (other than blind nil)
+    or drawing with the cards face down looks first."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return "look"
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Play:
     """Play ``card``: a ``Card`` (or its index) or card text such as ``"AS"``."""
@@ -111,7 +124,7 @@ def _card_of(card: object) -> Card:
                              "e.g. Play('AS')")
 
 
-Action = Draw | Bid | PassCards | Exchange | Play
+Action = Draw | Bid | PassCards | Exchange | Play | Look
 
 #: One shared ``Play`` per card, so that legal_actions builds nothing new.
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
@@ -119,3 +132,5 @@ KEEP = Draw(True)
 DISCARD = Draw(False)
 TAKE_KITTY = Exchange(True)
 KEEP_TWO = Exchange(False)
+#: One shared ``Look`` per seat.
+LOOKS: tuple[Look, ...] = tuple(Look(s) for s in range(8))

@@ -17,6 +17,7 @@ from .actions import (
     DISCARD,
     KEEP,
     KEEP_TWO,
+    LOOKS,
     NIL,
     PLAYS,
     TAKE_KITTY,
@@ -25,6 +26,7 @@ from .actions import (
     Draw,
     Exchange,
     IllegalActionError,
+    Look,
     PassCards,
     Play,
 )
@@ -177,13 +179,16 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.over:
         return []
     if phase is Phase.BID:
+        if can_bid_blind_nil(state, hand.turn):
+            return [LOOKS[hand.turn], *legal_bids(state)]
         return list(legal_bids(state))
     if phase is Phase.DRAW:
-        actions: list[Action] = [KEEP, DISCARD]
         if can_bid_blind_nil(state, hand.turn):
-            actions.append(BLIND_NIL)
-        return actions
+            return [LOOKS[hand.turn], KEEP, DISCARD, BLIND_NIL]
+        return [KEEP, DISCARD]
     if phase is Phase.KITTY:
+        if can_bid_blind_nil(state, hand.turn):
+            return [LOOKS[hand.turn], TAKE_KITTY, KEEP_TWO]
         return [TAKE_KITTY, KEEP_TWO]
     if phase is Phase.PASS:
         size = state.rules.blind_nil_pass
@@ -257,12 +262,14 @@ def legal_bids(state: GameState) -> tuple[Bid, ...]:
 
 def can_bid_blind_nil(state: GameState, seat: int) -> bool:
     """Blind nil is still open to ``seat`` this hand, whether or not it is its turn: blind
-    nil is on, the seat has not bid (or, two-player, drawn) yet, and its side is far enough
-    behind. A client must not show the seat its cards while this holds and it has not
-    chosen to look."""
+    nil is on, the seat has not looked at its cards, bid (or, two-player, drawn) yet, and
+    its side is far enough behind. While this holds the seat's cards are face down: its
+    view holds none (see ``view.is_face_down``) and it may ``Look``."""
     rules = state.rules
     hand = state.hand
     if not rules.blind_nil or state.over or hand.bids[seat] is not None:
+        return False
+    if has_looked(hand, seat):
         return False
     if rules.draw:
         if hand.phase is not Phase.DRAW or hand.hands[seat]:
@@ -274,6 +281,12 @@ def can_bid_blind_nil(state: GameState, seat: int) -> bool:
     side = rules.side_of[seat]
     best_other = max(s for i, s in enumerate(state.scores) if i != side)
     return best_other - state.scores[side] >= rules.blind_nil_deficit
+
+
+def has_looked(hand: HandState, seat: int) -> bool:
+    """``seat`` turned up its cards this hand with a ``Look``."""
+    look = LOOKS[seat]
+    return any(action is look or action == look for _, action in hand.setup)
 
 
 def _lowest_club(hands: Sequence[int]) -> int:
@@ -330,6 +343,8 @@ def apply(state: GameState, action: Action) -> GameState:
         if phase is not Phase.KITTY:
             raise IllegalActionError(_not_now(phase, "exchange with the kitty"))
         return _exchange(state, action.take)  # type: ignore[union-attr]
+    if kind is Look:
+        return _look(state, action.seat)  # type: ignore[union-attr]
     raise IllegalActionError(f"{action!r} is not an action")
 
 
@@ -466,6 +481,8 @@ def _bid(state: GameState, bid: Bid) -> GameState:
     bids = list(hand.bids)
     bids[seat] = bid
     setup = (*hand.setup, (seat, bid))
+    if not bid.blind and can_bid_blind_nil(state, seat):  # bidding on one's cards looks
+        setup = (*hand.setup, (seat, LOOKS[seat]), (seat, bid))
     if hand.phase is Phase.DRAW:  # two-player blind nil, declared before the first draw
         return _with_hand(state, _replace_hand(hand, bids=tuple(bids), setup=setup))
     nxt = _next_bidder(rules, bids, seat)
@@ -485,6 +502,8 @@ def _why_no_blind(state: GameState, seat: int) -> str:
         return "blind nil must be declared before your first draw"
     if not rules.draw and hand.phase is not Phase.BID:
         return _not_now(hand.phase, "bid")
+    if has_looked(hand, seat):
+        return "you have looked at your cards: blind nil is bid before looking"
     return (f"blind nil is allowed only when your side is behind by "
             f"{rules.blind_nil_deficit} points or more")
 
@@ -549,6 +568,8 @@ def _draw(state: GameState, keep: bool) -> GameState:
     hands = list(hand.hands)
     hands[seat] |= 1 << kept
     setup = (*hand.setup, (seat, KEEP if keep else DISCARD))
+    if can_bid_blind_nil(state, seat):  # drawing looks at the card
+        setup = (*hand.setup, (seat, LOOKS[seat]), (seat, KEEP if keep else DISCARD))
     other = (seat + 1) % rules.players
     changes: dict[str, object] = dict(
         hands=tuple(hands), stock=hand.stock + 2, discards=(*hand.discards, shown),
@@ -589,6 +610,19 @@ def _pass(state: GameState, cards: tuple[Card, ...]) -> GameState:
     if pending:
         return _with_hand(state, after)
     return _with_hand(state, _start_play(rules, after))
+
+
+def _look(state: GameState, seat: int) -> GameState:
+    rules = state.rules
+    if not isinstance(seat, int) or not 0 <= seat < rules.players:
+        raise IllegalActionError(f"seat must be 0 to {rules.players - 1}, not {seat!r}")
+    if not can_bid_blind_nil(state, seat):
+        if not rules.blind_nil:
+            raise IllegalActionError("blind nil is not played at this table: your cards "
+                                     "are face up")
+        raise IllegalActionError("your cards are already face up")
+    hand = state.hand
+    return _with_hand(state, _replace_hand(hand, setup=(*hand.setup, (seat, LOOKS[seat]))))
 
 
 def _exchange(state: GameState, take: bool) -> GameState:

@@ -20,6 +20,7 @@ from .actions import (
     Draw,
     Exchange,
     IllegalActionError,
+    Look,
     PassCards,
     Play,
 )
@@ -29,7 +30,10 @@ from .presets import find_preset
 from .rules import OPTION_NAMES, Rules, RulesError
 from .state import GameState
 
-FORMAT = "spades-record/1"
+FORMAT = "spades-record/2"
+#: The formats we read: /1 has no looks (a look is inferred where a seat acted on its
+#: cards) and no per-hand seeds.
+FORMATS = ("spades-record/1", FORMAT)
 
 
 class RecordError(ValueError):
@@ -100,23 +104,30 @@ def parse_bid(value: Any, rules: Rules) -> Bid:
     raise ValueError(f'a bid is a whole number, "nil" or "blind-nil", not {value!r}')
 
 
-def parse_action(data: Any, rules: Rules) -> tuple[int, Action]:
-    """One record action; raises ValueError with a plain reason."""
+def parse_action(data: Any, rules: Rules, version: int = 2) -> tuple[int, Action]:
+    """One record action (``version`` of the record format); raises ValueError with a
+    plain reason."""
     if not isinstance(data, Mapping):
         raise ValueError(f"an action is an object such as {{\"seat\": 0, \"play\": \"AS\"}}, "
                          f"not {data!r}")
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise ValueError(f'"seat" must be a seat from 0 to {rules.players - 1}, not {seat!r}')
-    kinds = [k for k in ("bid", "play", "pass", "draw", "exchange") if k in data]
+    names = ("bid", "play", "pass", "draw", "exchange", "look")[:6 if version >= 2 else 5]
+    kinds = [k for k in names if k in data]
     extra = sorted(set(data) - {"seat", *kinds})
     if len(kinds) != 1 or extra:
-        raise ValueError('an action has "seat" and exactly one of "bid", "play", "pass", '
-                         f'"draw", "exchange"; got {sorted(data)}')
+        listed = ", ".join(f'"{k}"' for k in names)
+        raise ValueError(f'an action has "seat" and exactly one of {listed}; '
+                         f'got {sorted(data)}')
     kind = kinds[0]
     value = data[kind]
     action: Action
-    if kind == "bid":
+    if kind == "look":
+        if value is not True:
+            raise ValueError(f"a look is true, not {value!r}")
+        action = Look(seat)
+    elif kind == "bid":
         action = parse_bid(value, rules)
     elif kind == "play":
         if not isinstance(value, str):
@@ -146,6 +157,8 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
         return {"seat": seat, "draw": "keep" if action.keep else "discard"}
     if isinstance(action, PassCards):
         return {"seat": seat, "pass": [CODE_OF[c] for c in action.cards]}
+    if isinstance(action, Look):
+        return {"seat": seat, "look": True}
     return {"seat": seat, "exchange": action.take}
 
 
@@ -153,8 +166,10 @@ def parse_record(data: Any) -> Record:
     """Check the shape of a record (not yet its legality: see ``replay``)."""
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f'"format" must be "{FORMAT}", not {data.get("format")!r}')
+    if data.get("format") not in FORMATS:
+        raise RecordError(f'"format" must be "{FORMAT}" (or "{FORMATS[0]}"), '
+                          f'not {data.get("format")!r}')
+    version = FORMATS.index(data["format"]) + 1
     known = {"format", "rules", "players", "first_dealer", "hands", "seed", "result"}
     unknown = sorted(set(data) - known)
     if unknown:
@@ -178,7 +193,7 @@ def parse_record(data: Any) -> Record:
     for h, hand in enumerate(hands_data, start=1):
         if not isinstance(hand, Mapping) or set(hand) - {"deck", "actions", "seen"}:
             raise RecordError('a hand is an object with "deck" and "actions"', hand=h)
-        actions = _parse_actions(hand.get("actions", []), rules, h)
+        actions = _parse_actions(hand.get("actions", []), rules, h, version)
         if "seen" in hand:
             if "deck" in hand or h != len(hands_data):
                 raise RecordError('only the last hand may be "seen" (a hand in play as one '
@@ -197,13 +212,14 @@ def parse_record(data: Any) -> Record:
                   seen=seen)
 
 
-def _parse_actions(data: Any, rules: Rules, h: int) -> tuple[tuple[int, Action], ...]:
+def _parse_actions(data: Any, rules: Rules, h: int,
+                   version: int) -> tuple[tuple[int, Action], ...]:
     if not isinstance(data, list):
         raise RecordError('"actions" must be a list', hand=h)
     actions = []
     for a, item in enumerate(data, start=1):
         try:
-            actions.append(parse_action(item, rules))
+            actions.append(parse_action(item, rules, version))
         except ValueError as error:
             raise RecordError(str(error), hand=h, action=a) from None
     return tuple(actions)
@@ -248,7 +264,7 @@ def replay(record: Record, seed: int | str = 0) -> GameState:
         for a, (seat, action) in enumerate(actions, start=1):
             if state.over:
                 raise RecordError("the game is over", hand=h, action=a)
-            if seat != state.hand.turn:
+            if seat != state.hand.turn and not isinstance(action, Look):
                 raise RecordError(f"it is seat {state.hand.turn}'s turn, not seat {seat}'s",
                                   hand=h, action=a)
             try:
@@ -306,6 +322,7 @@ def summary(state: GameState) -> dict[str, Any]:
 
 __all__ = [
     "FORMAT",
+    "FORMATS",
     "Record",
     "RecordError",
     "SeenHand",

@@ -1,7 +1,11 @@
 """What one seat may see: the only thing clients and computer players ever get.
 
 A view holds the seat's own cards and public facts (bids, cards played, face-up discards,
-scores), never another seat's cards, the undrawn stock, or the kitty card.
+scores), never another seat's cards, the undrawn stock, or the kitty card; and not even its
+own cards while they are face down for blind nil (until the seat looks).
+
+What a seat learns between two states (``observe.events``) and the record it may download
+(``observe.seat_record``) are the other two projections; nothing else leaves the engine.
 """
 
 from __future__ import annotations
@@ -57,8 +61,14 @@ class PlayerView:
     over: bool
     winner: int | None
     legal: tuple[Action, ...]
-    #: blind nil is still open to this seat this hand (also before its turn to bid)
+    #: blind nil is still open to this seat this hand (also before its turn to bid): its
+    #: cards are face down (``hand`` is empty, ``drawn`` None) until it looks
     blind_nil_open: bool
+
+    @property
+    def face_down(self) -> bool:
+        """The seat's cards are face down: it may ``Look`` (or bid blind nil)."""
+        return self.blind_nil_open
 
     @property
     def my_side(self) -> int:
@@ -88,8 +98,9 @@ def player_view(state: GameState, seat: int) -> PlayerView:
     hand = state.hand
     n = rules.players
     my_turn = not state.over and hand.turn == seat
+    face_down = can_bid_blind_nil(state, seat)
     drawn = None
-    if hand.phase is Phase.DRAW and my_turn:
+    if hand.phase is Phase.DRAW and my_turn and not face_down:
         drawn = hand.deck[hand.stock]
     kitty_holder = None
     kitty_taken = None
@@ -107,7 +118,7 @@ def player_view(state: GameState, seat: int) -> PlayerView:
     stock_left = len(hand.deck) - hand.stock if rules.draw else 0
     return PlayerView(
         seat=seat, rules=rules, phase=hand.phase, turn=state.turn, hand_number=hand.number,
-        dealer=hand.dealer, hand=tuple(cards_in(hand.hands[seat])),
+        dealer=hand.dealer, hand=() if face_down else tuple(cards_in(hand.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in hand.hands), bids=hand.bids,
         tricks=hand.tricks, leader=hand.leader, trick=trick, history=hand.history,
         broken=hand.broken, played=hand.played, discards=hand.discards, drawn=drawn,
@@ -115,4 +126,4 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         passes=tuple(p for p in hand.passes if seat in (p[0], p[1])),
         scores=state.scores, bags=state.bags, sheet=sheet, over=state.over,
         winner=state.winner, legal=tuple(legal_actions(state)) if my_turn else (),
-        blind_nil_open=can_bid_blind_nil(state, seat))
+        blind_nil_open=face_down)

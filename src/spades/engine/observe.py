@@ -1,0 +1,267 @@
+"""What a seat learns as the game goes on, and the record it may download.
+
+With ``player_view`` these are the engine's three projections, the only routes out for
+anything hidden:
+
+- ``events(before, after, seat)``: what ``seat`` learns between two states of one game, in
+  order: the public events (a look, a bid, a card played, spades broken, a trick won, a draw's
+  face-up card, a pass between two seats, a kitty exchange, a hand scored, the next deal, the
+  game over) and the seat's own private facts (the card it keeps when it draws, the cards
+  passed to or by it, the kitty card it takes when its cards are face up);
+- ``seat_record(state, seat)``: the game record ``seat`` may download now: the finished hands
+  whole and, of the hand in play, its own cards and the actions it saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, Bid, Draw, Exchange, Look, PassCards, Play
+from .cards import CODE_OF, Card, cards_in
+from .game import apply, can_bid_blind_nil, trick_winner
+from .record import action_to_json, record_of
+from .state import GameState, HandResult
+from .view import SheetLine
+
+
+@dataclass(frozen=True, slots=True)
+class Looked:
+    """``seat`` turned up its cards (blind nil is no longer open to it)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    seat: int
+    bid: Bid
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class SpadesBroken:
+    """Spades may be led from now on."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def plays(self, players: int) -> tuple[tuple[int, Card], ...]:
+        return tuple(((self.leader + i) % players, c) for i, c in enumerate(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """Two-player draw: ``shown`` went face up to the discards; ``kept`` is the card the
+    drawer kept, told to the drawer only (None for everyone else)."""
+
+    seat: int
+    keep: bool
+    shown: Card
+    kept: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsPassed:
+    """Blind-nil passing: ``count`` cards from ``giver`` to ``receiver``; the cards are
+    told to those two only (None for everyone else)."""
+
+    giver: int
+    receiver: int
+    count: int
+    cards: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class KittyExchanged:
+    """Three-player kitty: ``seat`` swapped the 2 of clubs for the kitty (``take``) or
+    kept it; ``card`` is the kitty card taken, told to the taker only, and only when its
+    cards are face up."""
+
+    seat: int
+    take: bool
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    line: SheetLine
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    number: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    winner: int | None
+    scores: tuple[int, ...]
+
+
+Event = (Looked | BidMade | CardPlayed | SpadesBroken | TrickWon | CardDrawn | CardsPassed
+         | KittyExchanged | HandScored | HandDealt | GameOver)
+
+
+def sheet_line(result: HandResult) -> SheetLine:
+    return SheetLine(number=result.number, dealer=result.dealer, bids=result.bids,
+                     tricks=result.tricks, points=result.score.points,
+                     bags=result.score.bags, scores=result.score.scores)
+
+
+def actions_between(before: GameState, after: GameState) -> list[tuple[int, Action]]:
+    """The actions that lead from ``before`` to ``after`` (a later state of the same game),
+    in order, with their seats."""
+    if len(after.results) < len(before.results) or (
+            after.results[:len(before.results)] != before.results):
+        raise ValueError("the second state does not follow the first")
+    out: list[tuple[int, Action]] = []
+    done = len(before.hand.actions)
+    for number in range(before.hand.number, after.hand.number + 1):
+        if number < len(after.results):
+            actions = after.results[number].actions
+        else:
+            actions = after.hand.actions
+        out.extend(actions[done:])
+        done = 0
+    return out
+
+
+def events(before: GameState, after: GameState, seat: int) -> list[Event]:
+    """What ``seat`` learns between ``before`` and a later state ``after`` of the same game:
+    the public events and its own private facts, in order."""
+    out: list[Event] = []
+    state = before
+    for actor, action in actions_between(before, after):
+        following = apply(state, action)
+        out.extend(step_events(state, actor, action, following, seat))
+        state = following
+    return out
+
+
+def step_events(before: GameState, actor: int, action: Action, after: GameState,
+                seat: int) -> list[Event]:
+    """What ``seat`` learns from one action (``after`` is ``apply(before, action)``)."""
+    hand = before.hand
+    n = before.rules.players
+    out: list[Event] = []
+    if isinstance(action, Look):
+        out.append(Looked(action.seat))
+    elif isinstance(action, Bid):
+        out.append(BidMade(actor, action))
+    elif isinstance(action, Play):
+        out.append(CardPlayed(actor, action.card))
+        if after.hand.number == hand.number and after.hand.broken and not hand.broken:
+            out.append(SpadesBroken())
+        if len(hand.trick) == n - 1:
+            cards = (*hand.trick, action.card)
+            out.append(TrickWon(hand.leader, cards, trick_winner(cards, hand.leader, n)))
+    elif isinstance(action, Draw):
+        drawn, following = hand.deck[hand.stock], hand.deck[hand.stock + 1]
+        shown, kept = (following, drawn) if action.keep else (drawn, following)
+        out.append(CardDrawn(actor, action.keep, shown, kept if seat == actor else None))
+    elif isinstance(action, PassCards):
+        giver, receiver = hand.pending[0]
+        told = seat in (giver, receiver)
+        out.append(CardsPassed(giver, receiver, len(action.cards),
+                               action.cards if told else None))
+    elif isinstance(action, Exchange):
+        card = None
+        if (action.take and seat == actor and hand.kitty is not None
+                and not can_bid_blind_nil(after, seat)):
+            card = hand.kitty
+        out.append(KittyExchanged(actor, action.take, card))
+    if len(after.results) > len(before.results):
+        out.append(HandScored(sheet_line(after.results[-1])))
+        if after.over:
+            out.append(GameOver(after.winner, after.scores))
+        else:
+            out.append(HandDealt(after.hand.number, after.hand.dealer))
+    return out
+
+
+# ---------------------------------------------------------------------------- downloads
+
+def seen_cards(state: GameState, seat: int) -> tuple[Card, ...]:
+    """The cards ``seat`` has held face up in the hand in play: dealt or drawn, taken from
+    the kitty, or passed to it (those it still holds, played or passed away); none while
+    they are face down."""
+    if can_bid_blind_nil(state, seat):
+        return ()
+    hand = state.hand
+    held = hand.hands[seat]
+    for actor, action in hand.actions:
+        if actor != seat:
+            continue
+        if isinstance(action, Play):
+            held |= 1 << action.card
+        elif isinstance(action, PassCards):
+            for card in action.cards:
+                held |= 1 << card
+    return tuple(cards_in(held))
+
+
+def seen_actions(state: GameState, seat: int) -> list[tuple[int, Action]]:
+    """The hand in play's actions as ``seat`` saw them: passes between two other seats are
+    left out."""
+    out = []
+    for actor, action in state.hand.actions:
+        if isinstance(action, PassCards):
+            receiver = next(r for g, r, cards in state.hand.passes
+                            if g == actor and cards == action.cards)
+            if seat not in (actor, receiver):
+                continue
+        out.append((actor, action))
+    return out
+
+
+def seat_record(state: GameState, seat: int,
+                players: tuple[str, ...] | list[str] | None = None) -> dict[str, Any]:
+    """The record ``seat`` may download now. A finished game is its whole record (with its
+    result); a game in play holds its finished hands whole and the hand in play as the seat
+    saw it: ``{"seen": {"seat": s, "cards": [...]}, "actions": [...]}``."""
+    rules = state.rules
+    if not 0 <= seat < rules.players:
+        raise ValueError(f"seat must be 0 to {rules.players - 1}, not {seat}")
+    record = record_of(state, players)
+    if state.over:
+        record["result"] = {"scores": list(state.scores), "winner": state.winner}
+        return record
+    record["hands"] = record["hands"][: len(state.results)]
+    record["hands"].append({
+        "seen": {"seat": seat, "cards": [CODE_OF[c] for c in seen_cards(state, seat)]},
+        "actions": [action_to_json(s, a) for s, a in seen_actions(state, seat)]})
+    return record
+
+
+__all__ = [
+    "BidMade",
+    "CardDrawn",
+    "CardPlayed",
+    "CardsPassed",
+    "Event",
+    "GameOver",
+    "HandDealt",
+    "HandScored",
+    "KittyExchanged",
+    "Looked",
+    "SpadesBroken",
+    "TrickWon",
+    "actions_between",
+    "events",
+    "seat_record",
+    "seen_actions",
+    "seen_cards",
+    "sheet_line",
+    "step_events",
+]
