@@ -9,11 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from spades.engine import GameState, apply, new_game, parse_card
+from spades.engine import GameState, apply, can_bid_blind_nil, new_game, parse_card
 from spades.engine.cards import CODE_OF, NAME_OF
 from spades.engine.record import parse_action, rules_from_json
 from spades.server import Settings, create_app
-from spades.server.wire import cards_face_down
 from spades.store import Store, StoredGame
 
 with warnings.catch_warnings():
@@ -100,6 +99,12 @@ def stored(tmp_path: Path, game_id: str) -> StoredGame:
         store.close()
     assert game is not None
     return game
+
+
+def cards_face_down(state: GameState, seat: int, looked: bool = False) -> bool:
+    """The seat's cards are face down for blind nil (the engine knows whether it looked:
+    a look is an action; ``looked`` says a look of an older save's ``looks`` table)."""
+    return not looked and can_bid_blind_nil(state, seat)
 
 
 def true_states(game: StoredGame) -> list[GameState]:

@@ -83,7 +83,9 @@ def test_looking_turns_the_cards_up_and_closes_blind_nil(tmp_path: Path) -> None
             driver.act({"look": True})
             looked = driver.recv()
             assert looked["version"] == state["version"] + 1
-            assert looked["events"] == [{"kind": "look", "step": 0,
+            # a look is an engine action: it is a step, recorded like any other
+            assert looked["step"] == state["step"] + 1 == 1
+            assert looked["events"] == [{"kind": "look", "step": 1,
                                          "text": "You look at your cards."}]
             assert looked["view"]["drawn"] is not None and looked["legal"]["kind"] == "draw"
             assert all("blind" not in str(a) for a in looked["legal"]["actions"])
@@ -101,7 +103,30 @@ def test_looking_turns_the_cards_up_and_closes_blind_nil(tmp_path: Path) -> None
             assert again["view"]["drawn"] == looked["view"]["drawn"]
             assert again["legal"] == looked["legal"]
         game = stored(tmp_path, game_id)
-        assert game.looks == {(0, 0)} and game.actions == ()
+        assert game.looks == set()
+        assert [row.action for row in game.actions] == [{"seat": 0, "look": True}]
+
+
+def test_a_look_saved_in_the_old_looks_table_resumes_the_same(tmp_path: Path) -> None:
+    """Games saved before the look was an engine action kept it in the ``looks`` table:
+    such a game resumes with the cards face up and blind nil closed, as it was."""
+    with client(tmp_path) as http:
+        game_id = new_game_id(http, "two-player")
+        with http.websocket_connect(WS.format(game_id)) as ws:
+            before = Driver(ws).until_decision()
+            assert before["view"]["hand_hidden"] and before["view"]["drawn"] is None
+    store = Store(db_url(tmp_path))
+    try:
+        game = store.load_game(game_id)
+        assert game is not None
+        store.record_look(game_id, game.game.version, hand=0, seat=0)  # as the old server did
+    finally:
+        store.close()
+    with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
+        again = Driver(ws).recv()
+        assert not again["view"]["hand_hidden"] and again["view"]["drawn"] is not None
+        assert again["legal"]["kind"] == "draw"
+        assert all("blind" not in str(a) for a in again["legal"]["actions"])
 
 
 def test_partnership_blind_nil_cards_stay_hidden_then_two_cards_each_way(

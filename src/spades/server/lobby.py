@@ -153,7 +153,7 @@ class Lobby:
         seat = table.seat_of(player_id)
         assert seat is not None
         async with table.lock:
-            return download(table.state, table.names, seat, table.face_down(seat))
+            return download(table.state, table.names, seat)
 
     async def close(self) -> None:
         for table in list(self.tables.values()):

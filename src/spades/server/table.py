@@ -1,9 +1,9 @@
 """One table: the game in play, its single writer, its version, and who watches it.
 
-Every change (a person's intent, a computer player's decision, turning up one's cards)
-happens under the table's lock, is checked by the engine, is saved (one row, in the
-transaction that bumps the version) and only then is sent to the watchers. A stale or
-duplicate intent is refused without harm.
+Every change (a person's intent, a computer player's decision, turning up one's cards: each
+an engine action) happens under the table's lock, is checked by the engine, is saved (one
+row, in the transaction that bumps the version) and only then is sent to the watchers. A
+stale or duplicate intent is refused without harm.
 """
 
 from __future__ import annotations
@@ -20,14 +20,15 @@ from spades.engine import (
     BLIND_NIL,
     RECORD_FORMAT,
     Action,
-    Bid,
     GameState,
     IllegalActionError,
+    Look,
     Play,
     PlayerView,
     RecordError,
     action_to_json,
     apply,
+    can_bid_blind_nil,
     load_record,
     parse_action,
     player_view,
@@ -36,16 +37,7 @@ from spades.store import OVER, ActionRow, GameRow, StaleVersionError, Store, Sto
 
 from .presets import table_json
 from .thinking import Brain
-from .wire import (
-    Json,
-    Speaker,
-    cards_face_down,
-    codes,
-    events_for,
-    legal_json,
-    look_event,
-    view_json,
-)
+from .wire import Json, Speaker, codes, events_for, legal_json, view_json
 
 log = logging.getLogger("spades.server")
 #: After the last card of a trick the next computer move waits this many paces.
@@ -94,7 +86,12 @@ def progress(state: GameState) -> Json:
 
 
 def state_from_store(stored: StoredGame) -> GameState:
-    """Replay the stored record through the engine; the secret seed deals later hands."""
+    """Replay the stored record through the engine; the secret seed deals later hands.
+
+    Looks are actions now; a game saved before kept them in the ``looks`` table: each such
+    look of the hand in play whose seat has not acted on its cards since is replayed at the
+    end (a look in an earlier hand, or followed by the seat's bid or draw, is inferred by
+    the engine where the seat acted on its cards), so the game resumes the same."""
     game = stored.game
     actions: list[list[dict[str, Any]]] = [[] for _ in stored.decks]
     for row in stored.actions:
@@ -106,9 +103,13 @@ def state_from_store(stored: StoredGame) -> GameState:
     record = {"format": RECORD_FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
               "hands": hands}
     try:
-        return load_record(record, seed=game.seed)
+        state = load_record(record, seed=game.seed)
     except RecordError as error:
         raise StoreError(f"game {game.id!r} does not replay: {error}") from error
+    for hand, seat in sorted(stored.looks):
+        if hand == state.hand.number and can_bid_blind_nil(state, seat):
+            state = apply(state, Look(seat))
+    return state
 
 
 def computer_view(view: PlayerView) -> PlayerView:
@@ -127,7 +128,6 @@ class Table:
         self.state = state
         self.version = self.row.version
         self.step = len(stored.actions)
-        self.looks: set[tuple[int, int]] = set(stored.looks)
         self.store = store
         self.brain = brain
         self.pace = pace
@@ -168,16 +168,11 @@ class Table:
     def speaker(self, seat: int) -> Speaker:
         return Speaker(self.names, seat, self.state.rules.sides)
 
-    def face_down(self, seat: int) -> bool:
-        looked = (self.state.hand.number, seat) in self.looks
-        return cards_face_down(self.state, seat, looked)
-
     # ------------------------------------------------------------------ messages
 
     async def state_message(self, seat: int, events: list[Json]) -> Json:
         view = player_view(self.state, seat)
-        hidden = self.face_down(seat)
-        legal = legal_json(view, hidden)
+        legal = legal_json(view)
         suggestion = None
         if legal is not None and legal["kind"] == "bid":
             key = (self.version, seat)
@@ -190,7 +185,7 @@ class Table:
         # the seat of the socket's player, never assumed to be seat 0
         game = {**self.meta, "you": seat, "partner": self.state.rules.partner_of[seat]}
         return {"type": "state", "version": self.version, "step": self.step,
-                "game": game, "view": view_json(view, hidden), "legal": legal,
+                "game": game, "view": view_json(view), "legal": legal,
                 "suggestion": suggestion, "thinking": thinking, "events": events}
 
     async def _broadcast(self, events: Callable[[int], list[Json]]) -> None:
@@ -223,10 +218,12 @@ class Table:
             if version != self.version:
                 raise Refusal("stale", "that was made from an older view of the table "
                               f"(version {version}; the table is at {self.version})")
-            if "look" in data:
+            if "look" in data:  # any seat may look, in turn or not
                 if data != {"look": True}:
                     raise Refusal("bad-message", 'to turn up your cards send {"look": true}')
-                await self._look(seat)
+                if self.state.over or not can_bid_blind_nil(self.state, seat):
+                    raise Refusal("illegal", "your cards are already face up")
+                await self._commit(seat, Look(seat))
                 return
             if self.state.over:
                 raise Refusal("illegal", "the game is over")
@@ -241,31 +238,8 @@ class Table:
                 _, action = parse_action({**data, "seat": seat}, self.state.rules)
             except ValueError as error:
                 raise Refusal("bad-message", str(error)) from None
-            if (isinstance(action, Bid) and action.blind
-                    and (self.state.hand.number, seat) in self.looks):
-                raise Refusal("illegal", "you have looked at your cards: blind nil is bid "
-                              "before looking")
             await self._commit(seat, action)
         self.kick()
-
-    async def _look(self, seat: int) -> None:
-        if not self.face_down(seat):
-            raise Refusal("illegal", "your cards are already face up")
-        hand = self.state.hand.number
-        try:
-            version = await asyncio.to_thread(self.store.record_look, self.id, self.version,
-                                              hand, seat)
-        except StaleVersionError:
-            await self._reload()
-            raise Refusal("stale", "the table changed meanwhile") from None
-        except StoreError:
-            log.exception("could not save a look at game %s", self.id)
-            raise Refusal("server", "the table could not be saved; nothing changed: "
-                          "try again") from None
-        self.looks.add((hand, seat))
-        self.version = version
-        step = self.step
-        await self._broadcast(lambda viewer: [look_event(step)] if viewer == seat else [])
 
     async def _commit(self, seat: int, action: Action) -> None:
         """Apply, save, then tell the watchers. Call with the lock held."""
@@ -299,7 +273,7 @@ class Table:
         ends_trick = isinstance(action, Play) and not after.hand.trick
         self.next_pause = self.pace * (TRICK_PAUSE if ends_trick else 1.0)
         await self._broadcast(
-            lambda viewer: events_for(before, after, seat, action, step, self.speaker(viewer)))
+            lambda viewer: events_for(before, after, step, self.speaker(viewer)))
 
     async def _reload(self) -> None:
         """Someone else wrote this game: take the stored truth."""
@@ -309,7 +283,6 @@ class Table:
         self.state = state_from_store(stored)
         self.version = stored.game.version
         self.step = len(stored.actions)
-        self.looks = set(stored.looks)
 
     # ------------------------------------------------------------------ computer players
 
@@ -340,20 +313,24 @@ class Table:
                     return
                 level = self.row.seats[seat].level or "random"
                 view = computer_view(player_view(self.state, seat))
+                # computer players never bid blind nil: they look at their cards first
+                face_down = can_bid_blind_nil(self.state, seat)
                 version = self.version
                 self.thinking = seat
                 thinking = {"type": "thinking", "version": version, "seat": seat,
                             "name": self.names[seat]}
                 for conn in list(self.connections):
                     conn.send(thinking)
-            try:
-                action, _seconds = await self.brain.choose(level, view)
-            except Exception:
-                log.exception("computer player %r failed at game %s; playing at random",
-                              level, self.id)
-                action = random.choice(view.legal)
+            action: Action = Look(seat)
+            if not face_down:
+                try:
+                    action, _seconds = await self.brain.choose(level, view)
+                except Exception:
+                    log.exception("computer player %r failed at game %s; playing at random",
+                                  level, self.id)
+                    action = random.choice(view.legal)
             delay = self.last_change + self.next_pause - loop.time()
-            if delay > 0:
+            if delay > 0 and not face_down:
                 await asyncio.sleep(delay)
             async with self.lock:
                 if self.version != version:

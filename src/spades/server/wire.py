@@ -1,9 +1,8 @@
 """What goes over the wire to a seat: its view, its choices, and what just happened.
 
-Everything here starts from ``player_view(state, seat)`` (never the state's hidden parts),
-except for two facts the view does not carry: whether blind nil is open to the seat before
-its turn (its cards then stay face down), and what an action just did (a played card, a
-trick's winner, a finished hand), which is public once done.
+Everything here serialises what the engine projects for a seat: ``player_view(state, seat)``
+(its cards face down for blind nil until it looks) and ``events(before, after, seat)``; it
+never reads the state's hidden parts.
 """
 
 from __future__ import annotations
@@ -14,27 +13,27 @@ from spades.engine import (
     BLIND_NIL,
     CODE_OF,
     NAME_OF,
-    Action,
     Bid,
-    Draw,
-    Exchange,
+    BidMade,
+    CardDrawn,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameOver,
     GameState,
-    PassCards,
+    HandScored,
+    KittyExchanged,
+    Looked,
     Phase,
     Play,
     PlayerView,
     SheetLine,
-    can_bid_blind_nil,
-    trick_winner,
+    SpadesBroken,
+    TrickWon,
+    events,
 )
 
 Json = dict[str, Any]
-
-
-def cards_face_down(state: GameState, seat: int, looked: bool) -> bool:
-    """Blind nil is open to ``seat`` this hand and it has not looked: its cards (and, in
-    the draw, the card it would draw) must not be sent."""
-    return not looked and can_bid_blind_nil(state, seat)
 
 
 def codes(cards: Any) -> list[str]:
@@ -59,8 +58,10 @@ def sheet_line(line: SheetLine, sides: tuple[tuple[int, ...], ...]) -> Json:
     }
 
 
-def view_json(view: PlayerView, hidden: bool) -> Json:
-    """The seat's view as JSON; with ``hidden`` its cards and drawn card are withheld."""
+def view_json(view: PlayerView) -> Json:
+    """The seat's view as JSON (its cards and drawn card are face down, withheld by the
+    engine, while blind nil is open to it and it has not looked)."""
+    hidden = view.face_down
     last = view.last_trick
     kitty: Json | None = None
     if view.kitty_holder is not None:
@@ -98,10 +99,11 @@ def view_json(view: PlayerView, hidden: bool) -> Json:
     }
 
 
-def legal_json(view: PlayerView, hidden: bool) -> Json | None:
+def legal_json(view: PlayerView) -> Json | None:
     """What the seat may do now, ready to render; None when it is not its turn."""
     if not view.legal:
         return None
+    hidden = view.face_down
     phase = view.phase
     if hidden and phase in (Phase.BID, Phase.DRAW):
         return {"kind": "blind_nil", "actions": [
@@ -160,96 +162,94 @@ def _bid_words(bid: Bid) -> str:
     return bid.label
 
 
-def events_for(before: GameState, after: GameState, seat: int, action: Action, step: int,
-               speaker: Speaker) -> list[Json]:
-    """What one action did, as the viewer may know it."""
-    viewer = speaker.viewer
-    hand = before.hand
+def events_for(before: GameState, after: GameState, step: int, speaker: Speaker) -> list[Json]:
+    """What happened between two states, as the viewer may know it: the engine's events for
+    the viewer's seat (``spades.engine.events``), in words."""
     n = before.rules.players
     out: list[Json] = []
-    if isinstance(action, Bid):
-        out.append({"kind": "bid", "step": step, "seat": seat, "bid": action.code,
-                    "text": speaker.says(seat, "bid", _bid_words(action))})
-    elif isinstance(action, Play):
-        out.append({"kind": "play", "step": step, "seat": seat, "card": CODE_OF[action.card],
-                    "text": speaker.says(seat, "play", f"the {NAME_OF[action.card]}")})
-        if after.hand.number == hand.number and after.hand.broken and not hand.broken:
-            out.append({"kind": "broken", "step": step, "text": "Spades are broken."})
-        if len(hand.trick) == n - 1:
-            cards = (*hand.trick, action.card)
-            winner = trick_winner(cards, hand.leader, n)
-            out.append({"kind": "trick", "step": step, "winner": winner,
-                        "cards": [{"seat": (hand.leader + i) % n, "card": CODE_OF[c]}
-                                  for i, c in enumerate(cards)],
-                        "text": speaker.says(winner, "win", "the trick")})
-    elif isinstance(action, Draw):
-        drawn, following = hand.deck[hand.stock], hand.deck[hand.stock + 1]
-        shown = following if action.keep else drawn
-        if seat == viewer:
-            kept = drawn if action.keep else following
+    for event in events(before, after, speaker.viewer):
+        out.extend(event_json(event, step, speaker, n))
+    return out
+
+
+def event_json(event: Event, step: int, speaker: Speaker, players: int) -> list[Json]:
+    """One engine event as the protocol's event objects (none for another seat's look)."""
+    viewer = speaker.viewer
+    if isinstance(event, Looked):
+        if event.seat != viewer:
+            return []
+        return [{"kind": "look", "step": step, "text": "You look at your cards."}]
+    if isinstance(event, BidMade):
+        return [{"kind": "bid", "step": step, "seat": event.seat, "bid": event.bid.code,
+                 "text": speaker.says(event.seat, "bid", _bid_words(event.bid))}]
+    if isinstance(event, CardPlayed):
+        return [{"kind": "play", "step": step, "seat": event.seat, "card": CODE_OF[event.card],
+                 "text": speaker.says(event.seat, "play", f"the {NAME_OF[event.card]}")}]
+    if isinstance(event, SpadesBroken):
+        return [{"kind": "broken", "step": step, "text": "Spades are broken."}]
+    if isinstance(event, TrickWon):
+        return [{"kind": "trick", "step": step, "winner": event.winner,
+                 "cards": [{"seat": s, "card": CODE_OF[c]} for s, c in event.plays(players)],
+                 "text": speaker.says(event.winner, "win", "the trick")}]
+    if isinstance(event, CardDrawn):
+        shown, kept, seat = event.shown, event.kept, event.seat
+        if kept is not None:
             text = (f"You keep the {NAME_OF[kept]}; the {NAME_OF[shown]} goes face up."
-                    if action.keep else
+                    if event.keep else
                     f"You discard the {NAME_OF[shown]} and take the {NAME_OF[kept]}.")
-        elif action.keep:
+        elif event.keep:
             text = f"{speaker.who(seat)} keeps a card; the {NAME_OF[shown]} goes face up."
         else:
             text = (f"{speaker.who(seat)} discards the {NAME_OF[shown]} and takes the "
                     "next card.")
-        out.append({"kind": "draw", "step": step, "seat": seat, "keep": action.keep,
-                    "card": CODE_OF[shown], "text": text})
-    elif isinstance(action, PassCards):
-        giver, receiver = hand.pending[0]
-        event: Json = {"kind": "pass", "step": step, "from": giver, "to": receiver}
-        if viewer in (giver, receiver):
-            names = " and the ".join(NAME_OF[c] for c in action.cards)
-            event["cards"] = codes(action.cards)
+        return [{"kind": "draw", "step": step, "seat": seat, "keep": event.keep,
+                 "card": CODE_OF[shown], "text": text}]
+    if isinstance(event, CardsPassed):
+        giver, receiver = event.giver, event.receiver
+        out: Json = {"kind": "pass", "step": step, "from": giver, "to": receiver}
+        if event.cards is not None:
+            names = " and the ".join(NAME_OF[c] for c in event.cards)
+            out["cards"] = codes(event.cards)
             target = "you" if receiver == viewer else speaker.who(receiver)
-            event["text"] = speaker.says(giver, "pass", f"{target} the {names}")
+            out["text"] = speaker.says(giver, "pass", f"{target} the {names}")
         else:
-            event["text"] = speaker.says(
-                giver, "pass", f"{len(action.cards)} cards to {speaker.who(receiver)}")
-        out.append(event)
-    elif isinstance(action, Exchange):
-        out.append({"kind": "exchange", "step": step, "seat": seat, "take": action.take,
-                    "text": speaker.says(seat, "swap", "the two of clubs for the kitty")
-                    if action.take else speaker.says(seat, "keep", "the two of clubs")})
-    if len(after.results) > len(before.results):
-        out.extend(hand_end_events(after, step, speaker))
-    return out
+            out["text"] = speaker.says(
+                giver, "pass", f"{event.count} cards to {speaker.who(receiver)}")
+        return [out]
+    if isinstance(event, KittyExchanged):
+        return [{"kind": "exchange", "step": step, "seat": event.seat, "take": event.take,
+                 "text": speaker.says(event.seat, "swap", "the two of clubs for the kitty")
+                 if event.take else speaker.says(event.seat, "keep", "the two of clubs")}]
+    if isinstance(event, HandScored):
+        return [hand_json(event.line, step, speaker)]
+    if isinstance(event, GameOver):
+        return [game_json(event, step, speaker)]
+    return [{"kind": "deal", "step": step, "hand_number": event.number + 1,
+             "dealer": event.dealer,
+             "text": f"Hand {event.number + 1}: {speaker.says(event.dealer, 'deal', '')}"}]
 
 
-def hand_end_events(after: GameState, step: int, speaker: Speaker) -> list[Json]:
-    result = after.results[-1]
-    sides = after.rules.sides
-    line = SheetLine(number=result.number, dealer=result.dealer, bids=result.bids,
-                     tricks=result.tricks, points=result.score.points,
-                     bags=result.score.bags, scores=result.score.scores)
+def hand_json(line: SheetLine, step: int, speaker: Speaker) -> Json:
+    sides = speaker.sides
     parts = []
     for index, side in enumerate(sides):
-        bid = " + ".join(_bid_words(result.bids[s]) for s in side)
-        took = sum(result.tricks[s] for s in side)
-        points = result.score.points[index]
-        parts.append(f"{speaker.side(index)} bid {bid}, took {took}: {points} points.")
-    scores = " to ".join(str(s) for s in result.score.scores)
-    out: list[Json] = [{
-        "kind": "hand", "step": step, "hand_number": result.number + 1,
-        "line": sheet_line(line, sides),
-        "text": f"Hand {result.number + 1}: " + " ".join(parts) + f" Score {scores}."}]
-    if after.over:
-        winner = after.winner
-        text = "The game is over."
-        if winner is not None:
-            verb = "win" if speaker.viewer in sides[winner] or len(sides[winner]) > 1 else "wins"
-            text = f"{speaker.side(winner)} {verb}, {scores}."
-        out.append({"kind": "game", "step": step, "winner": winner,
-                    "scores": list(after.scores), "text": text})
-    else:
-        new = after.hand
-        out.append({"kind": "deal", "step": step, "hand_number": new.number + 1,
-                    "dealer": new.dealer,
-                    "text": f"Hand {new.number + 1}: {speaker.says(new.dealer, 'deal', '')}"})
-    return out
+        bid = " + ".join(_bid_words(line.bids[s]) for s in side)
+        took = sum(line.tricks[s] for s in side)
+        parts.append(f"{speaker.side(index)} bid {bid}, took {took}: "
+                     f"{line.points[index]} points.")
+    scores = " to ".join(str(s) for s in line.scores)
+    return {"kind": "hand", "step": step, "hand_number": line.number + 1,
+            "line": sheet_line(line, sides),
+            "text": f"Hand {line.number + 1}: " + " ".join(parts) + f" Score {scores}."}
 
 
-def look_event(step: int) -> Json:
-    return {"kind": "look", "step": step, "text": "You look at your cards."}
+def game_json(event: GameOver, step: int, speaker: Speaker) -> Json:
+    sides = speaker.sides
+    winner = event.winner
+    scores = " to ".join(str(s) for s in event.scores)
+    text = "The game is over."
+    if winner is not None:
+        verb = "win" if speaker.viewer in sides[winner] or len(sides[winner]) > 1 else "wins"
+        text = f"{speaker.side(winner)} {verb}, {scores}."
+    return {"kind": "game", "step": step, "winner": winner, "scores": list(event.scores),
+            "text": text}
