@@ -19,6 +19,7 @@ from spades.engine import (
     Draw,
     Exchange,
     GameState,
+    Look,
     PassCards,
     Phase,
     Play,
@@ -177,6 +178,7 @@ def test_draw_keeps_a_high_spade_and_throws_a_low_card() -> None:
         index = deck.index(parse_card(card))
         deck[0], deck[index] = deck[index], deck[0]
         game = new_game(rules, decks=[tuple(deck)])
+        game = apply(game, Look(game.hand.turn))  # the drawn card shows once it looks
         view = player_view(game, game.hand.turn)
         assert view.drawn == parse_card(card)
         assert hard.choose(view, random.Random(0)) == Draw(keep)

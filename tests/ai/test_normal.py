@@ -20,6 +20,7 @@ from spades.engine import (
     KEEP,
     Bid,
     Exchange,
+    Look,
     PassCards,
     Phase,
     PlayerView,
@@ -57,13 +58,16 @@ def test_normal_beats_easy_on_duplicate_hands() -> None:
     assert mean - 2 * error > 10, f"Normal - Easy: {mean:+.1f} +- {error:.1f} per deal"
 
 
-def _two_player_view(first: str) -> PlayerView:
-    """Seat 0's first draw in a two-player game, ``first`` the card shown."""
+def _two_player_view(first: str, look: bool = True) -> PlayerView:
+    """Seat 0's first draw in a two-player game, ``first`` the card shown (once seat 0 has
+    looked: before, its cards and the card it draws are face down, blind nil open)."""
     rules = find_preset("two-player")
     top = parse_card(first)
     deck = [top] + [c for c in rules.deck if c != top]
     state = new_game(rules, seed=0, decks=[deck])
     assert state.hand.phase is Phase.DRAW and state.hand.turn == 0
+    if look:
+        state = apply(state, Look(0))
     return player_view(state, 0)
 
 
@@ -71,6 +75,7 @@ def test_draw_keeps_a_high_spade_and_throws_back_a_low_club() -> None:
     assert NormalPlayer().choose(_two_player_view("AS"), random.Random(0)) == KEEP
     view = _two_player_view("2C")
     assert NormalPlayer().choose(view, random.Random(0)) == DISCARD
+    view = _two_player_view("2C", look=False)
     assert BLIND_NIL in view.legal
     for seed in range(5):  # blind nil is offered before the first draw; never taken by default
         assert NormalPlayer().choose(view, random.Random(seed)) != BLIND_NIL

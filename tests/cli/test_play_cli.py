@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from spades.ai.simple import RandomPlayer
-from spades.cli.play import Table
+from spades.cli.play import Table, card_text
 from spades.engine import (
+    BLIND_NIL,
     Bid,
     Draw,
     Exchange,
@@ -131,3 +132,31 @@ def test_a_broken_suggestion_module_stops_the_game_loading() -> None:
     assert result.returncode != 0, "loaded without its suggestion module"
     assert "Error: import of spades.ai.suggest halted" in result.stderr, result.stderr
 
+
+@pytest.mark.parametrize("answer", ["y", "n"])
+def test_two_player_shows_nothing_before_the_blind_nil_choice(answer: str) -> None:
+    """Blind nil is bid before drawing: the first prompt shows no card at all (not the card
+    the player would draw); "y" bids blind nil, "n" looks and only then shows the card."""
+    rules = find_preset("two-player")
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) == 1:
+            return answer
+        raise EOFError
+
+    table = Table(rules, seed=0, ask=ask, say=lambda _line: None,
+                  players={1: RandomPlayer()})
+    top = table.state.hand.deck[0]
+    with pytest.raises(EOFError):
+        table.play()
+    first = prompts[0]
+    assert "blind nil" in first and "(no cards)" not in first
+    assert card_text(top) not in first and "draw" not in first.lower()
+    hand = table.state.hand
+    if answer == "y":
+        assert hand.bids[0] == BLIND_NIL
+    else:
+        assert hand.bids[0] is None and player_view(table.state, 0).drawn == top
+        assert card_text(top) in prompts[1]

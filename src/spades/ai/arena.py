@@ -21,7 +21,18 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from spades.engine import GameState, HandResult, Rules, apply, new_game, player_view
+from spades.engine import (
+    BLIND_NIL,
+    Action,
+    GameState,
+    HandResult,
+    Look,
+    PlayerView,
+    Rules,
+    apply,
+    new_game,
+    player_view,
+)
 
 from .base import Player
 from .kernel import NIL, PLAIN, side_points, table_of
@@ -182,7 +193,7 @@ def _play_run(config: ArenaConfig, index: int, run: int,
         seat = state.hand.turn
         view = player_view(state, seat)
         start = time.perf_counter()
-        action = players[seat].choose(view, rngs[seat])
+        action = _choose(players[seat], view, rngs[seat])
         tallies[who[seat]].times.append(time.perf_counter() - start)
         state = apply(state, action)
     for result in state.results:
@@ -201,6 +212,17 @@ def _play_run(config: ArenaConfig, index: int, run: int,
     margin_charged = (_side_mean(rules, charged, who, 0)
                       - _side_mean(rules, charged, who, 1))
     return margin, margin_charged, len(state.results), state
+
+
+def _choose(player: Player, view: PlayerView, rng: random.Random) -> Action:
+    """The player's choice; with its cards face down it may bid blind nil (judged on the
+    score, as the players do), else it looks at them first."""
+    if not view.face_down:
+        return player.choose(view, rng)
+    wants = BLIND_NIL in view.legal and getattr(player, "blind_nil", False)
+    if wants and player.choose(view, rng) == BLIND_NIL:
+        return BLIND_NIL
+    return Look(view.seat)
 
 
 def _bag_debt(rules: Rules, state: GameState) -> tuple[float, ...]:

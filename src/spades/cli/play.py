@@ -25,6 +25,7 @@ from spades.engine import (
     Exchange,
     GameState,
     IllegalActionError,
+    Look,
     PassCards,
     Phase,
     Play,
@@ -105,7 +106,6 @@ class Table:
         self.save = save
         self.ask = ask
         self.say = say
-        self.looked = False
         self.players: dict[int, Player] = players if players is not None else {
             seat: make_player(level) for seat in range(1, rules.players)}
 
@@ -119,6 +119,8 @@ class Table:
             view = player_view(self.state, seat)
             if seat == 0:
                 action = self._human(view)
+            elif view.face_down:  # computer players look at their cards before deciding
+                action = Look(seat)
             else:
                 action = self.players[seat].choose(view, self.rng)
             self._apply(seat, action)
@@ -140,11 +142,12 @@ class Table:
 
     def _announce_hand(self) -> None:
         hand = self.state.hand
-        self.looked = False
         self.say(f"\n=== Hand {hand.number + 1}: {self.names[hand.dealer]} deals ===")
 
     def _narrate(self, before: GameState, seat: int, action: Action) -> None:
         who = self.names[seat]
+        if isinstance(action, Look) and seat == 0:
+            self.say("You look at your cards.")
         if isinstance(action, Bid):
             self.say(f"{who} bid{'s' if seat else ''} {action.label}.")
         elif isinstance(action, Play):
@@ -233,20 +236,20 @@ class Table:
 
     def _prompt(self, view: PlayerView) -> str:
         phase = view.phase
+        if view.face_down and phase in (Phase.DRAW, Phase.BID):
+            # nothing of the hand (nor the card to draw) shows before the blind-nil choice
+            return (f"{self._status(view)}\nYour cards are face down. "
+                    "Bid blind nil before you look at your cards? (y/n) > ")
         if phase is Phase.DRAW:
             lines = [f"Your hand ({len(view.hand)}): {self._hand_text(view)}"]
             if view.drawn is not None:
                 lines.append(f"You draw {card_text(view.drawn, self.ascii)}. "
-                             "Keep it (k) or discard it and keep the next (d)?"
-                             + (" b = blind nil before you look." if view.blind_nil_open
-                                else ""))
+                             "Keep it (k) or discard it and keep the next (d)?")
             return "\n".join(lines) + "\n> "
         if phase is Phase.KITTY:
             return (f"Your hand: {self._hand_text(view)}\nExchange your 2 of clubs for the "
                     "kitty card, unseen? (y/n) > ")
         if phase is Phase.BID:
-            if view.blind_nil_open and not self.looked:
-                return "Bid blind nil before you look at your cards? (y/n) > "
             bids = [a for a in view.legal if isinstance(a, Bid) and not a.blind]
             choices = _bid_range(bids)
             hint = _suggestion(view)
@@ -265,9 +268,13 @@ class Table:
 
     def _parse(self, view: PlayerView, text: str) -> Action | None:
         phase = view.phase
-        if phase is Phase.DRAW:
-            if text in ("b", "blind", "blind nil") and view.blind_nil_open:
+        if view.face_down and phase in (Phase.DRAW, Phase.BID):
+            if text in ("y", "yes", "b", "blind", "blind nil"):
                 return BLIND_NIL
+            if text in ("n", "no"):
+                return Look(view.seat)
+            raise ValueError("type y to bid blind nil or n to look at your cards")
+        if phase is Phase.DRAW:
             if text in ("k", "keep"):
                 return Draw(True)
             if text in ("d", "discard"):
@@ -278,11 +285,6 @@ class Table:
                 return Exchange(text.startswith("y"))
             raise ValueError("type y to exchange or n to keep the 2 of clubs")
         if phase is Phase.BID:
-            if view.blind_nil_open and not self.looked:
-                if text in ("y", "yes"):
-                    return BLIND_NIL
-                self.looked = True
-                return None
             if text in ("nil", "0") and self.rules.nil:
                 return NIL
             if text.isdigit():
