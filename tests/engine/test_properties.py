@@ -604,11 +604,20 @@ def _leak_download(state: GameState, seat: int) -> dict[str, Any]:
 def test_the_property_catches_a_planted_leak(projection: str, leak: Callable[..., Any],
                                              config: str, in_hand: int,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each projection made to leak a hidden card fails the property; unchanged it holds."""
+    """Each projection made to leak a hidden card fails the property (on one of a few
+    deals at least); unchanged it holds on all of them."""
     rules = CONFIGS[config]
-    args = dict(rules=rules, seed=7, hands_before=0, in_hand=in_hand, seat=0)
-    compared = check_projections(rng=random.Random(1), **args)  # type: ignore[arg-type]
-    assert compared is not None and compared >= 1
+    runs = [dict(rules=rules, seed=seed, hands_before=0, in_hand=in_hand, seat=0)
+            for seed in range(5)]
+    for args in runs:
+        compared = check_projections(rng=random.Random(1), **args)  # type: ignore[arg-type]
+        assert compared is not None and compared >= 1
     monkeypatch.setitem(PROJECTIONS, projection, leak)
-    with pytest.raises(AssertionError, match=f"the {projection}"):
-        check_projections(rng=random.Random(1), **args)  # type: ignore[arg-type]
+    caught = 0
+    for args in runs:
+        try:
+            check_projections(rng=random.Random(1), **args)  # type: ignore[arg-type]
+        except AssertionError as error:
+            assert str(error).startswith(f"the {projection}"), error
+            caught += 1
+    assert caught >= 1, f"a leak in the {projection} went unnoticed"

@@ -325,3 +325,77 @@ def test_a_seen_hand_is_read_but_not_replayed() -> None:
     with pytest.raises(RecordError) as refused:
         load_record(data)
     assert refused.value.hand == 1 and "seen" in str(refused.value)
+
+
+# ---------------------------------------------------------------------------- spades-record/2
+
+
+def _two_player_record() -> dict[str, Any]:
+    """A /1 two-player record: seat 0 draws at once, so /2 infers its look there."""
+    rules = PRESETS["two-player"]
+    state = new_game(rules, seed="two", first_dealer=1)
+    return {"format": "spades-record/1", "rules": {"preset": "two-player"}, "first_dealer": 1,
+            "hands": [{"deck": [str(c) for c in state.hand.deck],
+                       "actions": [{"seat": 0, "draw": "keep"}, {"seat": 1, "bid": "blind-nil"},
+                                   {"seat": 1, "draw": "discard"}]}]}
+
+
+def test_a_v1_record_loads_with_its_looks_inferred_and_is_written_as_v2() -> None:
+    data = _two_player_record()
+    state = load_record(data)
+    written = record_of(state)
+    assert written["format"] == "spades-record/2"
+    assert written["hands"][0]["actions"] == [
+        {"seat": 0, "look": True}, {"seat": 0, "draw": "keep"},
+        {"seat": 1, "bid": "blind-nil"}, {"seat": 1, "draw": "discard"}]
+    assert load_record(written).hand == state.hand
+
+
+def test_a_look_is_recorded_and_closes_blind_nil() -> None:
+    data = _two_player_record()
+    data["format"] = "spades-record/2"
+    data["hands"][0]["actions"][1:1] = [{"seat": 1, "look": True}]  # out of turn
+    with pytest.raises(RecordError) as refused:
+        load_record(data)
+    assert (refused.value.hand, refused.value.action) == (1, 3)
+    assert "blind nil is bid before looking" in str(refused.value)
+
+
+def test_a_look_is_refused_in_a_v1_record() -> None:
+    data = _two_player_record()
+    data["hands"][0]["actions"].insert(0, {"seat": 0, "look": True})
+    with pytest.raises(RecordError) as refused:
+        load_record(data)
+    assert (refused.value.hand, refused.value.action) == (1, 1)
+
+
+def _revealed() -> dict[str, Any]:
+    rules = PRESETS["partnership"]
+    state = new_game(rules, seed="reveal")
+    rng = random.Random(3)
+    while len(state.results) < 2:
+        state = apply(state, rng.choice(legal_actions(state)))
+    return record_of(state, reveal=True)
+
+
+def test_revealed_seeds_check_their_decks_and_commitments() -> None:
+    data = _revealed()
+    first = data["hands"][0]
+    assert {"seed", "commitment", "deck"} <= set(first)
+    assert "seed" not in data["hands"][-1], "the hand in play keeps its seed"
+    state = load_record(data)
+    assert len(state.results) == 2
+    for edit, message in (
+            (lambda h: h.update(commitment="0" * 64), "does not match its commitment"),
+            (lambda h: h.update(entropy=["extra"]), "not the one its seed gives"),
+            (lambda h: h["deck"].reverse(), "not the one its seed gives"),
+            (lambda h: h.update(seed=7), '"seed" must be a string')):
+        bad = copy.deepcopy(data)
+        edit(bad["hands"][1])
+        with pytest.raises(RecordError, match=message) as refused:
+            load_record(bad)
+        assert refused.value.hand == 2
+    old = copy.deepcopy(data)
+    old["format"] = "spades-record/1"
+    with pytest.raises(RecordError, match="hand 1"):
+        load_record(old)

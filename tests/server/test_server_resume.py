@@ -3,8 +3,10 @@ middle of a hand resumes exactly where the game was, never with a new deal."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -17,8 +19,11 @@ import httpx
 import pytest
 from server_testkit import HEADERS, PLAYER, Driver, client, db_url, new_game_id, stored
 
+from spades.engine import PRESETS, apply, hand_seed, legal_actions, shuffled
+from spades.server.lobby import new_game_row
 from spades.server.table import state_from_store
-from spades.store import ActionRow, Store
+from spades.server.wire import codes
+from spades.store import ActionRow, Store, StoredGame
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -166,3 +171,25 @@ class SyncSocket:
 
     def send_json(self, message: Any) -> None:
         self.ws.send(json.dumps(message))
+
+
+def test_a_game_saved_before_the_provable_shuffle_deals_on_as_it_would_have() -> None:
+    """A stored game whose options carry no shuffle version was made with Python's random:
+    its next hands are dealt by that shuffle still; a new game says spades-shuffle/1."""
+    rules = PRESETS["partnership"]
+    row, state = new_game_row("someone", rules, {}, "random")
+    assert row.options["shuffle"] == 2
+    old_row = dataclasses.replace(row, options={k: v for k, v in row.options.items()
+                                                if k != "shuffle"})
+    for game_row, legacy in ((row, False), (old_row, True)):
+        stored = StoredGame(game=game_row, decks=(tuple(codes(state.hand.deck)),), actions=(),
+                            looks=frozenset())
+        resumed = state_from_store(stored)
+        assert resumed.hand == state.hand
+        rng = random.Random(0)
+        while not resumed.results:
+            resumed = apply(resumed, rng.choice(legal_actions(resumed)))
+        cards = list(rules.deck)
+        random.Random(f"{row.seed}/1").shuffle(cards)
+        expected = tuple(cards) if legacy else shuffled(rules.deck, hand_seed(row.seed, 1))
+        assert resumed.hand.deck == expected

@@ -12,9 +12,9 @@ from spades.engine import RecordError, parse_record, replay, summary
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("replay", help="score a game record hand by hand",
-                            description="Replay a spades-record/1 file through the rules and "
-                                        "print bids, tricks, points, bags and running score. "
-                                        f"A record is UTF-8 JSON of at most "
+                            description="Replay a spades-record/2 (or /1) file through the "
+                                        "rules and print bids, tricks, points, bags and "
+                                        "running score. A record is UTF-8 JSON of at most "
                                         f"{MAX_RECORD_BYTES // 2**20} MB; exit code 2 "
                                         "and a message when it cannot be read or replayed.")
     parser.add_argument("record", help="a game record (JSON); - reads standard input")

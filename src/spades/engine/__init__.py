@@ -38,6 +38,7 @@ from .cards import (
 )
 from .game import (
     DeckError,
+    add_entropy,
     apply,
     can_bid_blind_nil,
     has_looked,
@@ -89,6 +90,7 @@ from .record import (
 )
 from .rules import OPTION_HELP, Rules, RulesError
 from .scoring import apply_bags, game_end, score_hand, side_points
+from .shuffle import Shuffle, commitment, deck_of_hand, hand_seed, shuffled
 from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
 from .view import PlayerView, SheetLine, player_view
 
@@ -142,20 +144,25 @@ __all__ = [
     "Rules",
     "RulesError",
     "SheetLine",
+    "Shuffle",
     "SpadesBroken",
     "Suit",
     "Trick",
     "TrickWon",
     "action_to_json",
+    "add_entropy",
     "apply",
     "apply_bags",
     "can_bid_blind_nil",
     "cards_in",
+    "commitment",
+    "deck_of_hand",
     "events",
     "find_entry",
     "find_preset",
     "format_cards",
     "game_end",
+    "hand_seed",
     "has_looked",
     "legal_actions",
     "load_record",
@@ -173,6 +180,7 @@ __all__ = [
     "rules_to_json",
     "score_hand",
     "seat_record",
+    "shuffled",
     "side_points",
     "summary",
     "trick_winner",

@@ -7,7 +7,6 @@ end of the game all happen inside ``apply``. An illegal action raises
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -45,6 +44,7 @@ from .cards import (
 from .presets import find_preset
 from .rules import Rules, RulesError
 from .scoring import game_end, score_hand
+from .shuffle import Shuffle, deck_of_hand
 from .state import GameState, HandResult, HandState, Phase, Trick
 
 _TWO_OF_CLUBS = CARDS[0]
@@ -60,19 +60,21 @@ class DeckError(ValueError):
 
 def new_game(rules: Rules | str, seed: int | str = 0, *,
              decks: Sequence[Sequence[Card | str]] = (),
-             first_dealer: int | None = None) -> GameState:
+             first_dealer: int | None = None, shuffle: Shuffle | None = None) -> GameState:
     """A new game, its first hand dealt.
 
     ``rules`` is a ``Rules`` value or a preset name (``"partnership"``). Each hand's deck is
     ``decks[i]`` when given (top card first; ``Card`` values or card text such as ``"AS"``),
-    else shuffled by ``random.Random`` from ``seed`` and the hand number: the same seed, the
-    same game.
+    else shuffled from the hand's own seed, derived from ``seed`` and the hand number
+    (``spades-shuffle/1``, see docs/shuffle.md; ``shuffle`` may ask for the shuffle of older
+    games): the same seed, the same game.
     """
     if isinstance(rules, str):
         rules = find_preset(rules)
     elif not isinstance(rules, Rules):
         raise RulesError("rules must be a Rules value or a preset name such as "
                          f"'partnership', not {rules!r}")
+    shuffle = Shuffle() if shuffle is None else shuffle
     n = rules.players
     dealer = n - 1 if first_dealer is None else first_dealer
     if not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -81,9 +83,24 @@ def new_game(rules: Rules | str, seed: int | str = 0, *,
     for index, deck in enumerate(fixed):
         check_deck(rules, deck, index)
     zeros = (0,) * len(rules.sides)
-    hand = _deal(rules, seed, fixed, 0, dealer)
+    hand = _deal(rules, seed, fixed, 0, dealer, shuffle)
     return GameState(rules=rules, seed=seed, decks=fixed, first_dealer=dealer, scores=zeros,
-                     bags=zeros, results=(), hand=hand, over=False, winner=None)
+                     bags=zeros, results=(), hand=hand, over=False, winner=None,
+                     shuffle=shuffle)
+
+
+def add_entropy(state: GameState, number: int, contributions: Sequence[str]) -> GameState:
+    """Mix the players' ``contributions`` into the shuffle of hand ``number`` (from 0), a
+    hand not dealt yet and not fixed by the game's decks. Give them only after the hand
+    seed's commitment was shown (``shuffle.commitment(shuffle.hand_seed(seed, number))``)."""
+    if number <= state.hand.number or number < len(state.decks) or state.over:
+        raise ValueError(f"hand {number + 1} is already dealt or its deck is fixed")
+    if not all(isinstance(c, str) for c in contributions):
+        raise ValueError("contributions are strings")
+    entropy = tuple(e for e in state.shuffle.entropy if e[0] != number)
+    entropy += ((number, tuple(contributions)),)
+    shuffle = Shuffle(state.shuffle.version, tuple(sorted(entropy)))
+    return state._replace(shuffle=shuffle)
 
 
 def _deck_of(deck: Sequence[Card | str], index: int) -> tuple[Card, ...]:
@@ -123,15 +140,12 @@ def check_deck(rules: Rules, deck: Sequence[int], index: int = 0) -> None:
                         f"{len(rules.deck)} cards once each ({'; '.join(parts)})")
 
 
-def shuffled_deck(rules: Rules, seed: int | str, number: int) -> tuple[Card, ...]:
-    cards = list(rules.deck)
-    random.Random(f"{seed}/{number}").shuffle(cards)
-    return tuple(cards)
-
-
 def _deal(rules: Rules, seed: int | str, decks: tuple[tuple[Card, ...], ...], number: int,
-          dealer: int) -> HandState:
-    deck = decks[number] if number < len(decks) else shuffled_deck(rules, seed, number)
+          dealer: int, shuffle: Shuffle) -> HandState:
+    if number < len(decks):
+        deck = decks[number]
+    else:
+        deck = deck_of_hand(rules.deck, seed, number, shuffle)
     n = rules.players
     first = (dealer + 1) % n
     kitty: Card | None = None
@@ -364,7 +378,7 @@ def _not_now(phase: Phase, what: str) -> str:
 
 def _with_hand(state: GameState, hand: HandState) -> GameState:
     return GameState(state.rules, state.seed, state.decks, state.first_dealer, state.scores,
-                     state.bags, state.results, hand, False, None)
+                     state.bags, state.results, hand, False, None, state.shuffle)
 
 
 def _why_not_play(rules: Rules, hand: HandState, card: Card) -> str:
@@ -415,7 +429,7 @@ def _play(state: GameState, card: Card) -> GameState:
                 hand.number, hand.dealer, hand.deck, _PLAY, (seat + 1) % n, tuple(hands),
                 hand.stock, hand.discards, hand.kitty, hand.bids, hand.passes, hand.pending,
                 hand.leader, trick, hand.tricks, broken, hand.played | bit, hand.history,
-                hand.setup)), False, None))
+                hand.setup)), False, None, state.shuffle))
     winner = trick_winner(trick, hand.leader, n)
     tricks = list(hand.tricks)
     tricks[winner] += 1
@@ -448,10 +462,11 @@ def _finish_hand(state: GameState, hand: HandState) -> GameState:
             played=hand.played, history=hand.history, setup=hand.setup)
     else:
         final = _deal(rules, state.seed, state.decks, hand.number + 1,
-                      (hand.dealer + 1) % rules.players)
+                      (hand.dealer + 1) % rules.players, state.shuffle)
     return GameState(rules=rules, seed=state.seed, decks=state.decks,
                      first_dealer=state.first_dealer, scores=score.scores, bags=score.bags,
-                     results=(*state.results, result), hand=final, over=over, winner=winner)
+                     results=(*state.results, result), hand=final, over=over, winner=winner,
+                     shuffle=state.shuffle)
 
 
 def _replace_hand(hand: HandState, **changes: object) -> HandState:

@@ -28,6 +28,7 @@ from .cards import CODE_OF, Card, CardError, parse_card
 from .game import DeckError, apply, check_deck, new_game
 from .presets import find_preset
 from .rules import OPTION_NAMES, Rules, RulesError
+from .shuffle import ALGORITHM, CURRENT, Shuffle, commitment, hand_seed, shuffled
 from .state import GameState
 
 FORMAT = "spades-record/2"
@@ -190,9 +191,12 @@ def parse_record(data: Any) -> Record:
         raise RecordError('"hands" must be a list')
     hands = []
     seen: SeenHand | None = None
+    keys = {"deck", "actions", "seen"} | ({"seed", "commitment", "entropy"} if version >= 2
+                                          else set())
     for h, hand in enumerate(hands_data, start=1):
-        if not isinstance(hand, Mapping) or set(hand) - {"deck", "actions", "seen"}:
-            raise RecordError('a hand is an object with "deck" and "actions"', hand=h)
+        if not isinstance(hand, Mapping) or set(hand) - keys:
+            more = ' (and "seed", "commitment", "entropy")' if version >= 2 else ""
+            raise RecordError(f'a hand is an object with "deck" and "actions"{more}', hand=h)
         actions = _parse_actions(hand.get("actions", []), rules, h, version)
         if "seen" in hand:
             if "deck" in hand or h != len(hands_data):
@@ -207,9 +211,30 @@ def parse_record(data: Any) -> Record:
             deck = tuple(parse_card(c) for c in deck_data)
         except CardError as error:
             raise RecordError(f"deck: {error}", hand=h) from None
+        _check_seed(hand, rules, deck, h)
         hands.append((deck, actions))
     return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands),
                   seen=seen)
+
+
+def _check_seed(hand: Mapping[str, Any], rules: Rules, deck: tuple[Card, ...],
+                h: int) -> None:
+    """A hand's revealed ``seed`` must match its ``commitment`` and give its deck by
+    ``spades-shuffle/1`` with its ``entropy`` (docs/shuffle.md)."""
+    seed = hand.get("seed")
+    shown = hand.get("commitment")
+    entropy = hand.get("entropy", [])
+    for name, value in (("seed", seed), ("commitment", shown)):
+        if value is not None and not isinstance(value, str):
+            raise RecordError(f'"{name}" must be a string', hand=h)
+    if not isinstance(entropy, list) or not all(isinstance(e, str) for e in entropy):
+        raise RecordError('"entropy" must be a list of strings', hand=h)
+    if seed is None:
+        return
+    if shown is not None and commitment(seed) != shown:
+        raise RecordError("the seed does not match its commitment", hand=h)
+    if shuffled(rules.deck, seed, entropy) != deck:
+        raise RecordError(f"the deck is not the one its seed gives ({ALGORITHM})", hand=h)
 
 
 def _parse_actions(data: Any, rules: Rules, h: int,
@@ -242,16 +267,18 @@ def _parse_seen(data: Any, rules: Rules, h: int,
     return SeenHand(seat=seat, cards=cards, actions=actions)
 
 
-def replay(record: Record, seed: int | str = 0) -> GameState:
+def replay(record: Record, seed: int | str = 0, shuffle: Shuffle | None = None) -> GameState:
     """Play a record through the engine; the state after its last action. Hands beyond the
-    record's decks are shuffled from ``seed`` (keep it secret when the game goes on)."""
+    record's decks are shuffled from ``seed`` (keep it secret when the game goes on), by
+    ``shuffle`` (default ``spades-shuffle/1``)."""
     decks = [deck for deck, _ in record.hands]
     for h, deck in enumerate(decks, start=1):
         try:
             check_deck(record.rules, deck, h - 1)
         except DeckError as error:
             raise RecordError(str(error), hand=h) from None
-    state = new_game(record.rules, seed, decks=decks, first_dealer=record.first_dealer)
+    state = new_game(record.rules, seed, decks=decks, first_dealer=record.first_dealer,
+                     shuffle=shuffle)
     for h, (_, actions) in enumerate(record.hands, start=1):
         if state.over and h > len(state.results):
             raise RecordError("the game is over: no hand follows it", hand=h,
@@ -276,9 +303,9 @@ def replay(record: Record, seed: int | str = 0) -> GameState:
     return state
 
 
-def load_record(data: Any, seed: int | str = 0) -> GameState:
+def load_record(data: Any, seed: int | str = 0, shuffle: Shuffle | None = None) -> GameState:
     """Check and replay a record (a parsed JSON object)."""
-    return replay(parse_record(data), seed)
+    return replay(parse_record(data), seed, shuffle)
 
 
 def loads(text: str, seed: int | str = 0) -> GameState:
@@ -291,15 +318,27 @@ def loads(text: str, seed: int | str = 0) -> GameState:
 
 # ---------------------------------------------------------------------------- writing
 
-def record_of(state: GameState, players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The whole record of a game so far (every deck: not for another seat's eyes)."""
-    hands = [{"deck": [CODE_OF[c] for c in r.deck],
-              "actions": [action_to_json(s, a) for s, a in r.actions]}
-             for r in state.results]
+def record_of(state: GameState, players: Sequence[str] | None = None, *,
+              reveal: bool = False) -> dict[str, Any]:
+    """The whole record of a game so far (every deck: not for another seat's eyes). With
+    ``reveal``, each finished hand dealt from the game's seed also gets its hand ``seed``,
+    ``commitment`` and ``entropy``, so that anyone can check its deck (docs/shuffle.md)."""
+    hands: list[dict[str, Any]] = []
+    hand: dict[str, Any]
+    for r in state.results:
+        hand = {"deck": [CODE_OF[c] for c in r.deck],
+                "actions": [action_to_json(s, a) for s, a in r.actions]}
+        if reveal and r.number >= len(state.decks) and state.shuffle.version == CURRENT:
+            seed = hand_seed(state.seed, r.number)
+            hand["seed"] = seed
+            hand["commitment"] = commitment(seed)
+            entropy = state.shuffle.entropy_of(r.number)
+            if entropy:
+                hand["entropy"] = list(entropy)
+        hands.append(hand)
     if not state.over:
-        hand = state.hand
-        hands.append({"deck": [CODE_OF[c] for c in hand.deck],
-                      "actions": [action_to_json(s, a) for s, a in hand.actions]})
+        hands.append({"deck": [CODE_OF[c] for c in state.hand.deck],
+                      "actions": [action_to_json(s, a) for s, a in state.hand.actions]})
     out: dict[str, Any] = {"format": FORMAT, "rules": rules_to_json(state.rules)}
     if players is not None:
         out["players"] = list(players)

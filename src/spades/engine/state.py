@@ -12,6 +12,7 @@ from typing import NamedTuple
 from .actions import PLAYS, Action, Bid
 from .cards import Card
 from .rules import Rules
+from .shuffle import Shuffle
 
 
 class Phase(Enum):
@@ -106,6 +107,8 @@ class GameState(NamedTuple):
     hand: HandState
     over: bool
     winner: int | None
+    #: how the hands not in ``decks`` are dealt from ``seed`` (and any added entropy)
+    shuffle: Shuffle = Shuffle()
 
     @property
     def phase(self) -> Phase:

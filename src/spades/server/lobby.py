@@ -74,7 +74,8 @@ def new_game_row(owner: str, rules: Rules, house_rules: dict[str, Any], level: s
         id=secrets.token_urlsafe(9), owner=owner, rules=rules_to_json(rules), seed=seed,
         first_dealer=state.first_dealer,
         options={"preset": rules.name, "label": PRESET_LABELS.get(rules.name, rules.name),
-                 "level": level, "house_rules": house_rules},
+                 "level": level, "house_rules": house_rules,
+                 "shuffle": state.shuffle.version},
         seats=seats, created=moment, updated=moment, status=PLAYING, version=0,
         result=progress(state))
     return row, state

@@ -26,6 +26,7 @@ from spades.engine import (
     Play,
     PlayerView,
     RecordError,
+    Shuffle,
     action_to_json,
     apply,
     can_bid_blind_nil,
@@ -40,6 +41,9 @@ from .thinking import Brain
 from .wire import Json, Speaker, codes, events_for, legal_json, view_json
 
 log = logging.getLogger("spades.server")
+#: The shuffle version of games saved without one (Python's random, before
+#: spades-shuffle/1).
+LEGACY_SHUFFLE = 1
 #: After the last card of a trick the next computer move waits this many paces.
 TRICK_PAUSE = 2.0
 
@@ -103,7 +107,9 @@ def state_from_store(stored: StoredGame) -> GameState:
     record = {"format": RECORD_FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
               "hands": hands}
     try:
-        state = load_record(record, seed=game.seed)
+        # games saved before spades-shuffle/1 say no shuffle: they keep the old one
+        shuffle = Shuffle(version=game.options.get("shuffle", LEGACY_SHUFFLE))
+        state = load_record(record, seed=game.seed, shuffle=shuffle)
     except RecordError as error:
         raise StoreError(f"game {game.id!r} does not replay: {error}") from error
     for hand, seat in sorted(stored.looks):

@@ -1,0 +1,137 @@
+"""Provable shuffles: each hand's deck from its own seed, by a portable algorithm.
+
+``spades-shuffle/1`` (docs/shuffle.md, with test vectors): a Fisher-Yates shuffle driven by
+SHA-256 of the seed (and any entropy the players added after a commitment) and a counter,
+with rejection sampling so that every order is equally likely. Anyone can re-derive a deck
+from a revealed hand seed in any language; a revealed hand seed tells nothing of the others
+(each is SHA-256 of the game's secret seed and the hand number).
+
+Games made before this module dealt every hand with Python's ``random.Random`` from one
+game seed; they keep that shuffle (``LEGACY``) so that they deal the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Card
+
+ALGORITHM = "spades-shuffle/1"
+#: The shuffle of games made before ``spades-shuffle/1``: Python's Mersenne Twister.
+LEGACY = 1
+#: ``spades-shuffle/1``.
+CURRENT = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """How a game deals the hands its record does not fix: the shuffle ``version`` and the
+    extra entropy given for some hands (``entropy[i]`` is ``(hand number, contributions)``,
+    the players' contributions, given after the hand seed's commitment was shown)."""
+
+    version: int = CURRENT
+    entropy: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.version not in (LEGACY, CURRENT):
+            raise ValueError(f"unknown shuffle version {self.version!r}")
+
+    def entropy_of(self, number: int) -> tuple[str, ...]:
+        for hand, contributions in self.entropy:
+            if hand == number:
+                return contributions
+        return ()
+
+
+def _framed(parts: Sequence[str]) -> bytes:
+    """Each part as UTF-8 after its length (4 bytes, big-endian): unambiguous."""
+    out = bytearray()
+    for part in parts:
+        data = part.encode("utf-8")
+        out += len(data).to_bytes(4, "big") + data
+    return bytes(out)
+
+
+def hand_seed(seed: int | str, number: int) -> str:
+    """The seed of hand ``number`` (from 0) of a game with the secret ``seed``: 64 hex
+    digits, SHA-256 of ``"spades-hand"``, the seed and the number, framed."""
+    return hashlib.sha256(_framed(["spades-hand", str(seed), str(number)])).hexdigest()
+
+
+def commitment(seed: str) -> str:
+    """What is shown before a hand so that its seed, revealed later, can be checked:
+    SHA-256 of the seed's UTF-8 bytes, in hex."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+class _Stream:
+    """32-bit unsigned integers: SHA-256(key || counter as 8 bytes big-endian) for counter
+    0, 1, 2, ..., each digest read as eight big-endian words in order."""
+
+    def __init__(self, key: bytes):
+        self.key = key
+        self.counter = 0
+        self.block = b""
+        self.offset = 32
+
+    def word(self) -> int:
+        if self.offset == 32:
+            self.block = hashlib.sha256(self.key + self.counter.to_bytes(8, "big")).digest()
+            self.counter += 1
+            self.offset = 0
+        value = int.from_bytes(self.block[self.offset:self.offset + 4], "big")
+        self.offset += 4
+        return value
+
+    def below(self, bound: int) -> int:
+        """Uniform in ``0 .. bound-1``: reject words at or above the largest multiple of
+        ``bound`` that fits in 32 bits, then take the remainder."""
+        limit = (1 << 32) - (1 << 32) % bound
+        while True:
+            value = self.word()
+            if value < limit:
+                return value % bound
+
+
+def shuffle_key(seed: str, entropy: Sequence[str] = ()) -> bytes:
+    """SHA-256 of ``"spades-shuffle/1"``, the seed and each contribution, framed."""
+    return hashlib.sha256(_framed([ALGORITHM, seed, *entropy])).digest()
+
+
+def shuffled(cards: Sequence[Card], seed: str, entropy: Sequence[str] = ()) -> tuple[Card, ...]:
+    """``cards`` in the order ``spades-shuffle/1`` gives them from ``seed`` and ``entropy``
+    (top card first): for i from the last index down to 1, swap card i with card j, j
+    uniform in 0..i."""
+    out = list(cards)
+    stream = _Stream(shuffle_key(seed, entropy))
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def deck_of_hand(deck: Sequence[Card], seed: int | str, number: int,
+                 shuffle: Shuffle = Shuffle()) -> tuple[Card, ...]:
+    """The deck of hand ``number``: the variant's ``deck`` (in card order) shuffled from
+    the hand's own seed and its entropy, or, for games made before, as they dealt it."""
+    if shuffle.version == LEGACY:
+        cards = list(deck)
+        random.Random(f"{seed}/{number}").shuffle(cards)
+        return tuple(cards)
+    return shuffled(deck, hand_seed(seed, number), shuffle.entropy_of(number))
+
+
+__all__ = [
+    "ALGORITHM",
+    "CURRENT",
+    "LEGACY",
+    "Shuffle",
+    "commitment",
+    "deck_of_hand",
+    "hand_seed",
+    "shuffle_key",
+    "shuffled",
+]
