@@ -78,7 +78,7 @@ def test_a_whole_game_never_shows_another_seats_cards(page: Any, server: ServerP
     saved = tmp_path / "record.json"
     download.value.save_as(saved)
     record = json.loads(saved.read_text())
-    assert record["format"] == "spades-record/1"
+    assert record["format"] == "spades-record/2"  # writers write /2 (looks, seeds)
     assert len(record["hands"]) == len(game.decks)
     assert record["result"]["scores"] == table.state["view"]["scores"]
     # the game is in the list of past games, over

@@ -3,7 +3,7 @@
     python tests/golden/make_golden.py
 
 - ``preset_NAME.json``: one complete game of each preset, first deal to game over, played by
-  ``engine_testkit.SensiblePlayer`` (the seed among 0-9 giving the shortest game).
+  ``engine_testkit.sensible_chooser`` (the seed among 0-9 giving the shortest game).
 - ``scoring_*.json``: every scoring example of the rulebooks (``../shared/seeds/``), built
   from planned bids and either a hand-built deck or a search over shuffled decks and plays
   until the hand comes out as the example says (the search is seeded: the same files every
@@ -32,7 +32,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "engine"))
 
-from engine_testkit import SensiblePlayer, cards, deck_for, draw_deck  # noqa: E402
+from engine_testkit import cards, deck_for, draw_deck, sensible_chooser  # noqa: E402
 
 from spades.engine import (  # noqa: E402
     BLIND_NIL,
@@ -45,11 +45,11 @@ from spades.engine import (  # noqa: E402
     GameState,
     Phase,
     Rules,
+    Shuffle,
     apply,
     legal_actions,
     make_rules,
     new_game,
-    player_view,
     record_of,
     summary,
 )
@@ -67,6 +67,10 @@ class Plan:
     deck: Sequence[Card] | None = None
     then: Callable[[GameState], bool] = lambda state: True
 
+
+#: The golden games were dealt by the shuffle of their time (Python's random): keep it so
+#: that this script writes the same games.
+LEGACY = Shuffle(version=1)
 
 def _choose(state: GameState, plan: Plan, rng: random.Random) -> Action:
     hand = state.hand
@@ -87,7 +91,7 @@ def _choose(state: GameState, plan: Plan, rng: random.Random) -> Action:
         return rng.choice(legal)
     if hand.phase is Phase.PASS:
         return rng.choice(legal)
-    return SensiblePlayer().choose(player_view(state, seat), rng)
+    return sensible_chooser(state, rng)  # it looks at face-down cards
 
 
 def play_plans(rules: Rules, plans: Sequence[Plan], seed: int,
@@ -95,12 +99,12 @@ def play_plans(rules: Rules, plans: Sequence[Plan], seed: int,
     rng = random.Random(seed)
     decks: list[Sequence[Card]] = []
     done: list[tuple[int, Action]] = []
-    state = new_game(rules, seed=seed)
+    state = new_game(rules, seed=seed, shuffle=LEGACY)
     for index, plan in enumerate(plans):
         for _ in range(tries):
             deck = list(plan.deck) if plan.deck is not None else rng.sample(rules.deck,
                                                                           len(rules.deck))
-            state = new_game(rules, seed=seed, decks=[*decks, deck])
+            state = new_game(rules, seed=seed, decks=[*decks, deck], shuffle=LEGACY)
             for seat, action in done:
                 assert state.hand.turn == seat
                 state = apply(state, action)
@@ -121,12 +125,11 @@ def play_plans(rules: Rules, plans: Sequence[Plan], seed: int,
 
 def sensible_game(rules: Rules, seed: int, limit: int = 60) -> GameState | None:
     rng = random.Random(seed)
-    state = new_game(rules, seed=seed)
-    player = SensiblePlayer()
+    state = new_game(rules, seed=seed, shuffle=LEGACY)
     while not state.over:
         if len(state.results) >= limit:
             return None
-        state = apply(state, player.choose(player_view(state, state.hand.turn), rng))
+        state = apply(state, sensible_chooser(state, rng))  # it looks at face-down cards
     return state
 
 
