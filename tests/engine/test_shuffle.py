@@ -123,3 +123,14 @@ def test_older_games_keep_the_legacy_shuffle() -> None:
     cards = list(rules.deck)
     random.Random("old/0").shuffle(cards)
     assert state.hand.deck == tuple(cards)
+
+
+def test_the_inlined_shuffle_is_the_stream_s_fisher_yates() -> None:
+    """``shuffled`` inlines ``_Stream.below`` for speed: the two agree."""
+    for seed in ("a", "b", "c"):
+        stream = _Stream(shuffle_key(seed))
+        cards = list(range(54))
+        for i in range(len(cards) - 1, 0, -1):
+            j = stream.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        assert shuffled(range(54), seed) == tuple(cards)  # type: ignore[arg-type]

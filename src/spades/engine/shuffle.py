@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,26 +75,31 @@ class _Stream:
     def __init__(self, key: bytes):
         self.key = key
         self.counter = 0
-        self.block = b""
-        self.offset = 32
+        self.words: tuple[int, ...] = ()
+        self.index = 8
 
     def word(self) -> int:
-        if self.offset == 32:
-            self.block = hashlib.sha256(self.key + self.counter.to_bytes(8, "big")).digest()
+        if self.index == 8:
+            block = hashlib.sha256(self.key + self.counter.to_bytes(8, "big")).digest()
+            self.words = _WORDS.unpack(block)
             self.counter += 1
-            self.offset = 0
-        value = int.from_bytes(self.block[self.offset:self.offset + 4], "big")
-        self.offset += 4
+            self.index = 0
+        value = self.words[self.index]
+        self.index += 1
         return value
 
     def below(self, bound: int) -> int:
         """Uniform in ``0 .. bound-1``: reject words at or above the largest multiple of
         ``bound`` that fits in 32 bits, then take the remainder."""
-        limit = (1 << 32) - (1 << 32) % bound
+        limit = _SPAN - _SPAN % bound
         while True:
             value = self.word()
             if value < limit:
                 return value % bound
+
+
+_WORDS = struct.Struct(">8I")
+_SPAN = 1 << 32
 
 
 def shuffle_key(seed: str, entropy: Sequence[str] = ()) -> bytes:
@@ -104,11 +110,26 @@ def shuffle_key(seed: str, entropy: Sequence[str] = ()) -> bytes:
 def shuffled(cards: Sequence[Card], seed: str, entropy: Sequence[str] = ()) -> tuple[Card, ...]:
     """``cards`` in the order ``spades-shuffle/1`` gives them from ``seed`` and ``entropy``
     (top card first): for i from the last index down to 1, swap card i with card j, j
-    uniform in 0..i."""
+    uniform in 0..i (``_Stream.below``, inlined here: it runs for every deal)."""
     out = list(cards)
-    stream = _Stream(shuffle_key(seed, entropy))
+    key = shuffle_key(seed, entropy)
+    sha256 = hashlib.sha256
+    words: tuple[int, ...] = ()
+    index = 8
+    counter = 0
     for i in range(len(out) - 1, 0, -1):
-        j = stream.below(i + 1)
+        bound = i + 1
+        limit = _SPAN - _SPAN % bound
+        while True:
+            if index == 8:
+                words = _WORDS.unpack(sha256(key + counter.to_bytes(8, "big")).digest())
+                counter += 1
+                index = 0
+            value = words[index]
+            index += 1
+            if value < limit:
+                break
+        j = value % bound
         out[i], out[j] = out[j], out[i]
     return tuple(out)
 
