@@ -19,21 +19,32 @@ from spades.engine import (
     SUIT_OF,
     Action,
     Bid,
+    BidMade,
     Card,
     CardError,
+    CardPlayed,
+    CardsPassed,
     Draw,
+    Event,
     Exchange,
     GameState,
+    HandDealt,
+    HandScored,
     IllegalActionError,
+    KittyExchanged,
     Look,
+    Looked,
     PassCards,
     Phase,
     Play,
     PlayerView,
     Rules,
     RulesError,
+    SheetLine,
     Suit,
+    TrickWon,
     apply,
+    events,
     new_game,
     parse_card,
     player_view,
@@ -106,6 +117,7 @@ class Table:
         self.save = save
         self.ask = ask
         self.say = say
+        self.tricks = 0
         self.players: dict[int, Player] = players if players is not None else {
             seat: make_player(level) for seat in range(1, rules.players)}
 
@@ -140,46 +152,50 @@ class Table:
         return "  vs  ".join(" & ".join(self.names[s] for s in side)
                              for side in self.rules.sides)
 
-    def _announce_hand(self) -> None:
+    def _announce_hand(self, number: int | None = None, dealer: int | None = None) -> None:
         hand = self.state.hand
-        self.say(f"\n=== Hand {hand.number + 1}: {self.names[hand.dealer]} deals ===")
+        number = hand.number if number is None else number
+        dealer = hand.dealer if dealer is None else dealer
+        self.tricks = 0
+        self.say(f"\n=== Hand {number + 1}: {self.names[dealer]} deals ===")
 
     def _narrate(self, before: GameState, seat: int, action: Action) -> None:
-        who = self.names[seat]
-        if isinstance(action, Look) and seat == 0:
-            self.say("You look at your cards.")
-        if isinstance(action, Bid):
-            self.say(f"{who} bid{'s' if seat else ''} {action.label}.")
-        elif isinstance(action, Play):
-            self.say(f"{who} play{'s' if seat else ''} {card_text(action.card, self.ascii)}.")
-        elif isinstance(action, Exchange):
-            took = "takes" if seat else "take"
-            self.say(f"{who} {took if action.take else 'keep' + ('s' if seat else '')} "
-                     f"{'the kitty' if action.take else 'the 2 of clubs'}.")
-        elif isinstance(action, PassCards):
-            partner = self.rules.partner_of[seat]
-            to = self.names[partner] if partner is not None else "?"
-            self.say(f"{who} pass{'es' if seat else ''} {len(action.cards)} cards to {to}.")
-        same_hand = self.state.hand.number == before.hand.number and not self.state.results[
-            len(before.results):]
-        history = self.state.hand.history if same_hand else self.state.results[-1].history
-        if isinstance(action, Play) and len(history) > len(before.hand.history):
-            winner = history[-1].winner
-            self.say(f"  {self.names[winner]} take{'s' if winner else ''} trick {len(history)}.")
-        if not same_hand:
-            self._hand_over()
-            if not self.state.over:
-                self._announce_hand()
+        """Tell what seat 0 learns: the engine's events for it, in words."""
+        for event in events(before, self.state, 0):
+            self._tell(event)
 
-    def _hand_over(self) -> None:
-        result = self.state.results[-1]
+    def _tell(self, event: Event) -> None:
+        def who(seat: int, verb: str, ending: str = "s") -> str:
+            return f"{self.names[seat]} {verb}{ending if seat else ''}"
+
+        if isinstance(event, Looked) and event.seat == 0:
+            self.say("You look at your cards.")
+        elif isinstance(event, BidMade):
+            self.say(f"{who(event.seat, 'bid')} {event.bid.label}.")
+        elif isinstance(event, CardPlayed):
+            self.say(f"{who(event.seat, 'play')} {card_text(event.card, self.ascii)}.")
+        elif isinstance(event, KittyExchanged):
+            self.say(f"{who(event.seat, 'take') if event.take else who(event.seat, 'keep')} "
+                     f"{'the kitty' if event.take else 'the 2 of clubs'}.")
+        elif isinstance(event, CardsPassed):
+            self.say(f"{who(event.giver, 'pass', 'es')} {event.count} cards to "
+                     f"{self.names[event.receiver]}.")
+        elif isinstance(event, TrickWon):
+            self.tricks += 1
+            self.say(f"  {who(event.winner, 'take')} trick {self.tricks}.")
+        elif isinstance(event, HandScored):
+            self._hand_over(event.line)
+        elif isinstance(event, HandDealt):
+            self._announce_hand(event.number, event.dealer)
+
+    def _hand_over(self, line: SheetLine) -> None:
         self.say("\nHand over.")
         for i, side in enumerate(self.rules.sides):
             names = " & ".join(self.names[s] for s in side)
-            bids = "+".join(result.bids[s].label for s in side)
-            took = "+".join(str(result.tricks[s]) for s in side)
-            self.say(f"  {names:18} bid {bids:10} took {took:7} points {result.score.points[i]:5}"
-                     f"  bags {result.score.bags[i]:2}  score {result.score.scores[i]:5}")
+            bids = "+".join(line.bids[s].label for s in side)
+            took = "+".join(str(line.tricks[s]) for s in side)
+            self.say(f"  {names:18} bid {bids:10} took {took:7} points {line.points[i]:5}"
+                     f"  bags {line.bags[i]:2}  score {line.scores[i]:5}")
 
     def _game_over(self) -> None:
         winner = self.state.winner
