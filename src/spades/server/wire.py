@@ -113,9 +113,9 @@ def legal_json(view: PlayerView) -> Json | None:
         cards = [CODE_OF[a.card] for a in view.legal if isinstance(a, Play)]
         return {"kind": "play", "cards": cards, "actions": [{"play": c} for c in cards]}
     if phase is Phase.BID:
-        # blind nil is offered face down only: once the cards are seen it is gone
+        # face up: the engine no longer offers blind nil (it is bid before the look)
         bids = [{"bid": a.code, "label": bid_label(a)}
-                for a in view.legal if isinstance(a, Bid) and not a.blind]
+                for a in view.legal if isinstance(a, Bid)]
         return {"kind": "bid", "bids": bids, "actions": bids}
     if phase is Phase.DRAW:
         drawn = NAME_OF[view.drawn] if view.drawn is not None else "card"

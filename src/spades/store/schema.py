@@ -3,8 +3,9 @@
 ``games`` holds one row per game (the secret seed stays here, never sent anywhere),
 ``seats`` who sits where (a player id per human seat, so that tables with several people
 and accounts need no new shape), ``decks`` each hand's deck as it is dealt, ``actions`` the
-append-only list of actions, and ``looks`` when a seat turned up cards it could have kept
-face down for blind nil.
+append-only list of actions (a look at face-down cards is one of them), and ``looks``, where
+servers saved such looks before they were actions: it is only read now, so that those games
+resume the same.
 """
 
 from __future__ import annotations

@@ -196,20 +196,6 @@ class Store:
             extra["result"] = dict(result)
         return self._change(game_id, version, write, extra)
 
-    def record_look(self, game_id: str, version: int, hand: int, seat: int) -> int:
-        """A seat turned up its cards (blind nil no longer open to it). New version.
-
-        Games saved before the look was an engine action kept looks here; the server now
-        saves a look as an action (``{"seat": s, "look": true}``) and only reads this table,
-        replaying its looks when it resumes such a game."""
-        t = self.tables
-
-        def write(conn: sa.Connection) -> None:
-            conn.execute(sa.insert(t.looks).values(game_id=game_id, hand=hand, seat=seat,
-                                                   created=now()))
-
-        return self._change(game_id, version, write, {})
-
     def _change(self, game_id: str, version: int, write: Any,
                 extra: dict[str, Any]) -> int:
         t = self.tables
