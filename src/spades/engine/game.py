@@ -278,7 +278,7 @@ def can_bid_blind_nil(state: GameState, seat: int) -> bool:
     """Blind nil is still open to ``seat`` this hand, whether or not it is its turn: blind
     nil is on, the seat has not looked at its cards, bid (or, two-player, drawn) yet, and
     its side is far enough behind. While this holds the seat's cards are face down: its
-    view holds none (see ``view.is_face_down``) and it may ``Look``."""
+    view holds none (``PlayerView.face_down``) and it may ``Look``."""
     rules = state.rules
     hand = state.hand
     if not rules.blind_nil or state.over or hand.bids[seat] is not None:
