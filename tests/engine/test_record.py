@@ -395,6 +395,10 @@ def test_revealed_seeds_check_their_decks_and_commitments() -> None:
         with pytest.raises(RecordError, match=message) as refused:
             load_record(bad)
         assert refused.value.hand == 2
+    seen = copy.deepcopy(data)
+    seen["hands"][-1] = {"seen": {"seat": 0, "cards": []}, "actions": [], "seed": "x"}
+    with pytest.raises(RecordError, match='no "deck" nor "seed"'):
+        load_record(seen)
     old = copy.deepcopy(data)
     old["format"] = "spades-record/1"
     with pytest.raises(RecordError, match="hand 1"):

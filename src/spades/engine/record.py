@@ -199,9 +199,9 @@ def parse_record(data: Any) -> Record:
             raise RecordError(f'a hand is an object with "deck" and "actions"{more}', hand=h)
         actions = _parse_actions(hand.get("actions", []), rules, h, version)
         if "seen" in hand:
-            if "deck" in hand or h != len(hands_data):
+            if "deck" in hand or "seed" in hand or h != len(hands_data):
                 raise RecordError('only the last hand may be "seen" (a hand in play as one '
-                                  'seat saw it), and it has no "deck"', hand=h)
+                                  'seat saw it), and it has no "deck" nor "seed"', hand=h)
             seen = _parse_seen(hand["seen"], rules, h, actions)
             continue
         deck_data = hand.get("deck")
