@@ -1,0 +1,130 @@
+"""A player's games in the store, turned into figures; a finished game's figures cached.
+
+The player is a player id (the anonymous id the browser mints today; an account's id
+later): their games are the stored games with a seat holding that id, and their seats are
+those seats. Nothing here writes to the store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import sqlalchemy as sa
+
+from spades.engine import RecordError
+from spades.engine.record import FORMAT, parse_record
+from spades.store import OVER, GameRow, Store, StoredGame, StoreError
+
+from .figures import NO_COMPUTER, GameFigures, Stats, StatsError, game_figures, player_stats
+
+#: The most games of a player read for their statistics (the most recent ones).
+MOST_GAMES = 1000
+
+
+def seats_of(row: GameRow, player_id: str) -> tuple[int, ...]:
+    return tuple(s.seat for s in row.seats if s.player_id == player_id)
+
+
+def level_of(row: GameRow) -> str:
+    """The computer players' level at the table ("easy", ...; "mixed" when they differ)."""
+    levels = {s.level or "unknown" for s in row.seats if s.kind == "computer"}
+    if not levels:
+        return NO_COMPUTER
+    return levels.pop() if len(levels) == 1 else "mixed"
+
+
+def record_data(stored: StoredGame) -> dict[str, Any]:
+    """The stored game as a record (every deck: it stays on this side)."""
+    game = stored.game
+    actions: list[list[dict[str, Any]]] = [[] for _ in stored.decks]
+    for row in stored.actions:
+        if not 0 <= row.hand < len(actions):
+            raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
+        actions[row.hand].append(row.action)
+    return {"format": FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
+            "hands": [{"deck": list(deck), "actions": acts}
+                      for deck, acts in zip(stored.decks, actions, strict=True)]}
+
+
+def stored_figures(stored: StoredGame, player_id: str) -> GameFigures:
+    """The player's figures in one stored game, replayed through the engine."""
+    row = stored.game
+    try:
+        record = parse_record(record_data(stored))
+        return game_figures(
+            record, seats_of(row, player_id), game=row.id,
+            preset=str(row.options.get("preset") or record.rules.name),
+            label=str(row.options.get("label") or row.options.get("preset")
+                      or record.rules.name),
+            level=level_of(row), when=row.updated.isoformat())
+    except (RecordError, StatsError) as error:
+        raise StoreError(f"game {row.id!r} does not replay: {error}") from error
+
+
+class FigureCache:
+    """Figures of finished games, which never change, keyed by game and seats."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._items: OrderedDict[tuple[str, tuple[int, ...]], GameFigures] = OrderedDict()
+        self._lock = threading.Lock()
+        self.misses = 0
+
+    def get(self, game_id: str, seats: tuple[int, ...]) -> GameFigures | None:
+        with self._lock:
+            found = self._items.get((game_id, seats))
+            if found is not None:
+                self._items.move_to_end((game_id, seats))
+            return found
+
+    def put(self, figures: GameFigures) -> None:
+        with self._lock:
+            self._items[(figures.game, figures.seats)] = figures
+            self._items.move_to_end((figures.game, figures.seats))
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+def store_figures(store: Store, player_id: str, cache: FigureCache | None = None,
+                  limit: int = MOST_GAMES) -> list[GameFigures]:
+    """The player's games (most recently played first) as figures. Blocking."""
+    out = []
+    for row in store.list_games(player_id, limit=limit):
+        seats = seats_of(row, player_id)
+        if not seats:
+            continue
+        cached = cache.get(row.id, seats) if cache and row.status == OVER else None
+        if cached is not None:
+            out.append(cached)
+            continue
+        stored = store.load_game(row.id)
+        if stored is None:  # deleted meanwhile
+            continue
+        figures = stored_figures(stored, player_id)
+        if cache is not None and figures.over:
+            cache.put(figures)
+        out.append(figures)
+    return out
+
+
+def store_stats(store: Store, player_id: str, cache: FigureCache | None = None) -> Stats:
+    return player_stats(store_figures(store, player_id, cache))
+
+
+def player_ids(store: Store) -> list[tuple[str, int]]:
+    """Every player id with a seat in the store and its number of games, most games first."""
+    seats = store.tables.seats
+    query = (sa.select(seats.c.player_id, sa.func.count(sa.distinct(seats.c.game_id)))
+             .where(seats.c.player_id.is_not(None)).group_by(seats.c.player_id)
+             .order_by(sa.func.count(sa.distinct(seats.c.game_id)).desc(), seats.c.player_id))
+    try:
+        with store.engine.connect() as conn:
+            return [(str(p), int(n)) for p, n in conn.execute(query).all()]
+    except sa.exc.SQLAlchemyError as error:
+        raise StoreError(f"could not list the players: {error}") from error
+
+
+__all__ = ["FigureCache", "player_ids", "record_data", "store_figures", "store_stats",
+           "stored_figures"]
