@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("play", "serve", "replay", "rules", "arena")
+COMMANDS = ("play", "serve", "replay", "rules", "arena", "stats")
 
 
 def build_parser() -> argparse.ArgumentParser:

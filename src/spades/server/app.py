@@ -19,6 +19,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from spades.stats import FigureCache, store_stats
 from spades.store import Store, StoreError
 
 from .lobby import Lobby, is_player_id
@@ -170,6 +171,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return Response(json.dumps(data, indent=1), media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="spades-{game_id}.json"'})
 
+    figures = FigureCache()
+
+    async def stats(request: Request) -> Response:
+        """The player's statistics, from their own games only (docs/protocol.md)."""
+        player = player_of(request)
+        if player is None:
+            return error_response(400, BAD_PLAYER)
+        try:
+            found = await asyncio.to_thread(store_stats, request.app.state.store, player, figures)
+        except StoreError:
+            log.exception("could not work out statistics")
+            return error_response(503, "the statistics cannot be worked out right now")
+        return JSONResponse(found.to_json())
+
     async def game_socket(ws: WebSocket) -> None:
         await ws.accept()
         player = ws.query_params.get("player", "")
@@ -234,6 +249,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", game_summary),
         Route("/api/games/{game_id}/record", record),
+        Route("/api/stats", stats),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
     ]
     if web_dir.is_dir():

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spades.engine import GameState, HandResult, Rules, score_hand
+from spades.engine import REGISTRY, GameState, HandResult, Rules, score_hand
 from spades.engine.record import Record, replay
 
 #: The level of a game whose computer players' level is not known (a record file).
@@ -196,8 +196,10 @@ def figures_of_state(state: GameState, seats: Iterable[int], *, game: str,
                          f"{rules.players}-player game (seats 0 to {rules.players - 1})")
     hands = tuple(h for result in state.results for h in hand_figures(rules, result, mine))
     sides = {rules.side_of[s] for s in mine}
+    preset = preset or rules.name
+    entry = REGISTRY.get(preset)
     return GameFigures(
-        game=game, preset=preset or rules.name, label=label or preset or rules.name,
+        game=game, preset=preset, label=label or (entry.label if entry else preset),
         level=level, seats=mine, over=state.over,
         won=state.over and state.winner in sides, hands=hands, when=when)
 

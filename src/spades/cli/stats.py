@@ -1,0 +1,204 @@
+"""``spades stats``: a player's statistics, from the store the server uses or from records.
+
+``spades stats`` reads the store (``--db``, by default the server's SQLite file) for the
+player ``--player`` (needed when more than one player id is stored); ``spades stats
+RECORD.json ... --seat N`` reads game records saved with ``spades play --save`` instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from spades.engine import RecordError
+from spades.engine.record import parse_record
+from spades.stats import (
+    GameFigures,
+    Group,
+    Stats,
+    StatsError,
+    Tally,
+    game_figures,
+    game_json,
+    player_ids,
+    player_stats,
+    store_figures,
+)
+from spades.store import Store, StoreError, default_url
+
+
+class Refused(Exception):
+    """A plain message for the user; exit code 2."""
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "stats", help="a player's statistics: games, bids made, sets, nil, bags, points",
+        description="Statistics of a player's games, worked out by replaying the stored game "
+                    "records: overall, by variant and by the computer players' level. "
+                    "Without RECORD files it reads the store the server uses.")
+    parser.add_argument("records", nargs="*", metavar="RECORD",
+                        help="game records (JSON, e.g. from `spades play --save`); "
+                             "none: read the store")
+    parser.add_argument("--seat", type=int, action="append", default=None, metavar="N",
+                        help="with RECORD files: your seat (repeatable; default 0)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="SQLAlchemy URL of the store (default: the server's SQLite file "
+                             f"{default_url()})")
+    parser.add_argument("--player", default=None, metavar="ID",
+                        help="the player id (the browser's anonymous id); needed when the "
+                             "store holds more than one")
+    parser.add_argument("--recent", type=int, default=10, metavar="N",
+                        help="list the N most recent games (default 10)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.records:
+            if args.player or args.db:
+                raise Refused("--player and --db read the store; with RECORD files give "
+                              "--seat")
+            who = "seat " + ", ".join(str(s) for s in (args.seat or [0]))
+            games = figures_of_files(args.records, args.seat or [0])
+        else:
+            if args.seat:
+                raise Refused("--seat goes with RECORD files; the store knows your seats "
+                              "from --player")
+            who, games = figures_of_store(args.db, args.player)
+    except Refused as error:
+        print(f"spades stats: {error}", file=sys.stderr)
+        return 2
+    stats = player_stats(games)
+    if args.json:
+        print(json.dumps(stats.to_json(recent=max(args.recent, 0))))
+        return 0
+    show(Console(), who, stats, max(args.recent, 0))
+    return 0
+
+
+def figures_of_files(paths: list[str], seats: list[int]) -> list[GameFigures]:
+    out = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as file:
+                data = json.load(file)
+        except OSError as error:
+            raise Refused(f"cannot read {path}: {error.strerror}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise Refused(f"{path} is not JSON: {error}") from None
+        try:
+            record = parse_record(data)
+            out.append(game_figures(record, seats, game=Path(path).name))
+        except (RecordError, StatsError) as error:
+            raise Refused(f"{path}: {error}") from None
+    return out
+
+
+def figures_of_store(url: str | None, player: str | None) -> tuple[str, list[GameFigures]]:
+    url = url or default_url()
+    try:
+        parsed = sa.make_url(url)
+    except sa.exc.ArgumentError as error:
+        raise Refused(f"--db: {error}") from None
+    database = parsed.database or ""
+    if (parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:")
+            and not Path(database).expanduser().is_file()):
+        raise Refused(f"no games are stored at {url} (play some with `spades serve`, or "
+                      "give --db)")
+    try:
+        store = Store(url, create=False)
+    except StoreError as error:
+        raise Refused(str(error)) from None
+    try:
+        if player is None:
+            players = player_ids(store)
+            if not players:
+                raise Refused(f"no player has a game in {store.safe_url}")
+            if len(players) > 1:
+                listed = "\n".join(f"  {p}  ({n} game{'s' * (n != 1)})" for p, n in players)
+                raise Refused(f"{len(players)} players have games in {store.safe_url}; "
+                              f"choose one with --player:\n{listed}")
+            player = players[0][0]
+        return f"player {player}", store_figures(store, player)
+    except StoreError as error:
+        raise Refused(str(error)) from None
+    finally:
+        store.close()
+
+
+# ---------------------------------------------------------------------------- showing
+
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.0f}%"
+
+
+def number(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def of(part: int, whole: int) -> str:
+    return f"{part}/{whole}" if whole else "–"
+
+
+def tally_cells(t: Tally) -> list[str]:
+    return [str(t.games), percent(t.win_rate), str(t.hands), percent(t.made_rate),
+            str(t.sets), of(t.nil_made, t.nil), of(t.blind_nil_made, t.blind_nil),
+            number(t.bags_per_hand), number(t.points_per_hand)]
+
+
+HEADINGS = ["Games", "Won", "Hands", "Made", "Sets", "Nil", "Blind nil", "Bags", "Points"]
+CAPTION = ("Won: finished games won. Made: hands your side made its bid. Nil: nil bids "
+           "made/bid. Bags and points: per hand.")
+
+
+def tally_table(title: str, first: str, rows: list[tuple[str, Tally]]) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column(first, overflow="fold")
+    for heading in HEADINGS:
+        table.add_column(heading, justify="right", no_wrap=True)
+    for name, t in rows:
+        table.add_row(name, *tally_cells(t))
+    return table
+
+
+def group_rows(groups: tuple[Group, ...]) -> list[tuple[str, Tally]]:
+    return [(g.label, g.tally) for g in groups]
+
+
+def show(console: Console, who: str, stats: Stats, recent: int) -> None:
+    overall = stats.overall
+    if not stats.games:
+        console.print(f"No games for {who} yet.")
+        return
+    in_play = f"; {overall.in_play} in play" if overall.in_play else ""
+    console.print(f"Statistics of {who}: {overall.games} finished game"
+                  f"{'s' * (overall.games != 1)}{in_play}.")
+    console.print(tally_table("Overall", "", [("All games", overall)]))
+    console.print(tally_table("By variant", "Variant", group_rows(stats.by_preset)))
+    console.print(tally_table("By computer players' level", "Level",
+                              group_rows(stats.by_level)))
+    console.print(CAPTION)
+    if recent:
+        table = Table(title="Recent games", title_justify="left", box=box.SIMPLE_HEAD,
+                      pad_edge=False)
+        for heading in ("Game", "Variant", "Level", "Result", "Hands", "Points",
+                        "Made", "Nil"):
+            table.add_column(heading, overflow="fold", justify="left" if heading in (
+                "Game", "Variant", "Level", "Result") else "right")
+        for game in stats.games[:recent]:
+            g = game_json(game)
+            result = ("won" if game.won else "lost") if game.over else "in play"
+            table.add_row(game.game, game.label, game.level, result, str(g["hands"]),
+                          number(g["points_per_hand"]), of(g["made"], g["made"] + g["sets"]),
+                          of(g["nil_made"], g["nil"]))
+        console.print(table)
