@@ -155,7 +155,8 @@ def game_json(game: GameFigures) -> dict[str, Any]:
 def _fresh_bags(rules: Rules, result: HandResult) -> tuple[int, ...]:
     """Each side's new bags in the hand, by the engine's own arithmetic: the hand scored
     from nothing with no bag limit, so no penalty takes bags away."""
-    free = rules.with_options(bag_limit=None) if rules.bag_limit is not None else rules
+    free = (rules.with_options(bag_limit=None, bag_takeback=False)
+            if rules.bag_limit is not None else rules)
     zeros = [0] * len(rules.sides)
     return score_hand(free, result.bids, result.tricks, zeros, zeros).bags
 
