@@ -1,0 +1,118 @@
+"""``GET /api/stats``: the player's own games only, figures that agree with the games
+replayed, another id sees nothing of yours; the store side: finished games' figures cached,
+games in play read again."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from stats_testkit import OTHER, PLAYER, store_game
+
+from spades.engine import record_of
+from spades.engine.record import parse_record
+from spades.server import Settings, create_app
+from spades.stats import FigureCache, game_figures, player_stats, store_figures
+from spades.store import Store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def db_url(folder: Path) -> str:
+    return f"sqlite:///{folder / 'games.db'}"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("stats")
+
+
+@pytest.fixture(scope="module")
+def games(folder: Path) -> dict[str, Any]:
+    """PLAYER: two finished games (partnership at seat 0, cutthroat at seat 2, different
+    levels) and one in play; OTHER: one finished game of their own. Read only."""
+    store = Store(db_url(folder))
+    try:
+        states = {
+            "p1": store_game(store, "p1", 1, level="easy"),
+            "p2": store_game(store, "p2", 2, preset="cutthroat", seat=2, level="hard"),
+            "p3": store_game(store, "p3", 3, hands=1, level="easy"),
+            "o1": store_game(store, "o1", 4, player=OTHER, seat=1, level="normal"),
+        }
+    finally:
+        store.close()
+    return states
+
+
+def expected(states: dict[str, Any], seats: dict[str, int]) -> dict[str, Any]:
+    figures = [game_figures(parse_record(record_of(states[g])), [s], game=g)
+               for g, s in seats.items()]
+    return player_stats(figures).to_json()
+
+
+def get(http: TestClient, player: str | None) -> Any:
+    headers = {"X-Spades-Player": player} if player else {}
+    return http.get("/api/stats", headers=headers)
+
+
+def test_stats_are_the_players_own_games_replayed(folder: Path,
+                                                  games: dict[str, Any]) -> None:
+    assert games["p1"].over and games["p2"].over and not games["p3"].over
+    with TestClient(create_app(Settings(db_url=db_url(folder), workers=0))) as http:
+        response = get(http, PLAYER)
+        assert response.status_code == 200, response.text
+        data = response.json()
+        want = expected(games, {"p1": 0, "p2": 2, "p3": 0})
+        assert data["overall"] == want["overall"]
+        assert data["overall"]["games"] == 2 and data["overall"]["in_play"] == 1
+        assert data["overall"]["hands"] == sum(len(games[g].results) for g in ("p1", "p3")) \
+            + len(games["p2"].results)
+        assert {g["key"] for g in data["by_preset"]} == {"partnership", "cutthroat"}
+        assert {g["key"]: g["games"] for g in data["by_level"]} == {"easy": 1, "hard": 1}
+        assert {g["game"] for g in data["recent"]} == {"p1", "p2", "p3"}
+        # asked again (finished games from the cache): the same answer
+        assert get(http, PLAYER).json() == data
+        # the query parameter names the player as the header does
+        assert http.get(f"/api/stats?player={PLAYER}").json() == data
+
+
+def test_another_id_sees_nothing_of_yours(folder: Path, games: dict[str, Any]) -> None:
+    with TestClient(create_app(Settings(db_url=db_url(folder), workers=0))) as http:
+        other = get(http, OTHER).json()
+        assert [g["game"] for g in other["recent"]] == ["o1"]
+        assert other["overall"] == expected(games, {"o1": 1})["overall"]
+        stranger = get(http, "nobody-at-all-here").json()
+        assert stranger["overall"]["games"] == stranger["overall"]["hands"] == 0
+        assert stranger["recent"] == stranger["by_preset"] == []
+        for bad in (None, "short", "has spaces in it"):
+            response = get(http, bad)
+            assert response.status_code == 400 and "player id" in response.json()["error"]
+
+
+def test_finished_games_are_cached_and_games_in_play_read_again(
+        folder: Path, games: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(db_url(folder))
+    try:
+        loaded: list[str] = []
+        load = store.load_game
+
+        def counting(game_id: str) -> Any:
+            loaded.append(game_id)
+            return load(game_id)
+
+        monkeypatch.setattr(store, "load_game", counting)
+        cache = FigureCache()
+        first = store_figures(store, PLAYER, cache)
+        assert sorted(loaded) == ["p1", "p2", "p3"]
+        loaded.clear()
+        again = store_figures(store, PLAYER, cache)
+        assert loaded == ["p3"]  # the game in play may have moved on
+        assert again == first
+    finally:
+        store.close()
