@@ -1,0 +1,133 @@
+"""`spades stats`: record files with --seat, the store with --player (or its only player),
+--json equal to the figures of the games replayed, and clear refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spades.engine import Bid, apply, find_preset, legal_actions, new_game, record_of
+from spades.engine.record import parse_record
+from spades.stats import game_figures, player_stats
+from spades.store import OVER, ActionRow, GameRow, SeatRow, Store
+from spades.store.store import now
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+ME = "player-cli-0000"
+YOU = "player-cli-1111"
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def spades(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "spades.cli.main", "stats", *args],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "120"})
+
+
+def test_record_files_with_a_seat() -> None:
+    files = [str(GOLDEN / "scoring_001_nil_made_and_failed.json"),
+             str(GOLDEN / "scoring_003_fifteen_bags.json")]
+    result = spades(*files, "--seat", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    figures = [game_figures(parse_record(json.loads(Path(f).read_text())), [1],
+                            game=Path(f).name) for f in files]
+    assert data == player_stats(figures).to_json(recent=10)
+    assert data["overall"]["nil"] == 1 and data["overall"]["nil_made"] == 0
+    text = spades(*files, "--seat", "1")
+    assert text.returncode == 0, text.stderr
+    assert "Statistics of seat 1: 0 finished games; 2 in play." in text.stdout
+    for heading in ("Overall", "By variant", "By computer players' level", "Recent games"):
+        assert heading in text.stdout
+    assert "scoring_003_fifteen_bags.json" in text.stdout and "0/1" in text.stdout
+
+
+def test_bad_record_files_and_seats_are_refused() -> None:
+    golden = str(GOLDEN / "scoring_001_nil_made_and_failed.json")
+    result = spades(golden, "--seat", "4")
+    assert result.returncode == 2
+    assert "seat 4 is not a seat of a 4-player game" in result.stderr
+    result = spades(str(GOLDEN / "nothing-here.json"))
+    assert result.returncode == 2 and "cannot read" in result.stderr
+    result = spades(golden, "--player", ME)
+    assert result.returncode == 2 and "--seat" in result.stderr
+
+
+def finished(seed: int) -> Any:
+    rules = find_preset("partnership").with_options(target_score=100, losing_score=-100)
+    state = new_game(rules, seed)
+    while not state.over:
+        state = apply(state, Bid(3) if state.phase.value == "bid" else legal_actions(state)[0])
+    return state
+
+
+def save(store: Store, game_id: str, player: str, seat: int, state: Any) -> None:
+    """A finished game stored whole (as the server leaves it)."""
+    record = record_of(state)
+    seats = tuple(SeatRow(seat=s, kind="human", name="You", player_id=player) if s == seat
+                  else SeatRow(seat=s, kind="computer", name=f"Bot {s}", level="hard")
+                  for s in range(4))
+    moment = now()
+    store.create_game(GameRow(
+        id=game_id, owner=player, rules=record["rules"], seed="x",
+        first_dealer=record["first_dealer"],
+        options={"preset": "partnership", "label": "Partnership", "level": "hard"},
+        seats=seats, created=moment, updated=moment, version=0), record["hands"][0]["deck"])
+    step = 0
+    for number, hand in enumerate(record["hands"]):
+        for index, action in enumerate(hand["actions"]):
+            last_of_hand = index == len(hand["actions"]) - 1
+            follows = last_of_hand and number + 1 < len(record["hands"])
+            store.append_action(
+                game_id, step, ActionRow(seq=step + 1, hand=number, seat=action["seat"],
+                                         action=action),
+                deck=(number + 1, record["hands"][number + 1]["deck"]) if follows else None,
+                status=OVER if last_of_hand and not follows else None)
+            step += 1
+
+
+def test_the_store_for_a_player(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    mine, theirs = finished(1), finished(2)
+    store = Store(url)
+    try:
+        save(store, "mine", ME, 0, mine)
+    finally:
+        store.close()
+    # one player in the store: no --player needed
+    result = spades("--db", url, "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    want = game_figures(parse_record(record_of(mine)), [0], game="mine")
+    assert data["overall"] == player_stats([want]).to_json()["overall"]
+    assert data["overall"]["games"] == 1 and data["by_level"][0]["key"] == "hard"
+    store = Store(url)
+    try:
+        save(store, "theirs", YOU, 3, theirs)
+    finally:
+        store.close()
+    result = spades("--db", url)
+    assert result.returncode == 2
+    assert "choose one with --player" in result.stderr
+    assert ME in result.stderr and YOU in result.stderr
+    result = spades("--db", url, "--player", YOU, "--json")
+    assert result.returncode == 0, result.stderr
+    theirs_figures = game_figures(parse_record(record_of(theirs)), [3], game="theirs")
+    assert json.loads(result.stdout)["overall"] == player_stats(
+        [theirs_figures]).to_json()["overall"]
+    text = spades("--db", url, "--player", ME)
+    assert text.returncode == 0 and f"Statistics of player {ME}: 1 finished game." in text.stdout
+
+
+def test_no_store_is_not_created(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'none.db'}"
+    result = spades("--db", url)
+    assert result.returncode == 2 and "no games are stored" in result.stderr
+    assert not (tmp_path / "none.db").exists()
