@@ -430,6 +430,8 @@ $("btn-last").addEventListener("click", showLastTrick);
 $("btn-sheet").addEventListener("click", showSheet);
 $("btn-help").addEventListener("click", () => showHelp(!$("screen-new").hidden));
 $("btn-games").addEventListener("click", openGames);
+// Statistics load only when opened (js/stats.js): the table opens without them.
+$("btn-stats").addEventListener("click", () => import("./stats.js").then((m) => m.openStats($("btn-stats"))));
 $("games-new").addEventListener("click", openNewGame);
 $("games-back").addEventListener("click", () => { showScreen("table"); focusDecision(); });
 $("new-cancel").addEventListener("click", () => { showScreen("table"); focusDecision(); });
