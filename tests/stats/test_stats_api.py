@@ -15,7 +15,7 @@ from spades.engine import record_of
 from spades.engine.record import parse_record
 from spades.server import Settings, create_app
 from spades.stats import FigureCache, game_figures, player_stats, store_figures
-from spades.store import Store
+from spades.store import ActionRow, Store, StoreError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -114,5 +114,31 @@ def test_finished_games_are_cached_and_games_in_play_read_again(
         again = store_figures(store, PLAYER, cache)
         assert loaded == ["p3"]  # the game in play may have moved on
         assert again == first
+    finally:
+        store.close()
+
+
+def test_a_game_that_does_not_replay_is_left_out_and_counted(tmp_path: Path) -> None:
+    store = Store(db_url(tmp_path))
+    try:
+        good = store_game(store, "good", 5, hands=1)
+        bad = store_game(store, "bad", 6, hands=0)
+        assert bad.turn is not None
+        wrong = (bad.turn + 1) % 4  # not this seat's turn: the record breaks the rules
+        store.append_action("bad", 0, ActionRow(seq=1, hand=0, seat=wrong,
+                                                action={"seat": wrong, "bid": 3}))
+    finally:
+        store.close()
+    with TestClient(create_app(Settings(db_url=db_url(tmp_path), workers=0))) as http:
+        response = get(http, PLAYER)
+        assert response.status_code == 200, response.text
+        data = response.json()
+        assert data["unreadable"] == 1
+        assert [g["game"] for g in data["recent"]] == ["good"]
+        assert data["overall"]["hands"] == len(good.results) == 1
+    store = Store(db_url(tmp_path))
+    try:
+        with pytest.raises(StoreError, match="game 'bad' does not replay: hand 1, action 1"):
+            store_figures(store, PLAYER)
     finally:
         store.close()

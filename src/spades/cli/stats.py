@@ -129,7 +129,11 @@ def figures_of_store(url: str | None, player: str | None) -> tuple[str, list[Gam
                 raise Refused(f"{len(players)} players have games in {store.safe_url}; "
                               f"choose one with --player:\n{listed}")
             player = players[0][0]
-        return f"player {player}", store_figures(store, player)
+        unreadable: list[str] = []
+        games = store_figures(store, player, unreadable=unreadable)
+        for message in unreadable:
+            print(f"spades stats: left out: {message}", file=sys.stderr)
+        return f"player {player}", games
     except StoreError as error:
         raise Refused(str(error)) from None
     finally:

@@ -178,12 +178,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         player = player_of(request)
         if player is None:
             return error_response(400, BAD_PLAYER)
+        unreadable: list[str] = []
         try:
-            found = await asyncio.to_thread(store_stats, request.app.state.store, player, figures)
+            found = await asyncio.to_thread(store_stats, request.app.state.store, player,
+                                            figures, unreadable)
         except StoreError:
             log.exception("could not work out statistics")
             return error_response(503, "the statistics cannot be worked out right now")
-        return JSONResponse(found.to_json())
+        for message in unreadable:
+            log.error("statistics left a game out: %s", message)
+        return JSONResponse({**found.to_json(), "unreadable": len(unreadable)})
 
     async def game_socket(ws: WebSocket) -> None:
         await ws.accept()

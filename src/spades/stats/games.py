@@ -88,8 +88,12 @@ class FigureCache:
 
 
 def store_figures(store: Store, player_id: str, cache: FigureCache | None = None,
-                  limit: int = MOST_GAMES) -> list[GameFigures]:
-    """The player's games (most recently played first) as figures. Blocking."""
+                  limit: int = MOST_GAMES,
+                  unreadable: list[str] | None = None) -> list[GameFigures]:
+    """The player's games (most recently played first) as figures. Blocking.
+
+    A stored game that does not replay raises StoreError, or, when ``unreadable`` is a
+    list, is left out and its message added to it (the other games still count)."""
     out = []
     for row in store.list_games(player_id, limit=limit):
         seats = seats_of(row, player_id)
@@ -99,18 +103,25 @@ def store_figures(store: Store, player_id: str, cache: FigureCache | None = None
         if cached is not None:
             out.append(cached)
             continue
-        stored = store.load_game(row.id)
-        if stored is None:  # deleted meanwhile
+        try:
+            stored = store.load_game(row.id)
+            if stored is None:  # deleted meanwhile
+                continue
+            figures = stored_figures(stored, player_id)
+        except StoreError as error:
+            if unreadable is None:
+                raise
+            unreadable.append(str(error))
             continue
-        figures = stored_figures(stored, player_id)
         if cache is not None and figures.over:
             cache.put(figures)
         out.append(figures)
     return out
 
 
-def store_stats(store: Store, player_id: str, cache: FigureCache | None = None) -> Stats:
-    return player_stats(store_figures(store, player_id, cache))
+def store_stats(store: Store, player_id: str, cache: FigureCache | None = None,
+                unreadable: list[str] | None = None) -> Stats:
+    return player_stats(store_figures(store, player_id, cache, unreadable=unreadable))
 
 
 def player_ids(store: Store) -> list[tuple[str, int]]:

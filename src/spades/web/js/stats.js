@@ -72,6 +72,10 @@ export function render(body, data) {
   lead.textContent = `${plural(t.games, "finished game")}, ${t.wins} won (${percent(t.win_rate)})` +
     `${t.in_play ? `; ${t.in_play} in play` : ""}. ${plural(t.hands, "hand")}: ` +
     `${one(t.points_per_hand)} points and ${one(t.bags_per_hand)} bags a hand.`;
+  if (data.unreadable) {
+    lead.append(` ${plural(data.unreadable, "saved game")} could not be read and ` +
+      `${data.unreadable === 1 ? "is" : "are"} left out.`);
+  }
   const charts = el("div", null, { class: "stats-charts" });
   charts.append(pointsChart(data.recent), madeChart(t), nilChart(t));
   body.replaceChildren(
