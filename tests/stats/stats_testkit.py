@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spades.engine import GameState, apply, find_preset, legal_actions, new_game
+from spades.engine import Bid, GameState, apply, find_preset, legal_actions, new_game
 from spades.engine.cards import CODE_OF
 from spades.engine.record import action_to_json, rules_to_json
 from spades.store import OVER, PLAYING, ActionRow, GameRow, SeatRow, Store
@@ -23,10 +23,14 @@ def progress(state: GameState) -> dict[str, Any]:
 
 def store_game(store: Store, game_id: str, seed: int, *, player: str = PLAYER, seat: int = 0,
                preset: str = "partnership", level: str = "easy",
-               hands: int | None = None) -> GameState:
+               hands: int | None = None, bid: int | None = None,
+               quick: bool = True) -> GameState:
     """A game of random legal actions stored for ``player`` at ``seat``: whole, or stopped
-    after ``hands`` finished hands (then still in play). Returns its last state."""
-    rules = find_preset(preset).with_options(target_score=200, losing_score=-200)
+    after ``hands`` finished hands (then still in play). ``bid``: every seat bids that
+    when it may; ``quick``: to 200, and -200 loses. Returns its last state."""
+    rules = find_preset(preset)
+    if quick:
+        rules = rules.with_options(target_score=200, losing_score=-200)
     state = new_game(rules, seed)
     seats = tuple(
         SeatRow(seat=s, kind="human", name="You", player_id=player) if s == seat else
@@ -44,7 +48,8 @@ def store_game(store: Store, game_id: str, seed: int, *, player: str = PLAYER, s
     while not state.over and (hands is None or len(state.results) < hands):
         seat_now = state.turn
         assert seat_now is not None
-        action = rng.choice(legal_actions(state))
+        legal = legal_actions(state)
+        action = Bid(bid) if bid is not None and Bid(bid) in legal else rng.choice(legal)
         after = apply(state, action)
         step += 1
         dealt = not after.over and after.hand.number != state.hand.number

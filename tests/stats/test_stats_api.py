@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from stats_testkit import OTHER, PLAYER, store_game
 
-from spades.engine import record_of
-from spades.engine.record import parse_record
+from spades.engine import apply, legal_actions, record_of
+from spades.engine.cards import CODE_OF
+from spades.engine.record import action_to_json, parse_record
 from spades.server import Settings, create_app
 from spades.stats import FigureCache, game_figures, player_stats, store_figures
 from spades.store import ActionRow, Store, StoreError
@@ -95,25 +96,68 @@ def test_another_id_sees_nothing_of_yours(folder: Path, games: dict[str, Any]) -
             assert response.status_code == 400 and "player id" in response.json()["error"]
 
 
-def test_finished_games_are_cached_and_games_in_play_read_again(
+def counting_loads(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    loaded: list[str] = []
+    load = store.load_game
+
+    def counting(game_id: str) -> Any:
+        loaded.append(game_id)
+        return load(game_id)
+
+    monkeypatch.setattr(store, "load_game", counting)
+    return loaded
+
+
+def test_figures_are_cached_until_the_game_changes(
         folder: Path, games: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(db_url(folder))
     try:
-        loaded: list[str] = []
-        load = store.load_game
-
-        def counting(game_id: str) -> Any:
-            loaded.append(game_id)
-            return load(game_id)
-
-        monkeypatch.setattr(store, "load_game", counting)
+        loaded = counting_loads(store, monkeypatch)
         cache = FigureCache()
         first = store_figures(store, PLAYER, cache)
         assert sorted(loaded) == ["p1", "p2", "p3"]
         loaded.clear()
-        again = store_figures(store, PLAYER, cache)
-        assert loaded == ["p3"]  # the game in play may have moved on
-        assert again == first
+        assert store_figures(store, PLAYER, cache) == first
+        assert loaded == []  # nothing changed: nothing replayed
+    finally:
+        store.close()
+
+
+def test_a_game_in_play_is_read_again_once_it_moves_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(db_url(tmp_path))
+    try:
+        state = store_game(store, "g", 8, hands=1)
+        loaded = counting_loads(store, monkeypatch)
+        cache = FigureCache()
+        before = store_figures(store, PLAYER, cache)
+        assert loaded == ["g"] and len(before[0].hands) == 1
+        row = store.get_game("g")
+        assert row is not None
+        steps = sum(len(r.actions) for r in state.results)
+        # the rest of hand 2, as the server would append it
+        version = row.version
+        while len(state.results) < 2:
+            seat = state.turn
+            assert seat is not None
+            action = legal_actions(state)[0]
+            after = apply(state, action)
+            steps += 1
+            dealt = not after.over and after.hand.number != state.hand.number
+            version = store.append_action(
+                "g", version, ActionRow(seq=steps, hand=state.hand.number, seat=seat,
+                                        action=action_to_json(seat, action)),
+                deck=(after.hand.number, [CODE_OF[c] for c in after.hand.deck])
+                if dealt else None)
+            state = after
+            if len(state.results) < 2:
+                loaded.clear()
+                again = store_figures(store, PLAYER, cache)
+                assert loaded == ["g"]  # a new version: replayed again, same hands
+                assert again[0].hands == before[0].hands and again[0].when != before[0].when
+        after_hand = store_figures(store, PLAYER, cache)
+        assert len(after_hand[0].hands) == 2
+        assert after_hand[0].hands[0] == before[0].hands[0]
     finally:
         store.close()
 

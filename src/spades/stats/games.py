@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from spades.engine import RecordError
 from spades.engine.record import FORMAT, parse_record
-from spades.store import OVER, GameRow, Store, StoredGame, StoreError
+from spades.store import GameRow, Store, StoredGame, StoreError
 
 from .figures import NO_COMPUTER, GameFigures, Stats, StatsError, game_figures, player_stats
 
@@ -64,25 +64,29 @@ def stored_figures(stored: StoredGame, player_id: str) -> GameFigures:
 
 
 class FigureCache:
-    """Figures of finished games, which never change, keyed by game and seats."""
+    """Figures of games by game, seats and version: a game's figures change only when the
+    game does (a finished game's never)."""
 
     def __init__(self, size: int = 4096):
         self.size = size
-        self._items: OrderedDict[tuple[str, tuple[int, ...]], GameFigures] = OrderedDict()
+        self._items: OrderedDict[tuple[str, tuple[int, ...]], tuple[int, GameFigures]] = (
+            OrderedDict())
         self._lock = threading.Lock()
-        self.misses = 0
 
-    def get(self, game_id: str, seats: tuple[int, ...]) -> GameFigures | None:
+    def get(self, game_id: str, seats: tuple[int, ...], version: int) -> GameFigures | None:
+        key = (game_id, seats)
         with self._lock:
-            found = self._items.get((game_id, seats))
-            if found is not None:
-                self._items.move_to_end((game_id, seats))
-            return found
+            found = self._items.get(key)
+            if found is None or found[0] != version:
+                return None
+            self._items.move_to_end(key)
+            return found[1]
 
-    def put(self, figures: GameFigures) -> None:
+    def put(self, version: int, figures: GameFigures) -> None:
+        key = (figures.game, figures.seats)
         with self._lock:
-            self._items[(figures.game, figures.seats)] = figures
-            self._items.move_to_end((figures.game, figures.seats))
+            self._items[key] = (version, figures)
+            self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
@@ -99,7 +103,7 @@ def store_figures(store: Store, player_id: str, cache: FigureCache | None = None
         seats = seats_of(row, player_id)
         if not seats:
             continue
-        cached = cache.get(row.id, seats) if cache and row.status == OVER else None
+        cached = cache.get(row.id, seats, row.version) if cache is not None else None
         if cached is not None:
             out.append(cached)
             continue
@@ -113,8 +117,8 @@ def store_figures(store: Store, player_id: str, cache: FigureCache | None = None
                 raise
             unreadable.append(str(error))
             continue
-        if cache is not None and figures.over:
-            cache.put(figures)
+        if cache is not None:
+            cache.put(stored.game.version, figures)
         out.append(figures)
     return out
 
