@@ -1,11 +1,11 @@
 """Statistics speed: a player's figures from the store, cold (every game replayed) and warm
-(finished games' figures cached, as the server keeps them).
+(every game's figures cached by its version, as the server keeps them).
 
     python bench/stats.py [--games 100] [--rounds 5] [--preset house]
 
 The games are whole games to the preset's target (every seat bids 3, then plays random
-legal cards) stored in an in-memory SQLite store, the player at seat 0. It prints the median round of each, per game, the machine and its load;
-it never fails on speed.
+legal cards) stored in an in-memory SQLite store, the player at seat 0. It prints the
+median round of each, per game, the machine and its load; it never fails on speed.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def main() -> None:
     c, w = statistics.median(cold), statistics.median(warm)
     print(f"{len(figures)} {args.preset} games, {hands} hands of the player")
     print(f"cold (every game replayed): {c * 1000:.0f} ms, {c / len(figures) * 1000:.1f} ms a game")
-    print(f"warm (finished games cached): {w * 1000:.1f} ms")
+    print(f"warm (nothing changed, all cached): {w * 1000:.1f} ms")
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
 
 

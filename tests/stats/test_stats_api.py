@@ -4,6 +4,8 @@ games in play read again."""
 
 from __future__ import annotations
 
+import os
+import secrets
 import warnings
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,14 @@ from spades.engine import apply, legal_actions, record_of
 from spades.engine.cards import CODE_OF
 from spades.engine.record import action_to_json, parse_record
 from spades.server import Settings, create_app
-from spades.stats import FigureCache, game_figures, player_stats, store_figures
+from spades.stats import (
+    FigureCache,
+    game_figures,
+    player_ids,
+    player_stats,
+    store_figures,
+    store_stats,
+)
 from spades.store import ActionRow, Store, StoreError
 
 with warnings.catch_warnings():
@@ -185,4 +194,28 @@ def test_a_game_that_does_not_replay_is_left_out_and_counted(tmp_path: Path) -> 
         with pytest.raises(StoreError, match="game 'bad' does not replay: hand 1, action 1"):
             store_figures(store, PLAYER)
     finally:
+        store.close()
+
+
+POSTGRES = os.environ.get("SPADES_TEST_POSTGRES",
+                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.mark.postgres
+def test_the_same_figures_from_postgresql(games: dict[str, Any]) -> None:
+    try:
+        store = Store(POSTGRES, prefix=f"stats_{secrets.token_hex(4)}_")
+    except StoreError as error:
+        pytest.skip(f"PostgreSQL is not reachable at {Store.describe(POSTGRES)}: {error}")
+    try:
+        store_game(store, "p1", 1, level="easy")
+        store_game(store, "p2", 2, preset="cutthroat", seat=2, level="hard")
+        store_game(store, "o1", 4, player=OTHER, seat=1, level="normal")
+        assert player_ids(store) == [(PLAYER, 2), (OTHER, 1)]
+        mine = store_stats(store, PLAYER, FigureCache()).to_json()
+        assert mine["overall"] == expected(games, {"p1": 0, "p2": 2})["overall"]
+        assert store_stats(store, OTHER).to_json()["overall"] == expected(
+            games, {"o1": 1})["overall"]
+    finally:
+        store.drop_tables()
         store.close()
