@@ -176,23 +176,30 @@ function figure(title, description, picture) {
 /** Points a hand in each of the last games, oldest on the left; bars below zero go down. */
 function pointsChart(recent) {
   const games = recent.filter((g) => g.hands).slice(0, 12).reverse();
-  const W = 240, H = 120, pad = 4;
+  const W = 240, H = 120, pad = 6, left = 34;
   const box = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart" });
   const values = games.map((g) => g.points_per_hand);
   const top = Math.max(10, ...values), bottom = Math.min(0, ...values);
   const y = (v) => pad + (top - v) * (H - 2 * pad) / (top - bottom);
-  const step = (W - 2 * pad) / Math.max(games.length, 1);
+  const step = (W - left - pad) / Math.max(games.length, 1);
+  // the scale: the highest and lowest figures and zero, at the left
+  const marks = [];
+  for (const v of [0, Math.round(top), Math.round(bottom)]) {
+    if (marks.some((m) => Math.abs(y(m) - y(v)) < 14)) continue;
+    marks.push(v);
+    box.append(svg("text", { x: left - 4, y: (y(v) + 4).toFixed(1), class: "label small", "text-anchor": "end" }, String(v)));
+  }
   games.forEach((g, i) => {
     const v = g.points_per_hand;
     const bar = svg("rect", {
-      x: (pad + i * step + step * 0.15).toFixed(1), width: (step * 0.7).toFixed(1),
+      x: (left + i * step + step * 0.15).toFixed(1), width: (step * 0.7).toFixed(1),
       y: y(Math.max(v, 0)).toFixed(1), height: Math.max(1, Math.abs(y(v) - y(0))).toFixed(1),
       class: v < 0 ? "bar minus" : "bar plus",
     });
     bar.append(svg("title", {}, `${g.label}: ${one(v)} points a hand`));
     box.append(bar);
   });
-  box.append(svg("line", { x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: "axis" }));
+  box.append(svg("line", { x1: left, x2: W - pad, y1: y(0), y2: y(0), class: "axis" }));
   const text = games.length
     ? `Points a hand in your last ${plural(games.length, "game")}, oldest first: ` +
       games.map((g) => one(g.points_per_hand)).join(", ") + "."
