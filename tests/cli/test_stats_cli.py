@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from spades.engine import Bid, apply, find_preset, legal_actions, new_game, record_of
-from spades.engine.record import parse_record
 from spades.stats import game_figures, player_stats
 from spades.store import OVER, ActionRow, GameRow, SeatRow, Store
 from spades.store.store import now
@@ -37,7 +36,7 @@ def test_record_files_with_a_seat() -> None:
     result = spades(*files, "--seat", "1", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    figures = [game_figures(parse_record(json.loads(Path(f).read_text())), [1],
+    figures = [game_figures(json.loads(Path(f).read_text()), [1],
                             game=Path(f).name) for f in files]
     assert data == player_stats(figures).to_json(recent=10)
     assert data["overall"]["nil"] == 1 and data["overall"]["nil_made"] == 0
@@ -105,7 +104,7 @@ def test_the_store_for_a_player(tmp_path: Path) -> None:
     result = spades("--db", url, "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    want = game_figures(parse_record(record_of(mine)), [0], game="mine")
+    want = game_figures(record_of(mine), [0], game="mine")
     assert data["overall"] == player_stats([want]).to_json()["overall"]
     assert data["overall"]["games"] == 1 and data["by_level"][0]["key"] == "hard"
     store = Store(url)
@@ -119,7 +118,7 @@ def test_the_store_for_a_player(tmp_path: Path) -> None:
     assert ME in result.stderr and YOU in result.stderr
     result = spades("--db", url, "--player", YOU, "--json")
     assert result.returncode == 0, result.stderr
-    theirs_figures = game_figures(parse_record(record_of(theirs)), [3], game="theirs")
+    theirs_figures = game_figures(record_of(theirs), [3], game="theirs")
     assert json.loads(result.stdout)["overall"] == player_stats(
         [theirs_figures]).to_json()["overall"]
     text = spades("--db", url, "--player", ME)

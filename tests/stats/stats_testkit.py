@@ -6,9 +6,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from spades.engine import Bid, GameState, apply, find_preset, legal_actions, new_game
-from spades.engine.cards import CODE_OF
-from spades.engine.record import action_to_json, rules_to_json
+from spades.engine import (
+    CODE_OF,
+    Bid,
+    GameState,
+    action_to_json,
+    apply,
+    find_preset,
+    legal_actions,
+    new_game,
+    rules_to_json,
+)
 from spades.store import OVER, PLAYING, ActionRow, GameRow, SeatRow, Store
 from spades.store.store import now
 

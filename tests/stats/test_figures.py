@@ -23,7 +23,6 @@ from spades.engine import (
     record_of,
     summary,
 )
-from spades.engine.record import parse_record
 from spades.stats import (
     GameFigures,
     StatsError,
@@ -38,7 +37,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 def golden(name: str, seats: list[int]) -> GameFigures:
-    record = parse_record(json.loads((GOLDEN / f"{name}.json").read_text()))
+    record = json.loads((GOLDEN / f"{name}.json").read_text())
     return game_figures(record, seats, game=name)
 
 
@@ -201,7 +200,7 @@ def direct_tally(data: dict[str, Any], rules: Any, seats: list[int]) -> Tally:
 def test_stats_equal_a_direct_tally_of_summary(preset: str, seed: int, data: Any) -> None:
     state = finished_game(preset, seed)
     seat = data.draw(st.integers(0, state.rules.players - 1))
-    record = parse_record(record_of(state))
+    record = record_of(state)
     figures = game_figures(record, [seat], game="g")
     assert tally([figures]) == direct_tally(summary(state), state.rules, [seat])
     assert figures.over and figures.preset == preset

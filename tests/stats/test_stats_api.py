@@ -13,9 +13,7 @@ from typing import Any
 import pytest
 from stats_testkit import OTHER, PLAYER, store_game
 
-from spades.engine import apply, legal_actions, record_of
-from spades.engine.cards import CODE_OF
-from spades.engine.record import action_to_json, parse_record
+from spades.engine import CODE_OF, action_to_json, apply, legal_actions, record_of
 from spades.server import Settings, create_app
 from spades.stats import (
     FigureCache,
@@ -61,7 +59,7 @@ def games(folder: Path) -> dict[str, Any]:
 
 
 def expected(states: dict[str, Any], seats: dict[str, int]) -> dict[str, Any]:
-    figures = [game_figures(parse_record(record_of(states[g])), [s], game=g)
+    figures = [game_figures(record_of(states[g]), [s], game=g)
                for g, s in seats.items()]
     return player_stats(figures).to_json()
 

@@ -19,7 +19,6 @@ from rich.console import Console
 from rich.table import Table
 
 from spades.engine import RecordError
-from spades.engine.record import parse_record
 from spades.stats import (
     GameFigures,
     Group,
@@ -97,8 +96,7 @@ def figures_of_files(paths: list[str], seats: list[int]) -> list[GameFigures]:
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise Refused(f"{path} is not JSON: {error}") from None
         try:
-            record = parse_record(data)
-            out.append(game_figures(record, seats, game=Path(path).name))
+            out.append(game_figures(data, seats, game=Path(path).name))
         except (RecordError, StatsError) as error:
             raise Refused(f"{path}: {error}") from None
     return out

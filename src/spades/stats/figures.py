@@ -13,8 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spades.engine import REGISTRY, GameState, HandResult, Rules, score_hand
-from spades.engine.record import Record, replay
+from spades.engine import REGISTRY, GameState, HandResult, Rules, load_record, score_hand
 
 #: The level of a game whose computer players' level is not known (a record file).
 UNKNOWN_LEVEL = "unknown"
@@ -205,12 +204,13 @@ def figures_of_state(state: GameState, seats: Iterable[int], *, game: str,
         won=state.over and state.winner in sides, hands=hands, when=when)
 
 
-def game_figures(record: Record, seats: Iterable[int], *, game: str,
+def game_figures(record: Any, seats: Iterable[int], *, game: str,
                  preset: str | None = None, label: str | None = None,
                  level: str = UNKNOWN_LEVEL, when: str | None = None) -> GameFigures:
-    """Replay ``record`` through the engine and take the player's figures from it."""
-    return figures_of_state(replay(record), seats, game=game, preset=preset, label=label,
-                            level=level, when=when)
+    """Replay ``record`` (a game record as parsed JSON) through the engine and take the
+    player's figures from it; a record that does not replay raises RecordError."""
+    return figures_of_state(load_record(record), seats, game=game, preset=preset,
+                            label=label, level=level, when=when)
 
 
 # ---------------------------------------------------------------------------- adding up

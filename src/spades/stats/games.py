@@ -13,8 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from spades.engine import RecordError
-from spades.engine.record import FORMAT, parse_record
+from spades.engine import RECORD_FORMAT, RecordError
 from spades.store import GameRow, Store, StoredGame, StoreError
 
 from .figures import NO_COMPUTER, GameFigures, Stats, StatsError, game_figures, player_stats
@@ -43,7 +42,7 @@ def record_data(stored: StoredGame) -> dict[str, Any]:
         if not 0 <= row.hand < len(actions):
             raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
         actions[row.hand].append(row.action)
-    return {"format": FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
+    return {"format": RECORD_FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
             "hands": [{"deck": list(deck), "actions": acts}
                       for deck, acts in zip(stored.decks, actions, strict=True)]}
 
@@ -52,12 +51,11 @@ def stored_figures(stored: StoredGame, player_id: str) -> GameFigures:
     """The player's figures in one stored game, replayed through the engine."""
     row = stored.game
     try:
-        record = parse_record(record_data(stored))
+        preset = row.options.get("preset")
+        label = row.options.get("label") or preset
         return game_figures(
-            record, seats_of(row, player_id), game=row.id,
-            preset=str(row.options.get("preset") or record.rules.name),
-            label=str(row.options.get("label") or row.options.get("preset")
-                      or record.rules.name),
+            record_data(stored), seats_of(row, player_id), game=row.id,
+            preset=str(preset) if preset else None, label=str(label) if label else None,
             level=level_of(row), when=row.updated.isoformat())
     except (RecordError, StatsError) as error:
         raise StoreError(f"game {row.id!r} does not replay: {error}") from error
