@@ -48,6 +48,23 @@ def test_record_files_with_a_seat() -> None:
     assert "scoring_003_fifteen_bags.json" in text.stdout and "0/1" in text.stdout
 
 
+def test_hostile_records_get_a_message_and_names_are_shown_as_text(tmp_path: Path) -> None:
+    nan = tmp_path / "nan.json"
+    nan.write_text('{"format": "spades-record/1", "hands": NaN}')
+    result = spades(str(nan))
+    assert result.returncode == 2 and "NaN is not a JSON number" in result.stderr
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (9 * 1024 * 1024))
+    result = spades(str(big))
+    assert result.returncode == 2 and "larger than 8 MB" in result.stderr
+    # rich markup in a file name is shown, not obeyed (nor a crash)
+    odd = tmp_path / "[bold]odd[red].json"
+    odd.write_text((GOLDEN / "scoring_001_nil_made_and_failed.json").read_text())
+    result = spades(str(odd))
+    assert result.returncode == 0, result.stderr
+    assert "[bold]odd[red]" in result.stdout
+
+
 def test_bad_record_files_and_seats_are_refused() -> None:
     golden = str(GOLDEN / "scoring_001_nil_made_and_failed.json")
     result = spades(golden, "--seat", "4")

@@ -17,8 +17,10 @@ import sqlalchemy as sa
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from spades.engine import RecordError
+from spades.server.lobby import is_player_id
 from spades.stats import (
     GameFigures,
     Group,
@@ -33,6 +35,8 @@ from spades.stats import (
 )
 from spades.store import Store, StoreError, default_url
 
+from .replay import MAX_MESSAGE, MAX_NAME, Unreadable, read_record, shown
+
 
 class Refused(Exception):
     """A plain message for the user; exit code 2."""
@@ -45,8 +49,8 @@ def register(sub: Any) -> None:
                     "records: overall, by variant and by the computer players' level. "
                     "Without RECORD files it reads the store the server uses.")
     parser.add_argument("records", nargs="*", metavar="RECORD",
-                        help="game records (JSON, e.g. from `spades play --save`); "
-                             "none: read the store")
+                        help="game records (JSON, e.g. from `spades play --save`; - reads "
+                             "standard input); none: read the store")
     parser.add_argument("--seat", type=int, action="append", default=None, metavar="N",
                         help="with RECORD files: your seat (repeatable; default 0)")
     parser.add_argument("--db", default=None, metavar="URL",
@@ -86,24 +90,29 @@ def run(args: argparse.Namespace) -> int:
 
 
 def figures_of_files(paths: list[str], seats: list[int]) -> list[GameFigures]:
+    """Each record read as `spades replay` reads one (size limit, strict UTF-8 and JSON)."""
     out = []
     for path in paths:
+        name = "standard input" if path == "-" else shown(path, MAX_NAME)
         try:
-            with open(path, encoding="utf-8") as file:
-                data = json.load(file)
+            data = read_record(path)
         except OSError as error:
-            raise Refused(f"cannot read {path}: {error.strerror}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise Refused(f"{path} is not JSON: {error}") from None
+            raise Refused(f"cannot read {name}: {error.strerror}") from None
+        except Unreadable as error:
+            raise Refused(f"{name} {error}") from None
         try:
-            out.append(game_figures(data, seats, game=Path(path).name))
+            out.append(game_figures(data, seats, game="standard input" if path == "-"
+                                    else Path(path).name))
         except (RecordError, StatsError) as error:
-            raise Refused(f"{path}: {error}") from None
+            raise Refused(f"{name}: {shown(str(error), MAX_MESSAGE)}") from None
     return out
 
 
 def figures_of_store(url: str | None, player: str | None) -> tuple[str, list[GameFigures]]:
     url = url or default_url()
+    if player is not None and not is_player_id(player):
+        raise Refused("--player takes a player id: 8 to 64 characters of A-Z, a-z, 0-9, - "
+                      "and _")
     try:
         parsed = sa.make_url(url)
     except sa.exc.ArgumentError as error:
@@ -169,7 +178,7 @@ def tally_table(title: str, first: str, rows: list[tuple[str, Tally]]) -> Table:
     for heading in HEADINGS:
         table.add_column(heading, justify="right", no_wrap=True)
     for name, t in rows:
-        table.add_row(name, *tally_cells(t))
+        table.add_row(Text(shown(name, MAX_NAME)), *tally_cells(t))
     return table
 
 
@@ -180,11 +189,11 @@ def group_rows(groups: tuple[Group, ...]) -> list[tuple[str, Tally]]:
 def show(console: Console, who: str, stats: Stats, recent: int) -> None:
     overall = stats.overall
     if not stats.games:
-        console.print(f"No games for {who} yet.")
+        console.print(f"No games for {who} yet.", markup=False)
         return
     in_play = f"; {overall.in_play} in play" if overall.in_play else ""
     console.print(f"Statistics of {who}: {overall.games} finished game"
-                  f"{'s' * (overall.games != 1)}{in_play}.")
+                  f"{'s' * (overall.games != 1)}{in_play}.", markup=False)
     console.print(tally_table("Overall", "", [("All games", overall)]))
     console.print(tally_table("By variant", "Variant", group_rows(stats.by_preset)))
     console.print(tally_table("By computer players' level", "Level",
@@ -200,7 +209,9 @@ def show(console: Console, who: str, stats: Stats, recent: int) -> None:
         for game in stats.games[:recent]:
             g = game_json(game)
             result = ("won" if game.won else "lost") if game.over else "in play"
-            table.add_row(game.game, game.label, game.level, result, str(g["hands"]),
+            table.add_row(*(Text(shown(s, MAX_NAME)) for s in (game.game, game.label,
+                                                                game.level)),
+                          result, str(g["hands"]),
                           number(g["points_per_hand"]), of(g["made"], g["made"] + g["sets"]),
                           of(g["nil_made"], g["nil"]))
         console.print(table)
