@@ -26,31 +26,37 @@ def register(subparsers: Any) -> None:
                         help="least time between two computer players' moves (default 0.6)")
     parser.add_argument("--workers", type=int, default=None,
                         help="processes for the computer players (default: one per core)")
+    parser.add_argument("--per-address", type=int, default=None, metavar="N",
+                        help="connections one address may hold open at once (default "
+                             "50; behind a proxy every client has the proxy's address)")
+    parser.add_argument("--head-timeout", type=float, default=None, metavar="SECONDS",
+                        help="time a client has to send a request's headers (default 10)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from spades.server import Settings, create_app
-    from spades.store import Store, StoreError
+    from spades.store import Store
 
     if args.pace < 0 or (args.workers is not None and args.workers < 0):
         print("spades serve: --pace and --workers must not be negative", file=sys.stderr)
         return 2
+    if ((args.per_address is not None and args.per_address < 1)
+            or (args.head_timeout is not None and args.head_timeout <= 0)):
+        print("spades serve: --per-address and --head-timeout must be positive",
+              file=sys.stderr)
+        return 2
     url = args.db or default_url()
-    try:  # fail early and clearly on a bad --db
-        Store(url).close()
-    except (StoreError, ValueError, ImportError) as error:
-        print(f"spades serve: {error}", file=sys.stderr)
+    refused = check_db(url)
+    if refused:
+        print(f"spades serve: {refused}", file=sys.stderr)
         return 2
     app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers))
     host = args.host
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in shown:
         shown = f"[{shown}]"
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=args.port,
-                                           log_level="warning", ws_max_size=64 * 1024))
+    server = listening(app, args)
 
     async def announce() -> None:
         while not server.started:  # print the address once it is really listening
@@ -71,3 +77,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades serve: could not listen on {host}:{args.port}", file=sys.stderr)
         return int(exit_.code or 1)
     return 0
+
+
+def check_db(url: str) -> str | None:
+    """Why the store at ``url`` cannot be used (None: it can), found before serving."""
+    import sqlalchemy as sa
+
+    from spades.store import Store, StoreError
+
+    try:
+        sa.make_url(url)
+    except (sa.exc.ArgumentError, ValueError):
+        return ("--db is not a database URL (it is not repeated here: it may hold a "
+                "password); for example sqlite:///games.db or postgresql+psycopg://user@host/db")
+    try:
+        Store(url).close()
+    except (StoreError, ValueError, ImportError) as error:
+        return str(error)
+    return None
+
+
+def listening(app: Any, args: argparse.Namespace) -> Any:
+    """The uvicorn server for ``app`` with the limits of the command line."""
+    from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, Guard, make_server
+
+    guard = Guard(per_address=args.per_address or PER_ADDRESS,
+                  head_timeout=args.head_timeout or HEAD_TIMEOUT)
+    return make_server(app, args.host, args.port, guard)

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 from spades.stats import FigureCache, store_stats
 from spades.store import Store, StoreError
 
+from .limits import Limits
 from .lobby import Lobby, is_player_id
 from .presets import ChoiceError, presets_json
 from .table import Connection, Refusal
@@ -35,6 +36,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 16 * 1024
 PLAYER_HEADER = "x-spades-player"
 NOT_FOUND = "no such game for this player"
+#: The websocket close code for a client that keeps sending after it was told to slow down.
+POLICY_CLOSE = 1008
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ BAD_PLAYER = ("a player id is needed: send the header X-Spades-Player (or ?playe
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     web_dir = Path(settings.web_dir)
+    limits = Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -81,6 +85,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lobby = Lobby(store, brain, settings.pace)
         app.state.store = store
         app.state.lobby = lobby
+        app.state.brain = brain
         try:
             yield
         finally:
@@ -116,13 +121,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         player = player_of(request)
         if player is None:
             return error_response(400, BAD_PLAYER)
-        body = await request.body()
-        if len(body) > MAX_MESSAGE:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return error_response(415, "the body is JSON: send Content-Type: application/json")
+        body = await read_body(request)
+        if body is None:
             return error_response(413, f"the request is over {MAX_MESSAGE} bytes")
         try:
             data = json.loads(body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            return error_response(400, f"the body is not JSON: {error}")
+        except (ValueError, RecursionError) as error:  # also too deep, or too long a number
+            return error_response(400, f"the body is not JSON we can read: {reason(error)}")
         if not isinstance(data, dict):
             return error_response(400, 'the body is an object such as {"preset": "house"}')
         unknown = sorted(set(data) - {"preset", "level", "house_rules"})
@@ -135,8 +143,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 data.get("level", "normal"))
         except ChoiceError as error:
             return error_response(400, str(error))
-        except StoreError:
+        except StoreError as error:
             log.exception("could not create a game")
+            if error.reason:
+                return error_response(503, f"the game could not be saved: {error.reason}")
             return error_response(503, "the game could not be saved; try again")
         from .lobby import summary_json
 
@@ -208,15 +218,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return
         seat = table.seat_of(player)
         assert seat is not None
-        conn = Connection(seat, ws.send_text)
+
+        async def refresh() -> Json:
+            async with table.lock:
+                message: Json = await table.state_message(seat, [])
+                return message
+
+        async def hang_up() -> None:
+            await ws.close(code=POLICY_CLOSE)
+
+        conn = Connection(seat, ws.send_text, refresh, hang_up)
         pump = asyncio.create_task(conn.pump(dumps))
+        buckets = limits.socket(), limits.player(player)
         try:
             await table.join(conn)
-            while True:
+            while not conn.closed:
+                await limits.take(*buckets)  # a flood is read at a person's pace at most
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 await handle(table, conn, message.get("text"))
+                # let every other socket and table have its turn, however fast this one sends
+                await asyncio.sleep(0)
         finally:
             table.leave(conn)
             conn.close()
@@ -262,6 +285,29 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
+async def read_body(request: Request, limit: int = MAX_MESSAGE) -> bytes | None:
+    """The request body, or None as soon as it is over ``limit`` bytes (it is never read
+    whole: a huge body costs no memory)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def reason(error: Exception) -> str:
+    """Why JSON could not be read, in a sentence (never a traceback)."""
+    if isinstance(error, RecursionError):
+        return "it is nested too deep"
+    return str(error)
+
+
 def read_message(text: str | None) -> tuple[str, dict[str, Any]]:
     """Check a browser message's shape; a Refusal("bad-message") says what is wrong."""
     if text is None:
@@ -270,8 +316,9 @@ def read_message(text: str | None) -> tuple[str, dict[str, Any]]:
         raise Refusal("bad-message", f"the message is over {MAX_MESSAGE} characters")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise Refusal("bad-message", f"the message is not JSON: {error}") from None
+    except (ValueError, RecursionError) as error:  # also too deep, or too long a number
+        raise Refusal("bad-message", f"the message is not JSON we can read: "
+                      f"{reason(error)}") from None
     if not isinstance(data, dict):
         raise Refusal("bad-message", 'a message is an object such as {"type": "sync"}')
     kind = data.get("type")

@@ -87,7 +87,8 @@ class Lobby:
         self.brain = brain
         self.pace = pace
         self.tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        #: game id -> its loading lock and how many wait for it (only while loading)
+        self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
     async def create(self, owner: str, preset: Any, house_rules: Any, level: Any) -> GameRow:
         """A new game for ``owner`` in seat 0, computer players elsewhere; dealt and saved."""
@@ -110,7 +111,6 @@ class Lobby:
             for game_id, old in list(self.tables.items()):
                 if old.idle:
                     del self.tables[game_id]
-                    self._loading.pop(game_id, None)
         self.tables[table.id] = table
 
     async def table(self, game_id: str, player_id: str) -> Table | None:
@@ -119,21 +119,38 @@ class Lobby:
             return None
         table = self.tables.get(game_id)
         if table is None:
-            lock = self._loading.setdefault(game_id, asyncio.Lock())
-            async with lock:
-                table = self.tables.get(game_id)
-                if table is None:
-                    stored = await asyncio.to_thread(self.store.load_game, game_id)
-                    if stored is None:
-                        return None
-                    if not any(s.player_id == player_id for s in stored.game.seats):
-                        return None
-                    state = await asyncio.to_thread(state_from_store, stored)
-                    table = Table(stored, state, self.store, self.brain, self.pace)
-                    self._keep(table)
+            table = await self._load(game_id, player_id)
+            if table is None:
+                return None
         if table.seat_of(player_id) is None:
             return None
         return table
+
+    async def _load(self, game_id: str, player_id: str) -> Table | None:
+        """Load a table once however many ask at the same time; the lock is kept only
+        while someone waits for it (an unknown id leaves nothing behind)."""
+        entry = self._loading.get(game_id)
+        if entry is None:
+            entry = self._loading[game_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                table = self.tables.get(game_id)
+                if table is not None:
+                    return table
+                stored = await asyncio.to_thread(self.store.load_game, game_id)
+                if stored is None or not any(s.player_id == player_id
+                                             for s in stored.game.seats):
+                    return None
+                state = await asyncio.to_thread(state_from_store, stored)
+                table = Table(stored, state, self.store, self.brain, self.pace)
+                self._keep(table)
+                return table
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._loading[game_id]
 
     async def list_games(self, player_id: str) -> list[Json]:
         rows = await asyncio.to_thread(self.store.list_games, player_id)

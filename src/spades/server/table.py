@@ -13,7 +13,7 @@ import contextlib
 import dataclasses
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from spades.engine import (
@@ -37,7 +37,7 @@ from spades.engine import (
 from spades.store import OVER, ActionRow, GameRow, StaleVersionError, Store, StoredGame, StoreError
 
 from .presets import table_json
-from .thinking import Brain
+from .thinking import Brain, StoppingError
 from .wire import Json, Speaker, codes, events_for, legal_json, view_json
 
 log = logging.getLogger("spades.server")
@@ -57,20 +57,54 @@ class Refusal(Exception):
         self.message = message
 
 
+#: Messages a connection may have waiting to be sent; beyond this the client has fallen
+#: behind: what waits is dropped and it gets the table as it is now instead.
+QUEUE_LIMIT = 32
+#: A client that has not taken one message in this many seconds is disconnected.
+SEND_TIMEOUT = 30.0
+#: Put in a queue instead of the messages dropped from it: send a fresh state.
+FRESH: Json = {"type": "fresh"}
+
+
 class Connection:
     """One websocket watching a table for a seat; messages go out in order through a
-    queue, so that a slow browser never holds the table."""
+    bounded queue, so that a slow browser never holds the table nor grows the server.
 
-    def __init__(self, seat: int, send_text: Callable[[str], Any]):
+    ``refresh`` makes the state message that replaces the messages of a client that fell
+    behind; ``hang_up`` closes the socket of a client that stopped reading."""
+
+    def __init__(self, seat: int, send_text: Callable[[str], Awaitable[Any]],
+                 refresh: Callable[[], Awaitable[Json]] | None = None,
+                 hang_up: Callable[[], Awaitable[Any]] | None = None,
+                 limit: int = QUEUE_LIMIT, timeout: float = SEND_TIMEOUT):
         self.seat = seat
         self._send_text = send_text
+        self._refresh = refresh
+        self._hang_up = hang_up
+        self.limit = limit
+        self.timeout = timeout
         self.queue: asyncio.Queue[Json | None] = asyncio.Queue()
+        #: how many times the client fell behind and its messages were dropped
+        self.dropped = 0
+        self.closed = False
 
     def send(self, message: Json) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.dropped += 1
+            if self._refresh is None:  # nothing to catch up with: hang up
+                self.close()
+                return
+            message = FRESH
         self.queue.put_nowait(message)
 
     def close(self) -> None:
-        self.queue.put_nowait(None)
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
 
     async def pump(self, dumps: Callable[[Json], str]) -> None:
         while True:
@@ -78,9 +112,28 @@ class Connection:
             if message is None:
                 return
             try:
-                await self._send_text(dumps(message))
+                if message is FRESH:
+                    assert self._refresh is not None
+                    message = await self._refresh()
+                await asyncio.wait_for(self._send_text(dumps(message)), self.timeout)
+            except TimeoutError:
+                log.warning("a client of seat %d took nothing for %.0f s: disconnected",
+                            self.seat, self.timeout)
+                break
             except Exception:  # the browser went away: the reader ends the connection
                 return
+        self.closed = True
+        if self._hang_up is not None:
+            with contextlib.suppress(Exception):
+                await self._hang_up()
+
+
+def unsaved(error: StoreError) -> Refusal:
+    """The refusal of a change that could not be saved, with its cause when known."""
+    if error.reason:
+        return Refusal("server", f"the table could not be saved: {error.reason}; nothing "
+                       "changed")
+    return Refusal("server", "the table could not be saved; nothing changed: try again")
 
 
 def progress(state: GameState) -> Json:
@@ -269,10 +322,9 @@ class Table:
         except StaleVersionError:
             await self._reload()
             raise Refusal("stale", "the table changed meanwhile") from None
-        except StoreError:
+        except StoreError as error:
             log.exception("could not save an action of game %s", self.id)
-            raise Refusal("server", "the table could not be saved; nothing changed: "
-                          "try again") from None
+            raise unsaved(error) from None
         self.state, self.version, self.step = after, version, step
         self.last_change = asyncio.get_running_loop().time()
         # a finished trick stays in view a little longer before the next lead
@@ -331,6 +383,8 @@ class Table:
             if not face_down:
                 try:
                     action, _seconds = await self.brain.choose(level, view)
+                except StoppingError:  # the server is going down: the turn waits for it
+                    return
                 except Exception:
                     log.exception("computer player %r failed at game %s; playing at random",
                                   level, self.id)

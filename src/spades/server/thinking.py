@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -60,9 +61,30 @@ def suggest(view: PlayerView) -> dict[str, Any] | None:
             "reasons": [str(r) for r in result.reasons]}
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl+C to the server, which shuts them down in order."""
+#: How often a thinking process checks that its server is still there.
+WATCH_EVERY = 0.5
+
+
+class StoppingError(RuntimeError):
+    """The server is shutting down: no more decisions are started."""
+
+
+def _watch_parent(parent: int) -> None:
+    """End this process as soon as its server is gone, however the server ended (a SIGKILL
+    included): the process is then adopted by another parent."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_EVERY)
+    os._exit(0)
+
+
+def _start_worker(parent: int) -> None:
+    """Each worker: leave Ctrl+C to the server, which shuts the workers down in order, and
+    end with the server."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() != parent:  # the server died while this process was starting
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-server",
+                     daemon=True).start()
 
 
 def _warm(levels: tuple[str, ...]) -> int:
@@ -78,15 +100,18 @@ class Brain:
     def __init__(self, workers: int | None = None, seed: int | None = None):
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._closed = False
         #: decisions draw their random generators from here: secret unless seeded (tests)
         self._seeds: random.Random = (random.SystemRandom() if seed is None
                                       else random.Random(seed))
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._closed:
+            raise StoppingError("the server is stopping: no new decisions")
         if self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_ignore_interrupts)
+                initializer=_start_worker, initargs=(os.getpid(),))
         return self._pool
 
     async def start(self, levels: tuple[str, ...] = ("random", *LEVEL_NAMES)) -> None:
@@ -106,6 +131,8 @@ class Brain:
         try:
             return await loop.run_in_executor(self._executor(), func, *args)
         except BrokenProcessPool:
+            if self._closed:  # the workers were stopped with the server: do not restart
+                raise StoppingError("the server is stopping: no new decisions") from None
             log.error("a thinking process died; starting a new pool")
             self._pool = None
             return await loop.run_in_executor(self._executor(), func, *args)
@@ -125,7 +152,15 @@ class Brain:
             return None
         return result
 
+    def stopping(self) -> None:
+        """The server is going down (a signal came): a thinking process that dies now was
+        stopped with it, so the pool is not started again."""
+        self._closed = True
+
     def close(self) -> None:
+        """Stop the workers for good: a decision asked for afterwards raises
+        ``StoppingError`` instead of starting a new pool."""
+        self._closed = True
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

@@ -25,7 +25,35 @@ OVER = "over"
 
 
 class StoreError(Exception):
-    """The store could not do what was asked (the database refused or is unreachable)."""
+    """The store could not do what was asked (the database refused or is unreachable).
+    ``reason`` is a short cause for a person ("the disk is full") when it is known."""
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason
+
+
+#: Words in a database's error and the cause they mean, for a person.
+CAUSES = (
+    (("database or disk is full", "no space left", "could not extend file", "diskfull"),
+     "the disk is full"),
+    (("readonly database", "read-only", "readonlysqltransaction", "read only"),
+     "the database is read-only"),
+    (("disk i/o error",), "the disk failed"),
+)
+
+
+def _cause(error: BaseException) -> str:
+    text = f"{type(getattr(error, 'orig', None)).__name__} {error}".lower()
+    for words, cause in CAUSES:
+        if any(w in text for w in words):
+            return cause
+    return ""
+
+
+def _failed(what: str, error: sa.exc.SQLAlchemyError) -> StoreError:
+    cause = _cause(error)
+    return StoreError(f"{what}: {cause + ': ' if cause else ''}{error}", cause)
 
 
 class StaleVersionError(StoreError):
@@ -104,6 +132,25 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None for another database or memory)."""
+    parsed = sa.make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).expanduser().resolve()
+
+
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    """The file's device and inode, or None if there is no such file."""
+    if path is None:
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def make_engine(url: str) -> sa.Engine:
     parsed = sa.make_url(url)
     if parsed.get_backend_name() != "sqlite":
@@ -135,6 +182,18 @@ class Store:
                 self.tables.metadata.create_all(self.engine)
         except sa.exc.SQLAlchemyError as error:
             raise StoreError(f"cannot open the store at {self.safe_url}: {error}") from error
+        self._file = sqlite_file(self.url)
+        self._identity = _identity(self._file)
+
+    def _check_file(self) -> None:
+        """Refuse to write when the SQLite file was deleted or replaced since it was opened:
+        what would be written could never be read again."""
+        if self._file is None or self._identity is None:
+            return
+        if _identity(self._file) != self._identity:
+            cause = "the database file was deleted or replaced"
+            raise StoreError(f"{cause} while the server ran ({self._file}); nothing more "
+                             "can be saved: restart the server", cause)
 
     @property
     def safe_url(self) -> str:
@@ -143,7 +202,10 @@ class Store:
 
     @staticmethod
     def describe(url: str) -> str:
-        return sa.make_url(url).render_as_string(hide_password=True)
+        try:
+            return sa.make_url(url).render_as_string(hide_password=True)
+        except (sa.exc.ArgumentError, ValueError):  # not a URL: it holds no password we know
+            return repr(url)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -156,6 +218,7 @@ class Store:
     def create_game(self, game: GameRow, deck: Sequence[str]) -> None:
         """Store a new game and the deck of its first hand."""
         t = self.tables
+        self._check_file()
         try:
             with self.engine.begin() as conn:
                 conn.execute(sa.insert(t.games).values(
@@ -171,7 +234,7 @@ class Store:
         except sa.exc.IntegrityError as error:
             raise GameExistsError(f"a game {game.id!r} is already stored") from error
         except sa.exc.SQLAlchemyError as error:
-            raise StoreError(f"could not save the new game: {error}") from error
+            raise _failed("could not save the new game", error) from error
 
     def append_action(self, game_id: str, version: int, action: ActionRow, *,
                       deck: tuple[int, Sequence[str]] | None = None,
@@ -199,6 +262,7 @@ class Store:
     def _change(self, game_id: str, version: int, write: Any,
                 extra: dict[str, Any]) -> int:
         t = self.tables
+        self._check_file()
         try:
             with self.engine.begin() as conn:
                 bumped = conn.execute(
@@ -212,7 +276,7 @@ class Store:
         except sa.exc.IntegrityError as error:
             raise StaleVersionError(f"game {game_id!r} changed meanwhile: {error}") from error
         except sa.exc.SQLAlchemyError as error:
-            raise StoreError(f"could not save: {error}") from error
+            raise _failed("could not save", error) from error
         return version + 1
 
     # ------------------------------------------------------------------ reading

@@ -1,0 +1,182 @@
+"""Listening: the uvicorn server of ``spades serve``, with limits on what one client may hold.
+
+uvicorn alone reads a request's head without a time or size limit and lets one address open
+any number of connections, so a few slow or huge requests could hold every file descriptor
+or gigabytes of memory. The HTTP protocol here adds, before the application sees anything:
+
+- a time limit on reading a request's head, from the connection (or from the first byte of
+  the next request on a kept-alive one) to its last header line;
+- a size limit on that head (431, and the connection is closed);
+- a cap on the connections open at once from one address, websockets included.
+
+Each refusal is logged (at most once in ``QUIET`` seconds per address and kind).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+log = logging.getLogger("spades.server")
+
+#: Connections open at once from one address (a browser uses a handful).
+PER_ADDRESS = 50
+#: Seconds a client has to send a request's head.
+HEAD_TIMEOUT = 10.0
+#: The largest request head (request line and headers), in bytes.
+HEAD_LIMIT = 32 * 1024
+#: The largest websocket message (a frame of the protocol is at most 16 KB of JSON).
+WS_LIMIT = 64 * 1024
+#: A refusal of the same kind for the same address is logged at most this often.
+QUIET = 10.0
+
+
+class Guard:
+    """Counts the open connections of each address and logs refusals."""
+
+    def __init__(self, per_address: int = PER_ADDRESS, head_timeout: float = HEAD_TIMEOUT,
+                 head_limit: int = HEAD_LIMIT, clock: Callable[[], float] = time.monotonic):
+        self.per_address = per_address
+        self.head_timeout = head_timeout
+        self.head_limit = head_limit
+        self.clock = clock
+        self.open: dict[str, set[asyncio.BaseTransport]] = {}
+        self._told: dict[tuple[str, str], float] = {}
+
+    def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
+        """Count ``transport`` for ``address``, or False if that address has its fill.
+        Connections that became websockets are let go when their transport closes."""
+        live = {t for t in self.open.get(address, ()) if not t.is_closing()}
+        if len(live) >= self.per_address:
+            self.open[address] = live
+            return False
+        live.add(transport)
+        self.open[address] = live
+        if len(self.open) > 4 * self.per_address:
+            self.open = {a: ts for a, ts in self.open.items()
+                         if any(not t.is_closing() for t in ts)}
+        return True
+
+    def release(self, address: str, transport: asyncio.BaseTransport) -> None:
+        held = self.open.get(address)
+        if held is not None:
+            held.discard(transport)
+            if not held:
+                del self.open[address]
+
+    def tell(self, kind: str, address: str, message: str, *args: Any) -> None:
+        now = self.clock()
+        if now - self._told.get((kind, address), -QUIET) >= QUIET:
+            if len(self._told) > 10_000:
+                self._told.clear()
+            self._told[(kind, address)] = now
+            log.warning(message, address, *args)
+
+
+def guarded_protocol(guard: Guard) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol under ``guard``."""
+
+    class GuardedHttp(HttpToolsProtocol):
+        _head: int | None = 0  # bytes of the request head read so far; None: in the body
+        _timer: asyncio.TimerHandle | None = None
+        _address = ""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._address = self.client[0] if self.client else ""
+            if not guard.admit(self._address, transport):
+                guard.tell("crowd", self._address, "refused a connection from %s: it has %d "
+                           "open already (the most for one address)", guard.per_address)
+                transport.abort()
+                return
+            self._start_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_timer()
+            guard.release(self._address, self.transport)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self._head is not None:
+                self._head += len(data)
+                if self._head > guard.head_limit:
+                    guard.tell("head", self._address, "refused a request from %s: its head "
+                               "is over %d bytes", guard.head_limit)
+                    self._refuse(431, f"the request head is over {guard.head_limit} bytes")
+                    return
+                if self._timer is None:
+                    self._start_timer()
+            super().data_received(data)
+
+        def on_headers_complete(self) -> None:
+            self._stop_timer()
+            self._head = None
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._head = 0  # the next request's head is counted and timed from its start
+            super().on_message_complete()
+
+        def _start_timer(self) -> None:
+            self._stop_timer()
+            self._timer = self.loop.call_later(guard.head_timeout, self._too_slow)
+
+        def _stop_timer(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def _too_slow(self) -> None:
+            self._timer = None
+            if self.transport.is_closing():
+                return
+            guard.tell("slow", self._address, "closed a connection from %s: no complete "
+                       "request head within %.0f s", guard.head_timeout)
+            self._refuse(408, f"the request head did not come within {guard.head_timeout:.0f} "
+                         "seconds")
+
+        def _refuse(self, status: int, message: str) -> None:
+            self._stop_timer()
+            self._head = None
+            body = json.dumps({"error": message}).encode()
+            reasons = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
+            self.transport.write(
+                f"HTTP/1.1 {status} {reasons[status]}\r\ncontent-type: application/json\r\n"
+                f"content-length: {len(body)}\r\nconnection: close\r\n\r\n".encode() + body)
+            self.transport.close()
+
+    return GuardedHttp
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server that says "stopping" to ``on_exit`` as soon as a signal asks it to
+    stop (before it waits for the open connections), so nothing is restarted meanwhile."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]):
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self.on_exit()
+        super().handle_exit(sig, frame)
+
+
+def make_server(app: Any, host: str, port: int, guard: Guard | None = None) -> Server:
+    """The server of ``spades serve`` for the Starlette ``app`` of ``create_app``."""
+    guard = guard or Guard()
+
+    def stopping() -> None:
+        brain = getattr(app.state, "brain", None)
+        if brain is not None:
+            brain.stopping()
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            http=guarded_protocol(guard), ws_max_size=WS_LIMIT)
+    return Server(config, stopping)
