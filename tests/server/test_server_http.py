@@ -121,11 +121,12 @@ def test_malformed_requests_are_refused(tmp_path: Path) -> None:
             response = http.post("/api/games", json={}, headers=headers)
             assert response.status_code == 400 and "player id" in response.json()["error"]
             assert http.get("/api/games", headers=headers).status_code == 400
-        response = http.post("/api/games", content=b"{not json", headers=HEADERS)
+        json_headers = {**HEADERS, "Content-Type": "application/json"}
+        response = http.post("/api/games", content=b"{not json", headers=json_headers)
         assert response.status_code == 400 and "not JSON" in response.json()["error"]
-        response = http.post("/api/games", content=b"[]", headers=HEADERS)
+        response = http.post("/api/games", content=b"[]", headers=json_headers)
         assert response.status_code == 400 and "an object" in response.json()["error"]
-        response = http.post("/api/games", content=b" " * 20000, headers=HEADERS)
+        response = http.post("/api/games", content=b" " * 20000, headers=json_headers)
         assert response.status_code == 413
         assert http.get("/api/games", headers=HEADERS).json() == {"games": []}
 
