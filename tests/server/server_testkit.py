@@ -3,7 +3,15 @@ keeps every frame, and the check that no frame shows seat 0 a card it may not se
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -220,3 +228,91 @@ def check_frames(frames: list[dict[str, Any]], game: StoredGame, seat: int = 0) 
             assert_hides(event, secret, f"event {event['kind']} at step {at}", kitty)
         checked += 1
     return checked
+
+
+# ------------------------------------------------------------------ a real `spades serve`
+
+class LiveServer:
+    """`python -m spades.cli.main serve` on a free loopback port, in its own process group
+    (so a test can signal the group, and nothing it started can hide), with its output in
+    ``folder / "server.log"``. Use as a context manager: it is always stopped."""
+
+    def __init__(self, folder: Path, *args: str, workers: int = 0):
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.folder = folder
+        self.db_url = db_url(folder)
+        self.log = folder / "server.log"
+        self.command = [sys.executable, "-m", "spades.cli.main", "serve", "--port",
+                        str(self.port), "--db", self.db_url, "--pace", "0",
+                        "--workers", str(workers), *args]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveServer:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(self.command, env=env, stdout=log,
+                                         stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"spades serve exited: {self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/presets", timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.__exit__()
+        raise RuntimeError(f"spades serve did not answer: {self.log.read_text()}")
+
+    def __exit__(self, *_: object) -> None:
+        """Stop the server and anything left in its process group."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def group(self) -> list[int]:
+        """The processes still in the server's process group (the server's included)."""
+        out = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    if int(fields[2]) == self.pid and fields[0] != "Z":
+                        out.append(int(entry.name))
+        return out
+
+    def rss(self) -> int:
+        """The server's resident memory, in bytes."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise AssertionError("no VmRSS")
+
+    def new_game(self, player: str = PLAYER) -> str:
+        request = urllib.request.Request(
+            self.url + "/api/games", data=b'{"level": "random"}', method="POST",
+            headers={"X-Spades-Player": player, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            game_id: str = json.loads(response.read())["id"]
+        return game_id

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from server_testkit import HEADERS, PLAYER, Driver, client, db_url, new_game_id, stored
-
 from starlette.requests import Request
 
 from spades.server.app import MAX_MESSAGE

@@ -1,0 +1,216 @@
+"""A real `spades serve` under attack on loopback: thinking processes end with the server
+however it ends, slow or crowding clients are cut off, and huge request heads and floods cost
+bounded memory (issue 7, items 1, 2, 3 and 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from server_testkit import PLAYER, LiveServer
+from websockets.sync.client import connect
+
+from spades.engine import find_preset, new_game, player_view
+from spades.server import thinking
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def wait_for(check: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return True
+        time.sleep(0.1)
+    return bool(check())  # type: ignore[operator]
+
+
+# ------------------------------------------------------------------ 5. thinking processes
+
+@pytest.mark.parametrize("how", ["kill", "term-group"])
+def test_thinking_processes_end_with_the_server(tmp_path: Path, how: str) -> None:
+    with LiveServer(tmp_path, workers=2) as server:
+        assert wait_for(lambda: len(server.group()) >= 3, 30), server.group()
+        workers = [p for p in server.group() if p != server.pid]
+        # computer players are thinking when the server goes
+        for _ in range(3):
+            game_id = server.new_game()
+            with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}?player={PLAYER}",
+                         open_timeout=30) as ws:
+                ws.recv(timeout=30)
+        if how == "kill":
+            os.kill(server.pid, signal.SIGKILL)
+        else:
+            os.killpg(server.pid, signal.SIGTERM)
+        gone = wait_for(lambda: not server.group(), 10)
+        left = server.group()
+    assert gone, f"left running after the server ended: {left} (workers were {workers})"
+    assert "starting a new pool" not in server.log.read_text()
+
+
+def test_a_stopped_brain_never_starts_a_pool_again() -> None:
+    async def scenario() -> tuple[str, bool]:
+        brain = thinking.Brain(workers=1, seed=3)
+        view = player_view(new_game(find_preset("house"), 9), 0)
+        try:
+            await brain.start()
+            assert brain._pool is not None
+            pids = list(brain._pool._processes)
+            brain.stopping()  # a signal came
+            for pid in pids:
+                os.kill(pid, signal.SIGKILL)
+            try:
+                await brain.choose("random", view)
+            except thinking.StoppingError as error:
+                outcome = str(error)
+            else:
+                outcome = "a decision was made"
+            started = [p for p in multiprocessing.active_children() if p.pid not in pids]
+            return outcome, not started
+        finally:
+            brain.close()
+
+    outcome, no_new_pool = asyncio.run(scenario())
+    assert "stopping" in outcome and no_new_pool
+
+
+def test_a_worker_whose_server_is_gone_ends_by_itself() -> None:
+    """The watch in each worker, without the pool: a child whose parent dies ends."""
+    import subprocess
+    import sys
+
+    code = ("import os, subprocess, sys, time\n"
+            "child = subprocess.Popen([sys.executable, '-c', "
+            "'import os, time; from spades.server.thinking import _start_worker; "
+            "_start_worker(os.getppid()); print(\"watching\", flush=True); time.sleep(60)'])\n"
+            "print(child.pid, flush=True)\n"
+            "time.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    child = 0
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        assert parent.stdout.readline() == b"watching\n"
+        parent.kill()
+        parent.wait(10)
+        assert wait_for(lambda: not alive(child), 5), "the worker outlived its server"
+    finally:
+        parent.kill()
+        if child and alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+# ------------------------------------------------------------------ 3. slowloris
+
+def raw(port: int, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                    source_address=(source, 0))
+    return sock
+
+
+def answer(sock: socket.socket) -> bytes:
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except (ConnectionResetError, TimeoutError):
+        pass
+    return data
+
+
+def test_slow_and_crowding_clients_are_cut_off(tmp_path: Path) -> None:
+    with LiveServer(tmp_path, "--per-address", "5", "--head-timeout", "1") as server:
+        slow = [raw(server.port) for _ in range(5)]
+        for sock in slow:
+            sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")  # never ends
+        extra = raw(server.port)
+        extra.settimeout(5)
+        assert answer(extra) == b""  # over the cap: closed at once
+        other = raw(server.port, "127.0.0.2")  # another address is served meanwhile
+        other.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert answer(other).startswith(b"HTTP/1.1 200")
+        start = time.monotonic()
+        for sock in slow:
+            assert answer(sock).startswith(b"HTTP/1.1 408")
+        assert time.monotonic() - start < 5
+        again = raw(server.port)  # the address may connect again
+        again.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert answer(again).startswith(b"HTTP/1.1 200")
+        for sock in (*slow, extra, other, again):
+            sock.close()
+    log = server.log.read_text()
+    assert "refused a connection from 127.0.0.1" in log
+    assert "no complete request head within 1 s" in log
+
+
+# ------------------------------------------------------------------ 2. huge request heads
+
+@pytest.mark.slow
+def test_a_huge_request_head_is_refused_with_bounded_memory(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as server:
+        before = server.rss()
+        sock = raw(server.port)
+        sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        sent, most = 0, 64 * 1024 * 1024
+        stop = time.monotonic() + 20
+        try:
+            while sent < most and time.monotonic() < stop:
+                sock.sendall(b"a" * 65536)
+                sent += 65536
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            pass
+        time.sleep(0.5)
+        grown = server.rss() - before
+        sock.close()
+    assert sent < most, "the server read a 64 MB head"
+    assert grown < 30 * 1024 * 1024, f"the server grew {grown / 2**20:.0f} MB"
+
+
+# ------------------------------------------------------------------ 1. a client that never reads
+
+@pytest.mark.slow
+def test_a_flood_from_a_client_that_never_reads_costs_bounded_memory(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as server:
+        game_id = server.new_game()
+        url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}?player={PLAYER}"
+        with connect(url, open_timeout=30) as ws:
+            ws.recv(timeout=30)
+            before = server.rss()
+            stop = time.monotonic() + 8
+            sent = [0]
+
+            def flood() -> None:
+                try:
+                    while time.monotonic() < stop:
+                        ws.send('{"type":"sync"}')
+                        sent[0] += 1
+                except Exception:
+                    return
+
+            sender = threading.Thread(target=flood, daemon=True)
+            sender.start()
+            peak = before
+            while time.monotonic() < stop:
+                peak = max(peak, server.rss())
+                time.sleep(0.2)
+            # the socket's buffers are full: the sender blocks; close it from here
+            ws.close_socket()
+            sender.join(10)
+        grown = peak - before
+    assert sent[0] > 0
+    assert grown < 30 * 1024 * 1024, f"the server grew {grown / 2**20:.0f} MB"
