@@ -66,6 +66,38 @@ def test_a_client_that_never_reads_costs_a_bounded_queue_then_gets_a_fresh_state
     assert 99 in versions and len(versions) <= 34, versions[:40]
 
 
+def test_syncs_from_a_client_that_does_not_read_cost_nothing() -> None:
+    async def scenario() -> tuple[int, int, list[str]]:
+        gate = asyncio.Event()
+        sent: list[str] = []
+        made = [0]
+
+        async def send_text(text: str) -> None:
+            await gate.wait()
+            sent.append(text)
+
+        async def refresh() -> dict[str, Any]:
+            made[0] += 1
+            return {"type": "state", "version": made[0]}
+
+        conn = Connection(0, send_text, refresh)
+        pump = asyncio.create_task(conn.pump(json.dumps))
+        conn.send({"type": "pong"})
+        await asyncio.sleep(0)  # the pump is stuck sending the pong
+        for _ in range(10_000):
+            conn.send_fresh()
+        waiting = conn.queue.qsize()
+        gate.set()
+        await asyncio.sleep(0.05)
+        conn.close()
+        await asyncio.wait_for(pump, 5)
+        return waiting, made[0], sent
+
+    waiting, made, sent = asyncio.run(scenario())
+    assert waiting == 1 and made == 1
+    assert [json.loads(t)["type"] for t in sent] == ["pong", "state"]
+
+
 def test_a_client_that_stops_reading_is_hung_up() -> None:
     async def scenario() -> bool:
         hung = asyncio.Event()

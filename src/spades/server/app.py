@@ -253,8 +253,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 conn.send({"type": "pong"})
                 return
             if kind == "sync":
-                async with table.lock:
-                    conn.send(await table.state_message(conn.seat, []))
+                conn.send_fresh()
                 return
             await table.act(conn.seat, data["version"], data["action"])
         except Refusal as refusal:

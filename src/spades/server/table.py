@@ -87,6 +87,7 @@ class Connection:
         #: how many times the client fell behind and its messages were dropped
         self.dropped = 0
         self.closed = False
+        self._fresh_waiting = False
 
     def send(self, message: Json) -> None:
         if self.closed:
@@ -94,12 +95,22 @@ class Connection:
         if self.queue.qsize() >= self.limit:
             while not self.queue.empty():
                 self.queue.get_nowait()
+            self._fresh_waiting = False
             self.dropped += 1
             if self._refresh is None:  # nothing to catch up with: hang up
                 self.close()
                 return
             message = FRESH
+        if message is FRESH:
+            if self._fresh_waiting or self._refresh is None:  # one fresh state already waits: it will do for both
+                return
+            self._fresh_waiting = True
         self.queue.put_nowait(message)
+
+    def send_fresh(self) -> None:
+        """Send the table as it is when the client reads it (made only then: asking again
+        and again while not reading costs nothing)."""
+        self.send(FRESH)
 
     def close(self) -> None:
         if not self.closed:
@@ -113,6 +124,7 @@ class Connection:
                 return
             try:
                 if message is FRESH:
+                    self._fresh_waiting = False
                     assert self._refresh is not None
                     message = await self._refresh()
                 await asyncio.wait_for(self._send_text(dumps(message)), self.timeout)
