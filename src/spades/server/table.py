@@ -102,8 +102,8 @@ class Connection:
                 return
             message = FRESH
         if message is FRESH:
-            if self._fresh_waiting or self._refresh is None:  # one fresh state already waits: it will do for both
-                return
+            if self._fresh_waiting or self._refresh is None:
+                return  # one fresh state already waits: it will do for both
             self._fresh_waiting = True
         self.queue.put_nowait(message)
 
