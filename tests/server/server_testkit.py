@@ -3,6 +3,8 @@ keeps every frame, and the check that no frame shows seat 0 a card it may not se
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -13,9 +15,9 @@ import sys
 import time
 import urllib.request
 import warnings
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from spades.engine import GameState, apply, can_bid_blind_nil, new_game, parse_card
 from spades.engine.cards import CODE_OF, NAME_OF
@@ -27,6 +29,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+T = TypeVar("T")
 PLAYER = "player-0000-aaaa"
 OTHER = "player-1111-bbbb"
 HEADERS = {"X-Spades-Player": PLAYER}
@@ -316,3 +319,10 @@ class LiveServer:
         with urllib.request.urlopen(request, timeout=30) as response:
             game_id: str = json.loads(response.read())["id"]
         return game_id
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: a browser test before this one in the same
+    worker may have left its event loop running in this thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

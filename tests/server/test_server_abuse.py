@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from server_testkit import HEADERS, PLAYER, Driver, client, db_url, new_game_id, stored
+from server_testkit import HEADERS, PLAYER, Driver, client, db_url, new_game_id, run_async, stored
 from starlette.requests import Request
 
 from spades.server.app import MAX_MESSAGE
@@ -58,7 +58,7 @@ def test_a_client_that_never_reads_costs_a_bounded_queue_then_gets_a_fresh_state
         await asyncio.wait_for(pump, 5)
         return most, conn.dropped, sent
 
-    most, dropped, sent = asyncio.run(scenario())
+    most, dropped, sent = run_async(scenario())
     assert most <= 32
     assert dropped > 0
     versions = [json.loads(text)["version"] for text in sent]
@@ -93,7 +93,7 @@ def test_syncs_from_a_client_that_does_not_read_cost_nothing() -> None:
         await asyncio.wait_for(pump, 5)
         return waiting, made[0], sent
 
-    waiting, made, sent = asyncio.run(scenario())
+    waiting, made, sent = run_async(scenario())
     assert waiting == 1 and made == 1
     assert [json.loads(t)["type"] for t in sent] == ["pong", "state"]
 
@@ -114,7 +114,7 @@ def test_a_client_that_stops_reading_is_hung_up() -> None:
         await asyncio.wait_for(pump, 5)
         return hung.is_set() and conn.closed
 
-    assert asyncio.run(scenario())
+    assert run_async(scenario())
 
 
 # ------------------------------------------------------------------ 2. bodies
@@ -145,11 +145,11 @@ def test_an_oversized_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
         return {"type": "http.request", "body": b" " * 4096, "more_body": len(read) < 2000}
 
     scope = {"type": "http", "method": "POST", "path": "/api/games", "headers": []}
-    assert asyncio.run(read_body(Request(scope, receive))) is None
+    assert run_async(read_body(Request(scope, receive))) is None
     assert len(read) == MAX_MESSAGE // 4096 + 1  # it stopped reading at once
     read.clear()
     told = {**scope, "headers": [(b"content-length", b"8192000")]}
-    assert asyncio.run(read_body(Request(told, receive))) is None
+    assert run_async(read_body(Request(told, receive))) is None
     assert read == []  # a declared length over the limit: nothing read at all
     json_headers = {**HEADERS, "Content-Type": "application/json"}
     with client(tmp_path) as http:

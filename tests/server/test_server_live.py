@@ -4,7 +4,6 @@ bounded memory (issue 7, items 1, 2, 3 and 5)."""
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 import signal
@@ -14,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from server_testkit import PLAYER, LiveServer
+from server_testkit import PLAYER, LiveServer, run_async
 from websockets.sync.client import connect
 
 from spades.engine import find_preset, new_game, player_view
@@ -77,7 +76,7 @@ def test_a_stopped_brain_never_starts_a_pool_again() -> None:
         finally:
             brain.close()
 
-    outcome, no_new_pool = asyncio.run(scenario())
+    outcome, no_new_pool = run_async(scenario())
     assert "stopping" in outcome and no_new_pool
 
 

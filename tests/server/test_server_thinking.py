@@ -3,12 +3,11 @@ never stops the table."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
 import pytest
-from server_testkit import PLAYER, Driver, client, new_game_id, stored
+from server_testkit import PLAYER, Driver, client, new_game_id, run_async, stored
 
 from spades.engine import Action, Play, PlayerView, find_preset, new_game, player_view
 from spades.server import thinking
@@ -61,6 +60,6 @@ def test_the_process_pool_decides_from_the_view() -> None:
         finally:
             brain.close()
 
-    action, seconds = asyncio.run(decide())
+    action, seconds = run_async(decide())
     view = player_view(new_game(find_preset("house"), 9), 0)
     assert action in view.legal and 0 <= seconds < 1

@@ -36,7 +36,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 16 * 1024
 PLAYER_HEADER = "x-spades-player"
 NOT_FOUND = "no such game for this player"
-#: The websocket close code for a client that keeps sending after it was told to slow down.
+#: The websocket close code for a client that stopped taking its messages.
 POLICY_CLOSE = 1008
 
 
@@ -125,8 +125,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if kind != "application/json":
             return error_response(415, "the body is JSON: send Content-Type: application/json")
         body = await read_body(request)
-        if body is None:
-            return error_response(413, f"the request is over {MAX_MESSAGE} bytes")
+        if body is None:  # the rest is not read: the connection closes after the answer
+            return JSONResponse({"error": f"the request is over {MAX_MESSAGE} bytes"},
+                                status_code=413, headers={"Connection": "close"})
         try:
             data = json.loads(body or b"{}")
         except (ValueError, RecursionError) as error:  # also too deep, or too long a number

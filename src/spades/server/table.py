@@ -132,8 +132,8 @@ class Connection:
                 log.warning("a client of seat %d took nothing for %.0f s: disconnected",
                             self.seat, self.timeout)
                 break
-            except Exception:  # the browser went away: the reader ends the connection
-                return
+            except Exception:  # the browser went away, or the state could not be made
+                break
         self.closed = True
         if self._hang_up is not None:
             with contextlib.suppress(Exception):
