@@ -123,13 +123,16 @@ async def person(base: str, index: int, until: float, counts: dict[str, int]) ->
     """One table: a person who plays a card 0.2 to 0.6 s after their turn comes."""
     rng = random.Random(index)
     player = f"{NORMAL}{index:04d}"
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    address = f"127.0.1.{1 + index % 250}"  # a person's own address, as on the internet
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
         while time.monotonic() < until:
             try:
                 game = (await http.post("/api/games", headers={"X-Spades-Player": player},
                                         json={"preset": "house", "level": "random"})).json()
                 ws_url = base.replace("http", "ws") + f"{game['websocket']}?player={player}"
-                async with websockets.connect(ws_url, open_timeout=30) as ws:
+                async with websockets.connect(ws_url, open_timeout=30,
+                                              local_addr=(address, 0)) as ws:
                     while time.monotonic() < until:
                         message = json.loads(await asyncio.wait_for(ws.recv(), 60))
                         if message["type"] != "state":

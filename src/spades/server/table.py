@@ -59,7 +59,7 @@ class Refusal(Exception):
 
 #: Messages a connection may have waiting to be sent; beyond this the client has fallen
 #: behind: what waits is dropped and it gets the table as it is now instead.
-QUEUE_LIMIT = 32
+QUEUE_LIMIT = 64
 #: A client that has not taken one message in this many seconds is disconnected.
 SEND_TIMEOUT = 30.0
 #: Put in a queue instead of the messages dropped from it: send a fresh state.
@@ -127,7 +127,8 @@ class Connection:
                     self._fresh_waiting = False
                     assert self._refresh is not None
                     message = await self._refresh()
-                await asyncio.wait_for(self._send_text(dumps(message)), self.timeout)
+                async with asyncio.timeout(self.timeout):  # no task per message
+                    await self._send_text(dumps(message))
             except TimeoutError:
                 log.warning("a client of seat %d took nothing for %.0f s: disconnected",
                             self.seat, self.timeout)
