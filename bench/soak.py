@@ -296,11 +296,13 @@ async def bodies(base: str, until: float, counts: dict[str, int]) -> None:
 
     async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
         while time.monotonic() < until:
-            with contextlib.suppress(Exception):
+            try:
                 response = await http.post(
                     "/api/games", content=big(),
                     headers={"X-Spades-Player": player, "Content-Type": "application/json"})
                 counts[f"bodies 8 MB answered {response.status_code}"] += 1
+            except Exception as error:  # the server closed the connection mid-body
+                counts[f"bodies 8 MB cut off ({type(error).__name__})"] += 1
             with contextlib.suppress(Exception):
                 response = await http.post(f"/api/games?player={player}", content=b"{}",
                                            headers={"Content-Type": "text/plain"})
