@@ -213,3 +213,30 @@ def test_a_flood_from_a_client_that_never_reads_costs_bounded_memory(tmp_path: P
         grown = peak - before
     assert sent[0] > 0
     assert grown < 30 * 1024 * 1024, f"the server grew {grown / 2**20:.0f} MB"
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.closing = False
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+def test_the_guard_counts_open_connections_per_address_in_bounded_memory() -> None:
+    from spades.server.listen import Guard
+
+    guard = Guard(per_address=2)
+    first, second, third = FakeTransport(), FakeTransport(), FakeTransport()
+    assert guard.admit("198.51.100.1", first)  # type: ignore[arg-type]
+    assert guard.admit("198.51.100.1", second)  # type: ignore[arg-type]
+    assert not guard.admit("198.51.100.1", third)  # type: ignore[arg-type]
+    assert guard.admit("198.51.100.2", third)  # type: ignore[arg-type]
+    first.closing = True  # a websocket that closed: its transport is let go
+    assert guard.admit("198.51.100.1", FakeTransport())  # type: ignore[arg-type]
+    for i in range(5000):  # addresses that came and went are forgotten
+        gone = FakeTransport()
+        assert guard.admit(f"10.0.{i // 250}.{i % 250}", gone)  # type: ignore[arg-type]
+        gone.closing = True
+    assert len(guard.open) <= 300
+    assert not guard.admit("198.51.100.1", FakeTransport())  # type: ignore[arg-type]

@@ -48,6 +48,7 @@ class Guard:
         self.head_limit = head_limit
         self.clock = clock
         self.open: dict[str, set[asyncio.BaseTransport]] = {}
+        self._prune_at = 256
         self._told: dict[tuple[str, str], float] = {}
 
     def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
@@ -59,9 +60,10 @@ class Guard:
             return False
         live.add(transport)
         self.open[address] = live
-        if len(self.open) > 4 * self.per_address:
+        if len(self.open) > self._prune_at:  # forget addresses whose connections all closed
             self.open = {a: ts for a, ts in self.open.items()
                          if any(not t.is_closing() for t in ts)}
+            self._prune_at = max(256, 2 * len(self.open))
         return True
 
     def release(self, address: str, transport: asyncio.BaseTransport) -> None:
