@@ -26,12 +26,12 @@ from spades.engine import (
     Phase,
     Play,
     PlayerView,
+    beats,
 )
 
 from .base import forced, legal_or_first, play_of
 from .bidding import easy_bid, wants_blind_nil
 from .heuristics_deal import find_pass, pass_choice, rank_of
-from .heuristics_trick import beats
 
 #: How often Easy remembers to cover its partner's nil.
 COVER_CHANCE = 0.6

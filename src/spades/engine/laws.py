@@ -44,6 +44,7 @@ __all__ = [
     "SUIT_MASK_OF",
     "SUIT_OF",
     "TWO_OF_CLUBS",
+    "beaters",
     "beats",
     "boston_side",
     "breaks_spades",
@@ -117,24 +118,35 @@ def breaks_spades(spades_break: str, led: int | None, card: int) -> bool:
     return card >= FIRST_SPADE and (spades_break == "any-spade" or led < FIRST_SPADE)
 
 
+def beaters(top: int, led_suit: int) -> int:
+    """The cards that would take a trick led in ``led_suit`` from ``top``, the card winning
+    it so far, as a mask: a higher spade; and when ``top`` is not a spade (so it is of the
+    suit led), a higher card of the suit led or any spade."""
+    if top >= FIRST_SPADE:
+        return ABOVE[top] & SPADES_MASK
+    return ABOVE[top] & SUIT_MASKS[led_suit] | SPADES_MASK
+
+
 def beats(card: int, top: int, led_suit: int) -> bool:
     """Does ``card`` take the trick from ``top``, the card winning a trick led in
-    ``led_suit``? A spade beats any other suit; otherwise only a higher card of the suit
-    led wins."""
-    if card >= FIRST_SPADE:
-        return top < FIRST_SPADE or card > top
-    return top < FIRST_SPADE and card > top and SUIT_OF[card] == led_suit
+    ``led_suit``? (see ``beaters``)"""
+    return bool(beaters(top, led_suit) >> card & 1)
 
 
 def trick_winner(cards: Sequence[int], leader: int, players: int) -> int:
     """The seat that wins a complete trick (``cards`` in play order, led by ``leader``):
     the highest spade, else the highest card of the suit led."""
-    led = SUIT_OF[cards[0]]
+    led = SUIT_MASKS[SUIT_OF[cards[0]]]
     win = 0
     top = cards[0]
     for index in range(1, len(cards)):
         card = cards[index]
-        if beats(card, top, led):
+        # ``beaters(top, led) >> card & 1``, written out: this runs for every card played
+        if card >= FIRST_SPADE:
+            if top < FIRST_SPADE or card > top:
+                top = card
+                win = index
+        elif top < card and (1 << card) & led:  # top < card < FIRST_SPADE
             top = card
             win = index
     return (leader + win) % players
