@@ -10,7 +10,9 @@ import pytest
 from spades.ai.knowledge import Knowledge
 from spades.ai.sampler import knowledge_of, voids_shown
 from spades.engine import (
+    FIRST_SPADE,
     PRESETS,
+    SUIT_MASKS,
     Bid,
     GameState,
     Phase,
@@ -87,3 +89,45 @@ def test_under_other_rules_the_first_spade_lead_breaks_spades(mode: str) -> None
     assert state.hand.broken
     know = Knowledge(player_view(state, 1))
     assert not know.voids[0] & 0b0111
+
+
+_EVERY = [(name, mode) for name in sorted(PRESETS) for mode in ("offsuit", "any-spade", "void")]
+
+
+@pytest.mark.parametrize(("name", "mode"), _EVERY)
+def test_voids_read_from_the_play_are_the_engines(name: str, mode: str) -> None:
+    """Every preset under every spades_break rule, random hands: the voids a seat reads are
+    true of the real deal, include every unbroken spade lead the engine allowed (by its own
+    broken flag), and Normal's Knowledge and the deal sampler read the same voids."""
+    rules = PRESETS[name].with_options(spades_break=mode)
+    rng = random.Random(f"voids/{name}/{mode}")
+    state = new_game(rules, seed=f"voids/{name}/{mode}")
+    for _ in range(2):
+        while state.phase is not Phase.PLAY and not state.over:
+            state = apply(state, rng.choice(legal_actions(state)))
+        if state.over:
+            break
+        number = state.hand.number
+        led_unbroken = [False] * rules.players
+        while True:
+            hand = state.hand
+            action = rng.choice(legal_actions(state))
+            assert isinstance(action, Play)
+            if not hand.trick and not hand.broken and action.card >= FIRST_SPADE:
+                led_unbroken[hand.turn] = True
+            after = apply(state, action)
+            if after.over or after.hand.number != number:
+                state = after
+                break
+            state = after
+            for seat in range(rules.players):
+                view = player_view(state, seat)
+                shown = voids_shown(view)
+                know = Knowledge(view)
+                for other in range(rules.players):
+                    assert not shown[other] & state.hand.hands[other], "a void that is false"
+                    if led_unbroken[other]:
+                        assert know.voids[other] & 0b0111 == 0b0111
+                    for suit, mask in enumerate(SUIT_MASKS):
+                        assert bool(know.voids[other] >> suit & 1) == bool(shown[other] & mask)
+                assert knowledge_of(view).voids[:rules.players] == shown

@@ -59,10 +59,10 @@ def test_card_masks() -> None:
         assert SUIT_MASK_OF[card] == SUIT_MASKS[suit_of(card)]
         assert ABOVE[card] == mask_of(c for c in EVERY_CARD if c > card)
         assert (card >= FIRST_SPADE) == (suit_of(card) == 3)
-    assert SPADES_MASK == mask_of(c for c in EVERY_CARD if suit_of(c) == 3)
+    assert mask_of(c for c in EVERY_CARD if suit_of(c) == 3) == SPADES_MASK
     assert NON_SPADES_MASK == FULL & ~SPADES_MASK
-    assert CLUBS_MASK == mask_of(cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"))
-    assert TWO_OF_CLUBS == cards("2C")[0]
+    assert mask_of(cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC")) == CLUBS_MASK
+    assert cards("2C")[0] == TWO_OF_CLUBS
     for rules in PRESETS.values():
         assert deck_mask(rules) == mask_of(rules.deck)
 
