@@ -50,6 +50,9 @@ CLUBS, DIAMONDS, HEARTS, SPADES = SUIT_MASKS
 NON_SPADES = NON_SPADES_MASK
 #: 0 for two ... 12 for ace, 13 and 14 for the Little and Big Joker.
 RANK: tuple[int, ...] = tuple(rank - 2 for rank in RANK_OF)
+#: ``BEATERS[top][suit]`` is the engine's ``beaters(top, suit)``, looked up in the search.
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(beaters(top, suit) for suit in range(4)) for top in range(len(RANK_OF)))
 
 BREAK_OFFSUIT, BREAK_ANY_SPADE, BREAK_VOID = 0, 1, 2
 _BREAK_CODES = {"offsuit": BREAK_OFFSUIT, "any-spade": BREAK_ANY_SPADE, "void": BREAK_VOID}
@@ -61,9 +64,9 @@ class Table:
     """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
 
     __slots__ = (
-        "bag_limit", "bag_penalty", "bags_cost", "break_mode", "deck", "deck_mask",
-        "hand_size", "lowest_club", "n", "partner_of", "rules", "side_of", "sides",
-        "spades_break", "takeback",
+        "bag_limit", "bag_penalty", "bags_cost", "boston", "break_mode", "deck", "deck_mask",
+        "hand_size", "losing", "lowest_club", "n", "partner_of", "rules", "side_of", "sides",
+        "spades_break", "takeback", "target",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -84,6 +87,9 @@ class Table:
         self.takeback = rules.bag_takeback
         self.bags_cost = rules.bag_limit is not None and (rules.bag_penalty > 0
                                                           or rules.bag_takeback)
+        self.boston = rules.boston
+        self.target = rules.target_score
+        self.losing = rules.losing_score
 
 
 @lru_cache(maxsize=64)
@@ -155,8 +161,9 @@ class Position:
 def legal_mask(t: Table, pos: Position) -> int:
     """The cards the seat to act may play (the engine's ``legal_plays``)."""
     trick = pos.trick
-    if trick:
-        return legal_plays(pos.hands[pos.turn], trick[0], pos.broken)
+    if trick:  # follow suit if you can: ``legal_plays`` written out, for the search
+        held = pos.hands[pos.turn]
+        return held & SUIT_MASK_OF[trick[0]] or held
     opening = first_lead(t.rules, pos.hands) if pos.first and t.lowest_club else 0
     return legal_plays(pos.hands[pos.turn], None, pos.broken, opening)
 
@@ -504,7 +511,7 @@ class Guide:
         w = pos.win_card
         ws = pos.win_seat
         led = SUIT_MASK_OF[trick[0]]
-        beat = beaters(w, SUIT_OF[trick[0]])
+        beat = BEATERS[w][SUIT_OF[trick[0]]]
         winners = legal & beat
         losers = legal ^ winners
         last = len(trick) == n - 1
@@ -544,7 +551,7 @@ class Guide:
         if not pos.trick:
             return lowest_rank(legal)
         w = pos.win_card
-        beat = beaters(w, SUIT_OF[pos.trick[0]])
+        beat = BEATERS[w][SUIT_OF[pos.trick[0]]]
         losers = legal & ~beat
         if losers:
             return highest_rank(losers)
@@ -598,10 +605,10 @@ def guided_playout(t: Table, pos: Position, guide: Guide,
 
 
 __all__ = [
-    "ABOVE", "BLIND", "BREAK_ANY_SPADE", "BREAK_OFFSUIT", "BREAK_VOID", "CLUBS", "DIAMONDS",
-    "HEARTS", "NIL", "NON_SPADES", "PLAIN", "RANK", "SPADE", "SPADES", "SUIT_MASKS",
-    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Table", "bag_penalty",
-    "cards_of", "deal", "game_result", "guided_playout", "hand_points", "highest",
-    "highest_rank", "legal_mask", "lowest", "lowest_rank", "play", "random_card",
-    "random_hand", "random_playout", "side_points", "table_of", "trick_winner",
+    "ABOVE", "BEATERS", "BLIND", "BREAK_ANY_SPADE", "BREAK_OFFSUIT", "BREAK_VOID", "CLUBS",
+    "DIAMONDS", "HEARTS", "NIL", "NON_SPADES", "PLAIN", "RANK", "SPADE", "SPADES", "SUIT_MASKS",
+    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Table", "bag_penalty", "cards_of",
+    "deal", "game_result", "guided_playout", "hand_points", "highest", "highest_rank", "legal_mask",
+    "lowest", "lowest_rank", "play", "random_card", "random_hand", "random_playout", "side_points",
+    "table_of", "trick_winner",
 ]
