@@ -38,7 +38,9 @@ from spades.engine import (
     breaks_spades,
     deck_mask,
     first_lead,
+    first_leader,
     game_over,
+    legal_bids,
     legal_plays,
     trick_winner,
 )
@@ -64,9 +66,9 @@ class Table:
     """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
 
     __slots__ = (
-        "bag_limit", "bag_penalty", "bags_cost", "boston", "break_mode", "deck", "deck_mask",
-        "hand_size", "losing", "lowest_club", "n", "partner_of", "rules", "side_of", "sides",
-        "spades_break", "takeback", "target",
+        "bag_limit", "bag_penalty", "bags_cost", "bids", "boston", "break_mode", "deck",
+        "deck_mask", "hand_size", "losing", "lowest_club", "n", "partner_of", "rules",
+        "side_of", "sides", "spades_break", "takeback", "target",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -80,6 +82,8 @@ class Table:
         self.deck_mask = deck_mask(rules)
         self.deck: tuple[int, ...] = tuple(int(c) for c in rules.deck)
         self.spades_break = rules.spades_break
+        #: the legal bids before a partner has bid (every bid's choices outside suicide)
+        self.bids = legal_bids(rules)
         self.break_mode = _BREAK_CODES[rules.spades_break]
         self.lowest_club = rules.first_lead == "lowest-club"
         self.bag_limit = rules.bag_limit or 0
@@ -390,21 +394,27 @@ def deal(t: Table, rng: random.Random) -> list[int]:
 
 
 def random_hand(t: Table, rng: random.Random) -> tuple[list[int], list[int]]:
-    """One complete random hand: deal, random legal bids, random legal play, score.
-    Returns (tricks per seat, points per side)."""
+    """One complete random hand: deal (the last seat deals), random legal bids, random legal
+    play, score. Returns (tricks per seat, points per side)."""
     n = t.n
     rnd = rng.random
     hands = deal(t, rng)
     rules = t.rules
     bids = [0] * n
     nils = [PLAIN] * n
-    low = rules.min_bid
+    chosen: list[Bid | None] = [None] * n
     for seat in range(n):
-        if rules.nil and rnd() < 1.0 / (t.hand_size + 2 - low):
+        options = t.bids
+        if rules.suicide:
+            partner = t.partner_of[seat]
+            options = legal_bids(rules, chosen[partner] if partner >= 0 else None)
+        bid = chosen[seat] = options[int(rnd() * len(options))]
+        if bid.nil:
             nils[seat] = NIL
         else:
-            bids[seat] = low + int(rnd() * (t.hand_size + 1 - low))
-    pos = Position(hands=hands, leader=0, tricks=[0] * n, bids=bids, nils=nils, players=n)
+            bids[seat] = bid.tricks
+    pos = Position(hands=hands, leader=first_leader(rules, n - 1, hands), tricks=[0] * n,
+                   bids=bids, nils=nils, players=n)
     tricks = random_playout(t, pos, rnd)
     points, _ = hand_points(t, bids, nils, tricks, [0] * len(t.sides))
     return tricks, points
