@@ -30,6 +30,7 @@ from .actions import (
 from .cards import (
     CARDS,
     NAME_OF,
+    SUIT_MASK_OF,
     SUIT_OF,
     Card,
     CardError,
@@ -176,6 +177,14 @@ def legal_actions(state: GameState) -> list[Action]:
     hand = state.hand
     phase = hand.phase
     if phase is _PLAY:  # the hot path: a card to play
+        trick = hand.trick
+        if trick:
+            led = trick[0]
+            legal = legal_plays(hand.hands[hand.turn], led, hand.broken)
+            if not legal & ~SUIT_MASK_OF[led]:  # following suit: that suit's memoised piece
+                suit = SUIT_OF[led]
+                return list(_piece(suit, legal >> _SUIT_SHIFTS[suit]))
+            return list(_plays(legal))
         return list(_plays(legal_play_mask(state.rules, hand)))
     if state.over:
         return []
