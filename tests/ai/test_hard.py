@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from spades.ai.hard import HardPlayer, distinct_cards
+from spades.ai.hard import HardPlayer, _fill_bids, distinct_cards
 from spades.ai.levels import make_player
 from spades.ai.simple import RandomPlayer
 from spades.engine import (
@@ -26,6 +26,7 @@ from spades.engine import (
     Rules,
     apply,
     legal_actions,
+    legal_bids,
     make_rules,
     new_game,
     parse_card,
@@ -285,3 +286,32 @@ def test_distinct_cards_keeps_one_of_touching_cards() -> None:
     view = player_view(state, 0)
     kept = {str(c) for c in (distinct_cards(view))}
     assert kept == {"9H", "QH", "2C"}
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}{len(r.overrides())}")
+def test_the_bids_hard_imagines_for_other_seats_are_legal(rules: Rules) -> None:
+    """On a sampled deal Hard fills in the bids of the seats still to bid from what their
+    hand looks worth: each one is a bid the engine's ``legal_bids`` allows that seat, given
+    its partner's (real or imagined) bid, whatever the guess."""
+    rng = random.Random(rules.name)
+    for seed in range(6):
+        state = new_game(rules, seed=seed)
+        while state.phase is not Phase.BID:
+            state = apply(state, rng.choice(legal_actions(state)))
+        view = player_view(state, state.hand.turn)
+        n = rules.players
+        for _ in range(30):
+            reads = [(rng.uniform(-2.0, rules.hand_size + 3.0), rng.random())
+                     for _ in range(n)]
+            mine = rng.choice([a for a in view.legal if isinstance(a, Bid) and not a.blind])
+            bids, nils = _fill_bids(view, reads, mine)
+            chosen = [NIL if nils[s] else Bid(bids[s]) for s in range(n)]
+            for seat in range(n):
+                if view.bids[seat] is not None or seat == view.seat:
+                    continue
+                partner = rules.partner_of[seat]
+                before = None
+                if partner is not None and (view.bids[partner] is not None
+                                            or partner == view.seat or partner < seat):
+                    before = chosen[partner]  # the partner bid first (for real or here)
+                assert chosen[seat] in legal_bids(rules, before), (seat, chosen, reads)

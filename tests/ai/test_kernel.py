@@ -1,11 +1,15 @@
 """The playout kernel agrees with the engine: legal plays, spades broken, trick winners,
-hand scores and the end of the game, over many random hands of every preset and option."""
+hand scores and the end of the game, over many random hands of every preset and option; and
+its lean inline loops agree with the engine's laws (``spades.engine.laws``) under every
+preset and every ``spades_break`` rule."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spades.ai import kernel as k
 from spades.engine import (
@@ -16,8 +20,11 @@ from spades.engine import (
     Play,
     Rules,
     apply,
+    breaks_spades,
+    first_lead,
     game_end,
     legal_actions,
+    legal_plays,
     make_rules,
     new_game,
     parse_card,
@@ -38,6 +45,15 @@ VARIANTS: list[Rules] = [
     make_rules("five-player", spades_break="void", bag_limit=None),
     make_rules("two-player", spades_break="offsuit", failed_nil="penalty-bags"),
     make_rules("house", blind_nil=True, blind_nil_deficit=None),
+]
+
+
+#: Every preset under every spades_break rule, half of them with the lowest club leading.
+EVERY: list[Rules] = [
+    PRESETS[name].with_options(spades_break=mode,
+                               first_lead="lowest-club" if i % 2 else "left-of-dealer")
+    for i, (name, mode) in enumerate(
+        (name, mode) for name in sorted(PRESETS) for mode in ("offsuit", "any-spade", "void"))
 ]
 
 
@@ -144,14 +160,58 @@ def test_kernel_scores_like_the_engine(rules: Rules) -> None:
         assert (winner if over else None) == want_winner
 
 
-def test_trick_winner_matches_the_engine() -> None:
-    rng = random.Random(5)
-    deck = list(range(54))
-    for players in (2, 3, 4, 5):
-        for _ in range(3000):
-            cards = rng.sample(deck, players)
-            leader = rng.randrange(players)
-            assert k.trick_winner(cards, leader, players) == trick_winner(cards, leader, players)
+@pytest.mark.parametrize("rules", EVERY, ids=_ids)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, 4))
+def test_kernel_play_follows_the_laws(rules: Rules, seed: int, start: int) -> None:
+    """Card by card through a random hand: the kernel's legal cards are the laws' legal
+    plays (the first lead included), its inline spades-breaking and trick-winner updates in
+    ``play`` are ``breaks_spades`` and ``trick_winner``."""
+    t = k.table_of(rules)
+    n = rules.players
+    rng = random.Random(seed)
+    hands = k.deal(t, rng)
+    dealt = hands[:]
+    leader = start % n
+    pos = k.Position(hands=hands, leader=leader, tricks=[0] * n, bids=[1] * n,
+                     nils=[k.PLAIN] * n, players=n)
+    broken = False
+    first = True
+    tricks = [0] * n
+    table: list[int] = []
+    while not pos.over:
+        held = pos.hands[pos.turn]
+        led = table[0] if table else None
+        opening = first_lead(rules, dealt) if first and led is None else 0
+        legal = legal_plays(held, led, broken, opening)
+        assert k.legal_mask(t, pos) == legal
+        card = rng.choice(k.cards_of(legal))
+        broken = broken or breaks_spades(rules.spades_break, led, card)
+        k.play(t, pos, card)
+        table.append(card)
+        assert pos.broken == broken
+        if len(table) == n:
+            winner = trick_winner(table, leader, n)
+            tricks[winner] += 1
+            assert pos.leader == pos.turn == winner
+            leader = winner
+            table = []
+            first = False
+        else:
+            assert pos.win_seat == (leader + _index_of_winner(table)) % n
+            assert pos.win_card == table[_index_of_winner(table)]
+        assert pos.tricks == tricks
+    assert sum(tricks) == rules.hand_size
+
+
+def _index_of_winner(table: list[int]) -> int:
+    """Which card of an unfinished trick is winning it (``trick_winner`` on the cards so far,
+    as a trick of that many seats led from seat 0)."""
+    return trick_winner(table, 0, len(table))
+
+
+def test_the_kernel_takes_its_trick_winner_from_the_engine() -> None:
+    assert k.trick_winner is trick_winner
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -165,7 +225,7 @@ def test_random_hands_are_complete_and_legal(name: str) -> None:
         assert len(points) == len(t.sides)
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
+@pytest.mark.parametrize("rules", EVERY, ids=_ids)
 def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> None:
     """The benchmark's inlined playout draws the same card as ``random_card(legal_mask)``
     and collects tricks like ``play`` (both checked against the engine above): fed the same

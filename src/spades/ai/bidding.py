@@ -14,7 +14,17 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from spades.engine import BLIND_NIL, NAME_OF, NIL, SUIT_MASKS, Bid, Phase, PlayerView, Rules
+from spades.engine import (
+    BLIND_NIL,
+    NAME_OF,
+    NIL,
+    SUIT_MASKS,
+    Bid,
+    Phase,
+    PlayerView,
+    Rules,
+    legal_bids,
+)
 
 from .knowledge import FIRST_SPADE, SPADES, deck_mask, higher_in_suit, side_infos
 
@@ -295,17 +305,8 @@ def allowed_bids(view: PlayerView) -> tuple[Bid, ...]:
     legal = tuple(a for a in view.legal if isinstance(a, Bid))
     if legal:
         return legal
-    rules = view.rules
-    top = rules.max_bid
-    if rules.suicide:
-        partner = rules.partner_of[view.seat]
-        other = view.bids[partner] if partner is not None else None
-        high = tuple(Bid(n) for n in range(rules.suicide_min, top + 1))
-        if other is None:
-            return (NIL, *high)
-        return high if other.nil else (NIL,)
-    low = tuple(Bid(n) for n in range(rules.min_bid, top + 1))
-    return (NIL, *low) if rules.nil else low
+    partner = view.partner
+    return legal_bids(view.rules, view.bids[partner] if partner is not None else None)
 
 
 def _closest(bids: tuple[Bid, ...], tricks: int) -> Bid:

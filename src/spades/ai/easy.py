@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from spades.engine import (
     BLIND_NIL,
     DISCARD,
+    FIRST_SPADE,
     KEEP,
     SUIT_MASKS,
     SUIT_OF,
@@ -26,12 +27,12 @@ from spades.engine import (
     Phase,
     Play,
     PlayerView,
+    beats,
 )
 
 from .base import forced, legal_or_first, play_of
 from .bidding import easy_bid, wants_blind_nil
 from .heuristics_deal import find_pass, pass_choice, rank_of
-from .heuristics_trick import beats
 
 #: How often Easy remembers to cover its partner's nil.
 COVER_CHANCE = 0.6
@@ -39,13 +40,13 @@ COVER_CHANCE = 0.6
 
 def _low(cards: list[Card]) -> Card:
     """The lowest card, side suits before spades."""
-    return min(cards, key=lambda c: (c >= 39, rank_of(c), c))
+    return min(cards, key=lambda c: (c >= FIRST_SPADE, rank_of(c), c))
 
 
 def _lead(view: PlayerView, cards: list[Card], nil: bool, cover: bool) -> Card:
     if nil:
         return _low(cards)
-    side = [c for c in cards if c < 39]
+    side = [c for c in cards if c < FIRST_SPADE]
     if cover and side:
         return max(side, key=rank_of)
     aces = [c for c in side if rank_of(c) == 12]
@@ -119,7 +120,7 @@ class EasyPlayer:
             if self.blind_nil and BLIND_NIL in legal and wants_blind_nil(view):
                 return BLIND_NIL
             drawn = view.drawn
-            keep = drawn is not None and (drawn >= 39 or rank_of(drawn) >= 9)
+            keep = drawn is not None and (drawn >= FIRST_SPADE or rank_of(drawn) >= 9)
             if rng.random() < 0.1:
                 keep = not keep
             return legal_or_first(view, KEEP if keep else DISCARD)

@@ -42,6 +42,9 @@ from spades.engine import (
     Phase,
     Play,
     PlayerView,
+    Rules,
+    first_leader,
+    legal_bids,
 )
 
 from . import kernel as k
@@ -369,16 +372,7 @@ def _position(view: PlayerView, holdings: list[int], bids: list[int],
 
 
 def _first_leader(view: PlayerView, holdings: list[int]) -> int:
-    n = view.rules.players
-    leader = (view.dealer + 1) % n
-    if view.rules.first_lead == "lowest-club":
-        clubs = 0
-        for h in holdings[:n]:
-            clubs |= h & k.CLUBS
-        club = clubs & -clubs
-        if club:
-            leader = next(s for s in range(n) if holdings[s] & club)
-    return leader
+    return first_leader(view.rules, view.dealer, holdings[:view.rules.players])
 
 
 def _bid_window(plain: list[Bid], guess: float) -> list[Bid]:
@@ -426,11 +420,17 @@ def _fill_bids(view: PlayerView, reads: list[tuple[float, float]],
                 nils[seat] = k.NIL
                 chosen[seat] = NIL
             else:
-                bids[seat] = max(rules.suicide_min, min(rules.max_bid, round(guess)))
+                bids[seat] = _plain_bid(rules, other, guess)
                 chosen[seat] = Bid(bids[seat])
             continue
         if rules.nil and guess < 1.2 and nil_fit >= 0.4:
             nils[seat] = k.NIL
         else:
-            bids[seat] = max(rules.min_bid, min(rules.max_bid, round(guess)))
+            bids[seat] = _plain_bid(rules, None, guess)
     return bids, nils
+
+
+def _plain_bid(rules: Rules, partner_bid: Bid | None, guess: float) -> int:
+    """The legal plain bid nearest ``guess`` (``partner_bid`` matters in suicide)."""
+    plain = [b.tricks for b in legal_bids(rules, partner_bid) if not b.nil]
+    return min(max(round(guess), plain[0]), plain[-1])

@@ -10,7 +10,16 @@
 
 from __future__ import annotations
 
-from spades.engine import SUIT_MASKS, SUIT_OF, Action, PassCards, PlayerView, Rules
+from spades.engine import (
+    FIRST_SPADE,
+    RANK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    Action,
+    PassCards,
+    PlayerView,
+    Rules,
+)
 
 from .knowledge import SPADES, deck_mask
 
@@ -19,7 +28,7 @@ _SIDE_WORTH = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.02, 0.05, 0.12, 0.3, 0.6, 0.
 
 def rank_of(card: int) -> int:
     """0 for a two up to 12 for an ace; 13 and 14 for the Little and Big Joker."""
-    return card % 13 if card < 52 else card - 39
+    return RANK_OF[card] - 2
 
 
 def card_worth(card: int, hand: int) -> float:
@@ -71,10 +80,10 @@ def pass_choice(view: PlayerView) -> tuple[int, ...]:
     cards = list(view.hand)
     if bid is not None and bid.nil:
         # pass what would win tricks: the high spades first, then the high side cards
-        cards.sort(key=lambda c: (rank_of(c) + (4 if c >= 39 else 0), c), reverse=True)
+        cards.sort(key=lambda c: (rank_of(c) + (4 if c >= FIRST_SPADE else 0), c), reverse=True)
     else:
         # pass low cards back: the partner needs cards that cannot win
-        cards.sort(key=lambda c: (rank_of(c) + (6 if c >= 39 else 0), c))
+        cards.sort(key=lambda c: (rank_of(c) + (6 if c >= FIRST_SPADE else 0), c))
     return tuple(sorted(cards[:size]))
 
 

@@ -12,18 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.engine import SUIT_MASKS, SUIT_OF
+from spades.engine import SUIT_MASKS, SUIT_OF, beats
 
 from .knowledge import FIRST_SPADE, SPADES, Knowledge, higher_in_suit, lower_in_suit
-
-
-def beats(card: int, top: int, led_suit: int) -> bool:
-    """Does ``card`` beat ``top``, the card winning a trick led in ``led_suit``?"""
-    if card >= FIRST_SPADE:
-        return top < FIRST_SPADE or card > top
-    if top >= FIRST_SPADE:
-        return False
-    return SUIT_OF[card] == led_suit and card > top
 
 
 @dataclass(frozen=True, slots=True)

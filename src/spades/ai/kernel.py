@@ -2,9 +2,12 @@
 
 The engine's ``GameState`` is immutable and careful; a search plays hundreds of thousands of
 cards per decision, so it uses this lean, mutable ``Position`` instead. ``Table`` compiles a
-``Rules`` value once (every ``spades_break``, ``failed_nil``, bag and moon option), and the
-functions here play cards, find trick winners and score hands exactly as the engine does;
-``tests/ai/test_kernel*.py`` checks that over many random hands of every preset.
+``Rules`` value once (every ``spades_break``, ``failed_nil``, bag and moon option). The rules
+themselves are the engine's laws (``spades.engine.laws``: legal plays, spades broken, the
+trick winner, the first lead, the end of the game) and its scoring; only the inner loops
+(``play`` and ``random_playout``) write the trick winner and spades breaking out inline for
+speed, and ``tests/ai/test_kernel.py`` checks them against the laws for every preset and
+every ``spades_break`` rule.
 
 Cards are the engine's indices (clubs 0-12, diamonds 13-25, hearts 26-38, spades 39-51, the
 jokers 52-53 as the two top spades), so within one suit, and across spades and jokers, a
@@ -17,21 +20,41 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from spades.engine import BIDS, BLIND_NIL, Bid, Rules, apply_bags
+from spades.engine import (
+    ABOVE,
+    BIDS,
+    BLIND_NIL,
+    FIRST_SPADE,
+    NON_SPADES_MASK,
+    RANK_OF,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    Bid,
+    Rules,
+    apply_bags,
+    beaters,
+    boston_side,
+    breaks_spades,
+    deck_mask,
+    first_lead,
+    first_leader,
+    game_over,
+    legal_bids,
+    legal_plays,
+    trick_winner,
+)
 from spades.engine import NIL as NIL_BID
 from spades.engine import side_points as engine_side_points
 
-SPADE = 39
-SUIT_MASKS: tuple[int, int, int, int] = (
-    (1 << 13) - 1, ((1 << 13) - 1) << 13, ((1 << 13) - 1) << 26, ((1 << 15) - 1) << 39)
+SPADE = FIRST_SPADE
 CLUBS, DIAMONDS, HEARTS, SPADES = SUIT_MASKS
-NON_SPADES = CLUBS | DIAMONDS | HEARTS
-SUIT_OF: tuple[int, ...] = tuple(min(c // 13, 3) for c in range(54))
-SUIT_MASK_OF: tuple[int, ...] = tuple(SUIT_MASKS[SUIT_OF[c]] for c in range(54))
-#: Every card above ``c`` (any suit): ``ABOVE[c] & suit`` is the suit's cards that beat ``c``.
-ABOVE: tuple[int, ...] = tuple(((1 << 54) - 1) & ~((1 << (c + 1)) - 1) for c in range(54))
+NON_SPADES = NON_SPADES_MASK
 #: 0 for two ... 12 for ace, 13 and 14 for the Little and Big Joker.
-RANK: tuple[int, ...] = tuple(c % 13 if c < 52 else c - 39 for c in range(54))
+RANK: tuple[int, ...] = tuple(rank - 2 for rank in RANK_OF)
+#: ``BEATERS[top][suit]`` is the engine's ``beaters(top, suit)``, looked up in the search.
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(beaters(top, suit) for suit in range(4)) for top in range(len(RANK_OF)))
 
 BREAK_OFFSUIT, BREAK_ANY_SPADE, BREAK_VOID = 0, 1, 2
 _BREAK_CODES = {"offsuit": BREAK_OFFSUIT, "any-spade": BREAK_ANY_SPADE, "void": BREAK_VOID}
@@ -43,9 +66,9 @@ class Table:
     """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
 
     __slots__ = (
-        "bag_limit", "bag_penalty", "bags_cost", "boston", "break_mode", "deck", "deck_mask",
-        "hand_size", "losing", "lowest_club", "n", "partner_of", "rules", "side_of", "sides",
-        "takeback", "target",
+        "bag_limit", "bag_penalty", "bags_cost", "bids", "boston", "break_mode", "deck",
+        "deck_mask", "hand_size", "losing", "lowest_club", "n", "partner_of", "rules",
+        "side_of", "sides", "spades_break", "takeback", "target",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -56,11 +79,11 @@ class Table:
         self.partner_of: tuple[int, ...] = tuple(
             -1 if p is None else p for p in rules.partner_of)
         self.hand_size = rules.hand_size
-        mask = 0
-        for card in rules.deck:
-            mask |= 1 << card
-        self.deck_mask = mask
+        self.deck_mask = deck_mask(rules)
         self.deck: tuple[int, ...] = tuple(int(c) for c in rules.deck)
+        self.spades_break = rules.spades_break
+        #: the legal bids before a partner has bid (every bid's choices outside suicide)
+        self.bids = legal_bids(rules)
         self.break_mode = _BREAK_CODES[rules.spades_break]
         self.lowest_club = rules.first_lead == "lowest-club"
         self.bag_limit = rules.bag_limit or 0
@@ -109,9 +132,7 @@ class Position:
 
     def _add(self, card: int, players: int) -> None:
         seat = (self.leader + len(self.trick)) % players
-        w = self.win_card
-        if not self.trick or (card >= SPADE and (w < SPADE or card > w)) or (
-                SPADE > w < card and (1 << card) & SUIT_MASK_OF[self.trick[0]]):
+        if not self.trick or beaters(self.win_card, SUIT_OF[self.trick[0]]) >> card & 1:
             self.win_card = card
             self.win_seat = seat
         self.trick.append(card)
@@ -142,22 +163,13 @@ class Position:
 # ---------------------------------------------------------------------------- play
 
 def legal_mask(t: Table, pos: Position) -> int:
-    """The cards the seat to act may play (the engine's ``legal_play_mask``)."""
-    held = pos.hands[pos.turn]
-    if pos.trick:
-        return (held & SUIT_MASK_OF[pos.trick[0]]) or held
-    if pos.first and t.lowest_club:
-        clubs = 0
-        for h in pos.hands:
-            clubs |= h & CLUBS
-        club = clubs & -clubs
-        if club & held:
-            return club
-    if not pos.broken:
-        plain = held & NON_SPADES
-        if plain:
-            return plain
-    return held
+    """The cards the seat to act may play (the engine's ``legal_plays``)."""
+    trick = pos.trick
+    if trick:  # follow suit if you can: ``legal_plays`` written out, for the search
+        held = pos.hands[pos.turn]
+        return held & SUIT_MASK_OF[trick[0]] or held
+    opening = first_lead(t.rules, pos.hands) if pos.first and t.lowest_club else 0
+    return legal_plays(pos.hands[pos.turn], None, pos.broken, opening)
 
 
 def play(t: Table, pos: Position, card: int) -> None:
@@ -168,21 +180,16 @@ def play(t: Table, pos: Position, card: int) -> None:
     pos.played |= bit
     trick = pos.trick
     if not trick:
-        # a spade led from a hand of only spades breaks spades, except under "offsuit"
-        if card >= SPADE and t.break_mode != BREAK_OFFSUIT:
+        if not pos.broken and breaks_spades(t.spades_break, None, card):
             pos.broken = True
         trick.append(card)
         pos.win_card = card
         pos.win_seat = seat
     else:
         led = trick[0]
-        if not pos.broken:
-            mode = t.break_mode
-            if mode == BREAK_VOID:
-                if not bit & SUIT_MASK_OF[led]:
-                    pos.broken = True
-            elif card >= SPADE and (mode == BREAK_ANY_SPADE or led < SPADE):
-                pos.broken = True
+        if not pos.broken and breaks_spades(t.spades_break, led, card):
+            pos.broken = True
+        # the trick winner, written out (``laws.beaters``): this runs for every card
         w = pos.win_card
         if card >= SPADE:
             if w < SPADE or card > w:
@@ -201,21 +208,6 @@ def play(t: Table, pos: Position, card: int) -> None:
         pos.left -= 1
     else:
         pos.turn = (seat + 1) % t.n
-
-
-def trick_winner(cards: Sequence[int], leader: int, players: int) -> int:
-    """The seat that wins a complete trick."""
-    win = 0
-    best = cards[0]
-    led = SUIT_MASK_OF[best]
-    for index in range(1, len(cards)):
-        card = cards[index]
-        if card >= SPADE:
-            if best < SPADE or card > best:
-                best, win = card, index
-        elif SPADE > best < card and (1 << card) & led:
-            best, win = card, index
-    return (leader + win) % players
 
 
 def cards_of(mask: int) -> list[int]:
@@ -270,20 +262,10 @@ def hand_points(t: Table, bids: Sequence[int], nils: Sequence[int], tricks: Sequ
 
 
 def game_result(t: Table, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
-    """(over, winning side or -1) once a hand's points are added to ``scores``."""
-    if t.boston:
-        for index, side in enumerate(t.sides):
-            if sum(tricks[s] for s in side) == t.hand_size:
-                return True, index
-    reached = any(s >= t.target for s in scores)
-    fallen = t.losing is not None and any(s <= t.losing for s in scores)
-    if not (reached or fallen):
-        return False, -1
-    best = max(scores)
-    leaders = [i for i, s in enumerate(scores) if s == best]
-    if len(leaders) > 1:
-        return False, -1
-    return True, leaders[0]
+    """(over, winning side or -1) once a hand's points are added to ``scores``: the
+    engine's ``game_over``, with Boston read from the hand's ``tricks``."""
+    over, winner = game_over(t.rules, scores, boston_side(t.rules, tricks))
+    return over, -1 if winner is None else winner
 
 
 class Evaluator:
@@ -412,21 +394,27 @@ def deal(t: Table, rng: random.Random) -> list[int]:
 
 
 def random_hand(t: Table, rng: random.Random) -> tuple[list[int], list[int]]:
-    """One complete random hand: deal, random legal bids, random legal play, score.
-    Returns (tricks per seat, points per side)."""
+    """One complete random hand: deal (the last seat deals), random legal bids, random legal
+    play, score. Returns (tricks per seat, points per side)."""
     n = t.n
     rnd = rng.random
     hands = deal(t, rng)
     rules = t.rules
     bids = [0] * n
     nils = [PLAIN] * n
-    low = rules.min_bid
+    chosen: list[Bid | None] = [None] * n
     for seat in range(n):
-        if rules.nil and rnd() < 1.0 / (t.hand_size + 2 - low):
+        options = t.bids
+        if rules.suicide:
+            partner = t.partner_of[seat]
+            options = legal_bids(rules, chosen[partner] if partner >= 0 else None)
+        bid = chosen[seat] = options[int(rnd() * len(options))]
+        if bid.nil:
             nils[seat] = NIL
         else:
-            bids[seat] = low + int(rnd() * (t.hand_size + 1 - low))
-    pos = Position(hands=hands, leader=0, tricks=[0] * n, bids=bids, nils=nils, players=n)
+            bids[seat] = bid.tricks
+    pos = Position(hands=hands, leader=first_leader(rules, n - 1, hands), tricks=[0] * n,
+                   bids=bids, nils=nils, players=n)
     tricks = random_playout(t, pos, rnd)
     points, _ = hand_points(t, bids, nils, tricks, [0] * len(t.sides))
     return tricks, points
@@ -533,7 +521,7 @@ class Guide:
         w = pos.win_card
         ws = pos.win_seat
         led = SUIT_MASK_OF[trick[0]]
-        beat = ABOVE[w] & SPADES if w >= SPADE else (ABOVE[w] & led) | SPADES
+        beat = BEATERS[w][SUIT_OF[trick[0]]]
         winners = legal & beat
         losers = legal ^ winners
         last = len(trick) == n - 1
@@ -573,8 +561,7 @@ class Guide:
         if not pos.trick:
             return lowest_rank(legal)
         w = pos.win_card
-        led = SUIT_MASK_OF[pos.trick[0]]
-        beat = ABOVE[w] & SPADES if w >= SPADE else (ABOVE[w] & led) | SPADES
+        beat = BEATERS[w][SUIT_OF[pos.trick[0]]]
         losers = legal & ~beat
         if losers:
             return highest_rank(losers)
@@ -625,3 +612,13 @@ def guided_playout(t: Table, pos: Position, guide: Guide,
     while pos.left:
         play(t, pos, choose(pos, rnd))
     return pos.tricks
+
+
+__all__ = [
+    "ABOVE", "BEATERS", "BLIND", "BREAK_ANY_SPADE", "BREAK_OFFSUIT", "BREAK_VOID", "CLUBS",
+    "DIAMONDS", "HEARTS", "NIL", "NON_SPADES", "PLAIN", "RANK", "SPADE", "SPADES", "SUIT_MASKS",
+    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Table", "bag_penalty", "cards_of",
+    "deal", "game_result", "guided_playout", "hand_points", "highest", "highest_rank", "legal_mask",
+    "lowest", "lowest_rank", "play", "random_card", "random_hand", "random_playout", "side_points",
+    "table_of", "trick_winner",
+]

@@ -15,27 +15,54 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.engine import SUIT_MASKS, SUIT_OF, Phase, PlayerView, Rules
+from spades.engine import (
+    FIRST_SPADE,
+    NON_SPADES_MASK,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
+    TWO_OF_CLUBS,
+    Phase,
+    PlayerView,
+    Suit,
+    breaks_spades,
+    deck_mask,
+)
 
-SPADES = 3
-FIRST_SPADE = 39
-CLUBS_TWO = 0
-#: Bits of the four suits in a seat's void set: bit ``s`` set = void in suit ``s``.
-ALL_SIDE_SUITS = 0b0111
+__all__ = ["FIRST_SPADE", "SPADES", "Knowledge", "SideInfo", "deck_mask", "higher_in_suit",
+           "lower_in_suit", "side_infos", "voids_shown"]
 
-_DECK_MASKS: dict[tuple[int, ...], int] = {}
+#: The spade suit's index (``Knowledge.voids`` holds one bit per suit index).
+SPADES: int = Suit.SPADES
 
 
-def deck_mask(rules: Rules) -> int:
-    """The cards of this variant's deck, as a mask."""
-    key = rules.deck
-    mask = _DECK_MASKS.get(key)
-    if mask is None:
-        mask = 0
-        for card in key:
-            mask |= 1 << card
-        _DECK_MASKS[key] = mask
-    return mask
+def voids_shown(view: PlayerView) -> list[int]:
+    """The suits (as masks) each seat has shown it holds none of, this hand: it did not
+    follow suit, or it led a spade while spades were not broken (``legal_plays``: only a
+    hand of nothing but spades may). Spades break as the engine's ``breaks_spades`` says
+    for the table's ``spades_break`` rule: under ``offsuit`` a spade led from a hand of only
+    spades breaks nothing, so the next unbroken spade lead shows a void too."""
+    rules = view.rules
+    mode = rules.spades_break
+    n = rules.players
+    voids = [0] * n
+    broken = False
+    tricks = [(tr.leader, tr.cards) for tr in view.history]
+    if view.trick:
+        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    for leader, cards in tricks:
+        led = cards[0]
+        if not broken:
+            if led >= FIRST_SPADE:
+                voids[leader] |= NON_SPADES_MASK
+            broken = breaks_spades(mode, None, led)
+        for index in range(1, len(cards)):
+            card = cards[index]
+            if not (1 << card) & SUIT_MASK_OF[led]:
+                voids[(leader + index) % n] |= SUIT_MASK_OF[led]
+            if not broken:
+                broken = breaks_spades(mode, led, card)
+    return voids
 
 
 def higher_in_suit(card: int) -> int:
@@ -152,7 +179,7 @@ class Knowledge:
     def _read_kitty(self, view: PlayerView) -> None:
         holder = view.kitty_holder
         if holder is not None and view.kitty_taken is False and holder != self.seat:
-            self.known[holder] |= 1 << CLUBS_TWO  # the holder kept the two of clubs
+            self.known[holder] |= 1 << TWO_OF_CLUBS  # the holder kept the two of clubs
 
     def _read_passes(self, view: PlayerView) -> None:
         for giver, receiver, cards in view.passes:
@@ -161,28 +188,10 @@ class Knowledge:
                     self.known[receiver] |= 1 << card
 
     def _read_tricks(self, view: PlayerView) -> None:
-        rules = self.rules
-        broken = False
-        tricks = [(t.leader, t.cards) for t in view.history]
-        if view.trick:
-            tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
-        for leader, cards in tricks:
-            lead = cards[0]
-            led_suit = SUIT_OF[lead]
-            if lead >= FIRST_SPADE and not broken:
-                self.voids[leader] |= ALL_SIDE_SUITS  # led a spade unbroken: only spades left
-            for index in range(1, len(cards)):
-                card = cards[index]
-                seat = (leader + index) % self.n
-                if SUIT_OF[card] != led_suit:
-                    self.voids[seat] |= 1 << led_suit
-                if not broken:
-                    if rules.spades_break == "void":
-                        broken = SUIT_OF[card] != led_suit
-                    elif card >= FIRST_SPADE:
-                        broken = rules.spades_break == "any-spade" or led_suit != SPADES
-            if lead >= FIRST_SPADE:
-                broken = True
+        for seat, shown in enumerate(voids_shown(view)):
+            for suit, mask in enumerate(SUIT_MASKS):
+                if shown & mask:
+                    self.voids[seat] |= 1 << suit
 
     def _fit(self) -> list[list[float]]:
         """Expected number of hidden cards of each suit in each holder's hand.

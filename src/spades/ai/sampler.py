@@ -22,17 +22,14 @@ import random
 from dataclasses import dataclass, field
 from itertools import product
 
-from spades.engine import Phase, PlayerView, Rules
+from spades.engine import TWO_OF_CLUBS, Phase, PlayerView, Rules
 
 from .kernel import (
     ABOVE,
     CLUBS,
-    NON_SPADES,
     PLAIN,
     RANK,
-    SPADE,
     SPADES,
-    SUIT_MASK_OF,
     SUIT_MASKS,
     Guide,
     Position,
@@ -42,8 +39,7 @@ from .kernel import (
     guided_playout,
     table_of,
 )
-
-TWO_OF_CLUBS = 0
+from .knowledge import voids_shown
 
 
 @dataclass
@@ -63,34 +59,6 @@ class Knowledge:
     @property
     def holders(self) -> list[int]:
         return [h for h in range(len(self.capacity)) if self.capacity[h] > 0]
-
-
-def voids_shown(view: PlayerView) -> list[int]:
-    """The suits (as masks) each seat has shown it holds none of, this hand."""
-    rules = view.rules
-    n = rules.players
-    voids = [0] * n
-    broken = False
-    tricks = [(tr.leader, tr.cards) for tr in view.history]
-    if view.trick:
-        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
-    for leader, cards in tricks:
-        led = cards[0]
-        if not broken and led >= SPADE:
-            voids[leader] |= NON_SPADES  # led a spade before spades were broken
-            broken = rules.spades_break != "offsuit"
-        for index in range(1, len(cards)):
-            card = cards[index]
-            seat = (leader + index) % n
-            follows = (1 << card) & SUIT_MASK_OF[led]
-            if not follows:
-                voids[seat] |= SUIT_MASK_OF[led]
-            if not broken:
-                if rules.spades_break == "void":
-                    broken = not follows
-                elif card >= SPADE:
-                    broken = rules.spades_break == "any-spade" or led < SPADE
-    return voids
 
 
 def knowledge_of(view: PlayerView) -> Knowledge:

@@ -6,6 +6,8 @@ observation layer, the only route out for anything hidden: ``player_view`` (what
 sees), ``events`` (what it learns between two states) and ``seat_record`` (the record it may
 download). Code outside the engine imports from here only, never from
 ``spades.engine.cards`` etc. (an import-linter contract in pyproject.toml holds it).
+The laws of play on card masks (``laws``: legal plays, trick winner, spades broken, first
+lead, legal bids, game end) are exported here for the computer players.
 """
 
 from .actions import (
@@ -44,6 +46,26 @@ from .game import (
     has_looked,
     legal_actions,
     new_game,
+)
+from .laws import (
+    ABOVE,
+    CLUBS_MASK,
+    FIRST_SPADE,
+    NON_SPADES_MASK,
+    RANK_OF,
+    SPADES_MASK,
+    SUIT_MASK_OF,
+    TWO_OF_CLUBS,
+    beaters,
+    beats,
+    boston_side,
+    breaks_spades,
+    deck_mask,
+    first_lead,
+    first_leader,
+    game_over,
+    legal_bids,
+    legal_plays,
     trick_winner,
 )
 from .observe import (
@@ -95,21 +117,29 @@ from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
 from .view import PlayerView, SheetLine, player_view
 
 __all__ = [
+    "ABOVE",
     "BIDS",
     "BLIND_NIL",
+    "CLUBS_MASK",
     "CODE_OF",
     "DISCARD",
+    "FIRST_SPADE",
     "HOUSE_RULE_NAMES",
     "KEEP",
     "NAME_OF",
     "NIL",
+    "NON_SPADES_MASK",
     "OPTION_HELP",
     "PRESETS",
     "PRESET_HELP",
+    "RANK_OF",
     "RECORD_FORMAT",
     "REGISTRY",
+    "SPADES_MASK",
     "SUIT_MASKS",
+    "SUIT_MASK_OF",
     "SUIT_OF",
+    "TWO_OF_CLUBS",
     "Action",
     "Bid",
     "BidMade",
@@ -153,18 +183,28 @@ __all__ = [
     "add_entropy",
     "apply",
     "apply_bags",
+    "beaters",
+    "beats",
+    "boston_side",
+    "breaks_spades",
     "can_bid_blind_nil",
     "cards_in",
     "commitment",
+    "deck_mask",
     "deck_of_hand",
     "events",
     "find_entry",
     "find_preset",
+    "first_lead",
+    "first_leader",
     "format_cards",
     "game_end",
+    "game_over",
     "hand_seed",
     "has_looked",
     "legal_actions",
+    "legal_bids",
+    "legal_plays",
     "load_record",
     "loads",
     "make_rules",

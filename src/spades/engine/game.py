@@ -11,13 +11,11 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from .actions import (
-    BIDS,
     BLIND_NIL,
     DISCARD,
     KEEP,
     KEEP_TWO,
     LOOKS,
-    NIL,
     PLAYS,
     TAKE_KITTY,
     Action,
@@ -32,15 +30,14 @@ from .actions import (
 from .cards import (
     CARDS,
     NAME_OF,
-    NON_SPADES_MASK,
     SUIT_MASK_OF,
-    SUIT_MASKS,
     SUIT_OF,
     Card,
     CardError,
     cards_in,
     parse_card,
 )
+from .laws import breaks_spades, first_lead, first_leader, legal_bids, legal_plays, trick_winner
 from .presets import find_preset
 from .rules import Rules, RulesError
 from .scoring import game_end, score_hand
@@ -48,8 +45,6 @@ from .shuffle import Shuffle, deck_of_hand
 from .state import GameState, HandResult, HandState, Phase, Trick
 
 _TWO_OF_CLUBS = CARDS[0]
-_CLUBS = SUIT_MASKS[0]
-_FIRST_SPADE = 39
 _PLAY = Phase.PLAY
 _new = tuple.__new__
 
@@ -182,20 +177,21 @@ def legal_actions(state: GameState) -> list[Action]:
     hand = state.hand
     phase = hand.phase
     if phase is _PLAY:  # the hot path: a card to play
-        held = hand.hands[hand.turn]
-        if hand.trick:
-            suit = SUIT_OF[hand.trick[0]]
-            follow = (held >> _SUIT_SHIFTS[suit]) & (0x7FFF if suit == 3 else 0x1FFF)
-            if follow:
-                return list(_piece(suit, follow))
-            return list(_plays(held))
+        trick = hand.trick
+        if trick:
+            led = trick[0]
+            legal = legal_plays(hand.hands[hand.turn], led, hand.broken)
+            if not legal & ~SUIT_MASK_OF[led]:  # following suit: that suit's memoised piece
+                suit = SUIT_OF[led]
+                return list(_piece(suit, legal >> _SUIT_SHIFTS[suit]))
+            return list(_plays(legal))
         return list(_plays(legal_play_mask(state.rules, hand)))
     if state.over:
         return []
     if phase is Phase.BID:
         if can_bid_blind_nil(state, hand.turn):
-            return [LOOKS[hand.turn], *legal_bids(state)]
-        return list(legal_bids(state))
+            return [LOOKS[hand.turn], *_legal_bids(state)]
+        return list(_legal_bids(state))
     if phase is Phase.DRAW:
         if can_bid_blind_nil(state, hand.turn):
             return [LOOKS[hand.turn], KEEP, DISCARD, BLIND_NIL]
@@ -238,40 +234,19 @@ def _plays(mask: int) -> tuple[Play, ...]:
 
 def legal_play_mask(rules: Rules, hand: HandState) -> int:
     """The cards the seat to act may play, as a mask."""
-    held = hand.hands[hand.turn]
-    if hand.trick:
-        follow = held & SUIT_MASK_OF[hand.trick[0]]
-        return follow or held
-    if not hand.history and rules.first_lead == "lowest-club":
-        club = _lowest_club(hand.hands)
-        if club & held:
-            return club
-    if not hand.broken:
-        plain = held & NON_SPADES_MASK
-        if plain:
-            return plain
-    return held
+    trick = hand.trick
+    opening = 0 if hand.history or trick else first_lead(rules, hand.hands)
+    return legal_plays(hand.hands[hand.turn], trick[0] if trick else None, hand.broken,
+                       opening)
 
 
-def legal_bids(state: GameState) -> tuple[Bid, ...]:
+def _legal_bids(state: GameState) -> tuple[Bid, ...]:
     rules = state.rules
     hand = state.hand
     seat = hand.turn
-    top = rules.max_bid
-    blind = (BLIND_NIL,) if can_bid_blind_nil(state, seat) else ()
-    if rules.suicide:
-        partner = rules.partner_of[seat]
-        other = hand.bids[partner] if partner is not None else None
-        high = BIDS[rules.suicide_min: top + 1]
-        if other is None:
-            return (NIL, *high, *blind)
-        if other.nil:
-            return high
-        return (NIL, *blind)
-    low = BIDS[rules.min_bid: top + 1]
-    if rules.nil:
-        return (NIL, *low, *blind)
-    return low
+    partner = rules.partner_of[seat]
+    return legal_bids(rules, hand.bids[partner] if partner is not None else None,
+                      blind_nil=can_bid_blind_nil(state, seat))
 
 
 def can_bid_blind_nil(state: GameState, seat: int) -> bool:
@@ -301,32 +276,6 @@ def has_looked(hand: HandState, seat: int) -> bool:
     """``seat`` turned up its cards this hand with a ``Look``."""
     look = LOOKS[seat]
     return any(action is look or action == look for _, action in hand.setup)
-
-
-def _lowest_club(hands: Sequence[int]) -> int:
-    clubs = 0
-    for held in hands:
-        clubs |= held & _CLUBS
-    return clubs & -clubs
-
-
-def trick_winner(cards: Sequence[int], leader: int, players: int) -> int:
-    """The seat that wins a complete trick: the highest spade, else the highest card of the
-    suit led."""
-    led = SUIT_MASK_OF[cards[0]]
-    best = -1
-    best_index = 0
-    for index, card in enumerate(cards):
-        if card >= _FIRST_SPADE:
-            key = card + 100
-        elif (1 << card) & led:
-            key = card
-        else:
-            continue
-        if key > best:
-            best = key
-            best_index = index
-    return (leader + best_index) % players
 
 
 # ---------------------------------------------------------------------------- apply
@@ -387,10 +336,9 @@ def _why_not_play(rules: Rules, hand: HandState, card: Card) -> str:
         return f"you do not hold the {NAME_OF[card]}"  # Play() admits only real cards
     if hand.trick:
         return f"you must follow {SUIT_OF[hand.trick[0]].noun}"
-    if not hand.history and rules.first_lead == "lowest-club":
-        club = _lowest_club(hand.hands)
-        if club & held:
-            return f"the first lead must be the {NAME_OF[club.bit_length() - 1]}"
+    club = 0 if hand.history else first_lead(rules, hand.hands)
+    if club & held:
+        return f"the first lead must be the {NAME_OF[club.bit_length() - 1]}"
     return "spades are not broken yet: lead another suit"
 
 
@@ -401,24 +349,13 @@ def _play(state: GameState, card: Card) -> GameState:
     bit = 1 << card
     held = hand.hands[seat]
     led = hand.trick[0] if hand.trick else None
-    if led is not None:
-        follow = held & SUIT_MASK_OF[led]
-        legal = follow or held
-    else:
-        legal = legal_play_mask(rules, hand)
-    if not bit & legal:
+    opening = 0 if led is not None or hand.history else first_lead(rules, hand.hands)
+    if not bit & legal_plays(held, led, hand.broken, opening):
         raise IllegalActionError(_why_not_play(rules, hand, card))
     n = rules.players
     hands = list(hand.hands)
     hands[seat] = held ^ bit
-    broken = hand.broken
-    if not broken:
-        if led is None:  # a spade led from a hand of only spades
-            broken = card >= _FIRST_SPADE and rules.spades_break != "offsuit"
-        elif rules.spades_break == "void":
-            broken = not bit & SUIT_MASK_OF[led]
-        elif card >= _FIRST_SPADE:
-            broken = rules.spades_break == "any-spade" or led < _FIRST_SPADE
+    broken = hand.broken or breaks_spades(rules.spades_break, led, card)
     trick = hand.trick + (card,)  # noqa: RUF005 (faster than unpacking on the hot path)
     if len(trick) < n:
         # tuple.__new__ builds the NamedTuples without their Python-level __new__: this is
@@ -491,7 +428,7 @@ def _bid(state: GameState, bid: Bid) -> GameState:
             raise IllegalActionError(_why_no_blind(state, seat))
     elif hand.phase is not Phase.BID:
         raise IllegalActionError(_not_now(hand.phase, "bid"))
-    elif bid not in legal_bids(state):
+    elif bid not in _legal_bids(state):
         raise IllegalActionError(_why_not_bid(state, bid))
     bids = list(hand.bids)
     bids[seat] = bid
@@ -565,11 +502,7 @@ def _after_bids(rules: Rules, hand: HandState, bids: tuple[Bid | None, ...],
 
 
 def _start_play(rules: Rules, hand: HandState) -> HandState:
-    leader = (hand.dealer + 1) % rules.players
-    if rules.first_lead == "lowest-club":
-        club = _lowest_club(hand.hands)
-        if club:
-            leader = next(s for s, held in enumerate(hand.hands) if held & club)
+    leader = first_leader(rules, hand.dealer, hand.hands)
     return _replace_hand(hand, phase=Phase.PLAY, turn=leader, leader=leader, pending=())
 
 

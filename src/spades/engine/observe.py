@@ -19,7 +19,8 @@ from typing import Any
 
 from .actions import Action, Bid, Draw, Exchange, Look, PassCards, Play
 from .cards import CODE_OF, Card, cards_in
-from .game import apply, can_bid_blind_nil, trick_winner
+from .game import apply, can_bid_blind_nil
+from .laws import trick_winner
 from .record import action_to_json, record_of
 from .state import GameState, HandResult
 from .view import SheetLine

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .actions import Bid
+from .laws import boston_side, game_over
 from .rules import Rules
 from .state import HandScore
 
@@ -70,38 +71,19 @@ def score_hand(rules: Rules, bids: Sequence[Bid], tricks: Sequence[int],
     """Score one finished hand: ``scores`` and ``bags`` are each side's before it."""
     points: list[int] = []
     new_bags: list[int] = []
-    boston: int | None = None
     for index, side in enumerate(rules.sides):
         earned, fresh = side_points(rules, side, bids, tricks)
         penalty, count = apply_bags(rules, bags[index], fresh)
         points.append(earned + penalty)
         new_bags.append(count)
-        if rules.boston and sum(tricks[s] for s in side) == rules.hand_size:
-            boston = index
     return HandScore(
         points=tuple(points),
         bags=tuple(new_bags),
         scores=tuple(s + p for s, p in zip(scores, points, strict=True)),
-        boston=boston,
+        boston=boston_side(rules, tricks),
     )
 
 
 def game_end(rules: Rules, score: HandScore) -> tuple[bool, int | None]:
-    """(over, winning side) after a hand.
-
-    Boston wins at once. Otherwise the game is over when a side has reached the target or
-    (mercy rule) fallen to the losing score, and one side has the highest score; a tie for
-    the highest score plays another hand.
-    """
-    if score.boston is not None:
-        return True, score.boston
-    scores = score.scores
-    reached = any(s >= rules.target_score for s in scores)
-    fallen = rules.losing_score is not None and any(s <= rules.losing_score for s in scores)
-    if not (reached or fallen):
-        return False, None
-    best = max(scores)
-    leaders = [i for i, s in enumerate(scores) if s == best]
-    if len(leaders) > 1:
-        return False, None
-    return True, leaders[0]
+    """(over, winning side) after a hand: ``laws.game_over`` on the hand's score."""
+    return game_over(rules, score.scores, score.boston)
