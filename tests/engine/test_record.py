@@ -386,9 +386,9 @@ def test_revealed_seeds_check_their_decks_and_commitments() -> None:
     state = load_record(data)
     assert len(state.results) == 2
     for edit, message in (
-            (lambda h: h.update(commitment="0" * 64), "does not match its commitment"),
-            (lambda h: h.update(entropy=["extra"]), "not the one its seed gives"),
-            (lambda h: h["deck"].reverse(), "not the one its seed gives"),
+            (lambda h: h.update(commitment="0" * 64), "not match the commitment"),
+            (lambda h: h.update(entropy=["extra"]), "does not match the revealed seed"),
+            (lambda h: h["deck"].reverse(), "does not match the revealed seed"),
             (lambda h: h.update(seed=7), '"seed" must be a string')):
         bad = copy.deepcopy(data)
         edit(bad["hands"][1])

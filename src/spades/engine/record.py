@@ -28,7 +28,17 @@ from .cards import CODE_OF, Card, CardError, parse_card
 from .game import DeckError, apply, check_deck, new_game
 from .presets import find_preset
 from .rules import OPTION_NAMES, Rules, RulesError
-from .shuffle import ALGORITHM, CURRENT, Shuffle, commitment, hand_seed, shuffled
+from .shuffle import (
+    COMMIT,
+    COMMIT_PLAIN,
+    CURRENT,
+    Revealed,
+    Shuffle,
+    check_shuffle,
+    hand_commitment,
+    hand_salt,
+    hand_seed,
+)
 from .state import GameState
 
 FORMAT = "spades-record/2"
@@ -163,8 +173,10 @@ def action_to_json(seat: int, action: Action) -> dict[str, Any]:
     return {"seat": seat, "exchange": action.take}
 
 
-def parse_record(data: Any) -> Record:
-    """Check the shape of a record (not yet its legality: see ``replay``)."""
+def parse_record(data: Any, *, shuffles: bool = True) -> Record:
+    """Check the shape of a record (not yet its legality: see ``replay``), and with
+    ``shuffles`` that each revealed hand seed matches its commitment and deck (``spades
+    verify`` reads without, to report every mismatch rather than stop at the first)."""
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
     if data.get("format") not in FORMATS:
@@ -191,11 +203,11 @@ def parse_record(data: Any) -> Record:
         raise RecordError('"hands" must be a list')
     hands = []
     seen: SeenHand | None = None
-    keys = {"deck", "actions", "seen"} | ({"seed", "commitment", "entropy"} if version >= 2
-                                          else set())
+    keys = {"deck", "actions", "seen"} | (set(SHUFFLE_FIELDS) if version >= 2 else set())
     for h, hand in enumerate(hands_data, start=1):
         if not isinstance(hand, Mapping) or set(hand) - keys:
-            more = ' (and "seed", "commitment", "entropy")' if version >= 2 else ""
+            more = (" (and " + ", ".join(f'"{k}"' for k in SHUFFLE_FIELDS) + ")"
+                    if version >= 2 else "")
             raise RecordError(f'a hand is an object with "deck" and "actions"{more}', hand=h)
         actions = _parse_actions(hand.get("actions", []), rules, h, version)
         if "seen" in hand:
@@ -211,30 +223,33 @@ def parse_record(data: Any) -> Record:
             deck = tuple(parse_card(c) for c in deck_data)
         except CardError as error:
             raise RecordError(f"deck: {error}", hand=h) from None
-        _check_seed(hand, rules, deck, h)
+        revealed = revealed_of(hand, h)
+        if shuffles:
+            problems = check_shuffle(rules.deck, deck, revealed)
+            if problems:
+                raise RecordError(problems[0].message, hand=h)
         hands.append((deck, actions))
     return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands),
                   seen=seen)
 
 
-def _check_seed(hand: Mapping[str, Any], rules: Rules, deck: tuple[Card, ...],
-                h: int) -> None:
-    """A hand's revealed ``seed`` must match its ``commitment`` and give its deck by
-    ``spades-shuffle/1`` with its ``entropy`` (docs/shuffle.md)."""
-    seed = hand.get("seed")
-    shown = hand.get("commitment")
-    entropy = hand.get("entropy", [])
-    for name, value in (("seed", seed), ("commitment", shown)):
+#: A hand's optional shuffle fields in ``/2`` (docs/record-format.md, docs/shuffle.md).
+SHUFFLE_FIELDS = ("seed", "salt", "commitment", "commitment_scheme", "entropy")
+
+
+def revealed_of(hand: Mapping[str, Any], h: int) -> Revealed:
+    """A record hand's shuffle fields, their types checked (``h``: the hand, from 1, for the
+    message). A hand naming no ``commitment_scheme`` has the first, unsalted one."""
+    for name in ("seed", "salt", "commitment", "commitment_scheme"):
+        value = hand.get(name)
         if value is not None and not isinstance(value, str):
             raise RecordError(f'"{name}" must be a string', hand=h)
+    entropy = hand.get("entropy", [])
     if not isinstance(entropy, list) or not all(isinstance(e, str) for e in entropy):
         raise RecordError('"entropy" must be a list of strings', hand=h)
-    if seed is None:
-        return
-    if shown is not None and commitment(seed) != shown:
-        raise RecordError("the seed does not match its commitment", hand=h)
-    if shuffled(rules.deck, seed, entropy) != deck:
-        raise RecordError(f"the deck is not the one its seed gives ({ALGORITHM})", hand=h)
+    return Revealed(commitment=hand.get("commitment"), seed=hand.get("seed"),
+                    salt=hand.get("salt"), entropy=tuple(entropy),
+                    scheme=hand.get("commitment_scheme", COMMIT_PLAIN))
 
 
 def _parse_actions(data: Any, rules: Rules, h: int,
@@ -322,16 +337,17 @@ def record_of(state: GameState, players: Sequence[str] | None = None, *,
               reveal: bool = False) -> dict[str, Any]:
     """The whole record of a game so far (every deck: not for another seat's eyes). With
     ``reveal``, each finished hand dealt from the game's seed also gets its hand ``seed``,
-    ``commitment`` and ``entropy``, so that anyone can check its deck (docs/shuffle.md)."""
+    ``salt``, ``commitment`` (``spades-commit/1``) and ``entropy``, so that anyone can check its deck (docs/shuffle.md)."""
     hands: list[dict[str, Any]] = []
     hand: dict[str, Any]
     for r in state.results:
         hand = {"deck": [CODE_OF[c] for c in r.deck],
                 "actions": [action_to_json(s, a) for s, a in r.actions]}
         if reveal and r.number >= len(state.decks) and state.shuffle.version == CURRENT:
-            seed = hand_seed(state.seed, r.number)
-            hand["seed"] = seed
-            hand["commitment"] = commitment(seed)
+            hand["seed"] = hand_seed(state.seed, r.number)
+            hand["salt"] = hand_salt(state.seed, r.number)
+            hand["commitment_scheme"] = COMMIT
+            hand["commitment"] = hand_commitment(state.seed, r.number)
             entropy = state.shuffle.entropy_of(r.number)
             if entropy:
                 hand["entropy"] = list(entropy)
@@ -364,6 +380,7 @@ __all__ = [
     "FORMATS",
     "Record",
     "RecordError",
+    "SHUFFLE_FIELDS",
     "SeenHand",
     "action_to_json",
     "load_record",
@@ -373,6 +390,7 @@ __all__ = [
     "parse_record",
     "record_of",
     "replay",
+    "revealed_of",
     "rules_from_json",
     "rules_to_json",
     "summary",

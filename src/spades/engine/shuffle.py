@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import random
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import NAME_OF, Card
 
 ALGORITHM = "spades-shuffle/1"
 #: The shuffle of games made before ``spades-shuffle/1``: Python's Mersenne Twister.
@@ -62,10 +62,39 @@ def hand_seed(seed: int | str, number: int) -> str:
     return hashlib.sha256(_framed(["spades-hand", str(seed), str(number)])).hexdigest()
 
 
-def commitment(seed: str) -> str:
-    """What is shown before a hand so that its seed, revealed later, can be checked:
-    SHA-256 of the seed's UTF-8 bytes, in hex."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+#: The commitment scheme written today: SHA-256 of the framed label, seed and salt.
+COMMIT = "spades-commit/1"
+#: The first, unsalted scheme (SHA-256 of the seed alone), read in hands that name no scheme.
+COMMIT_PLAIN = "sha256"
+COMMIT_SCHEMES = (COMMIT_PLAIN, COMMIT)
+
+
+def commitment(seed: str, salt: str | None = None) -> str:
+    """What is shown before a hand so that its seed, revealed later, can be checked, in hex:
+    with a ``salt``, ``spades-commit/1``: SHA-256 of ``"spades-commit/1"``, the seed and the
+    salt, framed; without, the first scheme: SHA-256 of the seed's UTF-8 bytes."""
+    if salt is None:
+        return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+    return hashlib.sha256(_framed([COMMIT, seed, salt])).hexdigest()
+
+
+def hand_salt(seed: int | str, number: int) -> str:
+    """The salt of hand ``number``'s commitment: 32 hex digits (128 bits) derived from the
+    game's secret ``seed`` under their own label, so as secret as the hand seed until both
+    are revealed, and kept with no new field in a saved game."""
+    return hashlib.sha256(_framed(["spades-salt", str(seed), str(number)])).hexdigest()[:32]
+
+
+def new_salt(randbits: Callable[[int], int]) -> str:
+    """A fresh 128-bit salt (32 hex digits) from the caller's random source, e.g.
+    ``secrets.randbits`` (the engine draws no randomness itself)."""
+    return f"{randbits(128):032x}"
+
+
+def hand_commitment(seed: int | str, number: int) -> str:
+    """The ``spades-commit/1`` commitment shown before hand ``number`` of a game with the
+    secret ``seed``: to its hand seed and salt."""
+    return commitment(hand_seed(seed, number), hand_salt(seed, number))
 
 
 class _Stream:
@@ -134,6 +163,70 @@ def shuffled(cards: Sequence[Card], seed: str, entropy: Sequence[str] = ()) -> t
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """What is told of a hand's shuffle: the ``commitment`` shown before the deal (and its
+    ``scheme``), the players' ``entropy``, and, once the hand is over, its ``seed`` and
+    ``salt`` (None until revealed)."""
+
+    commitment: str | None = None
+    seed: str | None = None
+    salt: str | None = None
+    entropy: tuple[str, ...] = ()
+    scheme: str = COMMIT
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing that did not match: ``check`` is ``"commitment"``, ``"deck"`` or
+    ``"cards"`` (the deck against the cards dealt and played); ``message`` is for a player."""
+
+    check: str
+    message: str
+
+
+def _the(card: Card) -> str:
+    name = NAME_OF[card]
+    return name if name[0].isupper() else f"the {name}"
+
+
+def check_shuffle(cards: Sequence[Card], deck: Sequence[Card] | None,
+                  revealed: Revealed) -> list[Problem]:
+    """What does not match in a revealed hand (empty when it all does, and when the seed is
+    not revealed): the commitment against the seed and salt, and ``deck`` (top card first;
+    None when only the seed is known) against the one ``spades-shuffle/1`` gives from the
+    seed and entropy of the variant's ``cards`` (in card order)."""
+    seed = revealed.seed
+    if seed is None:
+        return []
+    problems = []
+    if revealed.commitment is not None:
+        if revealed.scheme not in COMMIT_SCHEMES:
+            problems.append(Problem("commitment", f"the commitment scheme {revealed.scheme!r} "
+                                    f"is unknown (known: {', '.join(COMMIT_SCHEMES)})"))
+        elif revealed.scheme == COMMIT and revealed.salt is None:
+            problems.append(Problem("commitment", "the salt of the commitment is missing"))
+        else:
+            salt = revealed.salt if revealed.scheme == COMMIT else None
+            if commitment(seed, salt) != revealed.commitment.lower():
+                what = "seed does" if salt is None else "seed and salt do"
+                problems.append(Problem("commitment", f"the revealed {what} not match the "
+                                        "commitment shown before the deal"))
+    if deck is not None:
+        expected = shuffled(cards, seed, revealed.entropy)
+        if len(deck) != len(expected):
+            problems.append(Problem("deck", f"the deck has {len(deck)} cards, the revealed "
+                                    f"seed gives {len(expected)}"))
+        else:
+            for position, (want, got) in enumerate(zip(expected, deck, strict=True), start=1):
+                if want != got:
+                    problems.append(Problem("deck", f"the deck does not match the revealed "
+                                            f"seed: card {position} should be {_the(want)}, "
+                                            f"the record says {_the(got)}"))
+                    break
+    return problems
+
+
 def deck_of_hand(deck: Sequence[Card], seed: int | str, number: int,
                  shuffle: Shuffle = Shuffle()) -> tuple[Card, ...]:
     """The deck of hand ``number``: the variant's ``deck`` (in card order) shuffled from
@@ -147,12 +240,21 @@ def deck_of_hand(deck: Sequence[Card], seed: int | str, number: int,
 
 __all__ = [
     "ALGORITHM",
+    "COMMIT",
+    "COMMIT_PLAIN",
+    "COMMIT_SCHEMES",
     "CURRENT",
     "LEGACY",
+    "Problem",
+    "Revealed",
     "Shuffle",
+    "check_shuffle",
     "commitment",
     "deck_of_hand",
+    "hand_commitment",
+    "hand_salt",
     "hand_seed",
+    "new_salt",
     "shuffle_key",
     "shuffled",
 ]
