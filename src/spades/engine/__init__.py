@@ -112,8 +112,22 @@ from .record import (
 )
 from .rules import OPTION_HELP, Rules, RulesError
 from .scoring import apply_bags, game_end, score_hand, side_points
-from .shuffle import Shuffle, commitment, deck_of_hand, hand_seed, shuffled
+from .shuffle import (
+    COMMIT,
+    Revealed,
+    Shuffle,
+    ShuffleProblem,
+    check_shuffle,
+    commitment,
+    deck_of_hand,
+    hand_commitment,
+    hand_salt,
+    hand_seed,
+    new_salt,
+    shuffled,
+)
 from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
+from .verify import HandCheck, verify_record
 from .view import PlayerView, SheetLine, player_view
 
 __all__ = [
@@ -122,6 +136,7 @@ __all__ = [
     "BLIND_NIL",
     "CLUBS_MASK",
     "CODE_OF",
+    "COMMIT",
     "DISCARD",
     "FIRST_SPADE",
     "HOUSE_RULE_NAMES",
@@ -154,6 +169,7 @@ __all__ = [
     "Exchange",
     "GameOver",
     "GameState",
+    "HandCheck",
     "HandDealt",
     "HandResult",
     "HandScore",
@@ -171,10 +187,12 @@ __all__ = [
     "PlayerView",
     "Preset",
     "RecordError",
+    "Revealed",
     "Rules",
     "RulesError",
     "SheetLine",
     "Shuffle",
+    "ShuffleProblem",
     "SpadesBroken",
     "Suit",
     "Trick",
@@ -189,6 +207,7 @@ __all__ = [
     "breaks_spades",
     "can_bid_blind_nil",
     "cards_in",
+    "check_shuffle",
     "commitment",
     "deck_mask",
     "deck_of_hand",
@@ -200,6 +219,8 @@ __all__ = [
     "format_cards",
     "game_end",
     "game_over",
+    "hand_commitment",
+    "hand_salt",
     "hand_seed",
     "has_looked",
     "legal_actions",
@@ -210,6 +231,7 @@ __all__ = [
     "make_rules",
     "mask_of",
     "new_game",
+    "new_salt",
     "parse_action",
     "parse_card",
     "parse_record",
@@ -224,4 +246,5 @@ __all__ = [
     "side_points",
     "summary",
     "trick_winner",
+    "verify_record",
 ]

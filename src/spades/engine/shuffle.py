@@ -177,7 +177,7 @@ class Revealed:
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class ShuffleProblem:
     """One thing that did not match: ``check`` is ``"commitment"``, ``"deck"`` or
     ``"cards"`` (the deck against the cards dealt and played); ``message`` is for a player."""
 
@@ -191,7 +191,7 @@ def _the(card: Card) -> str:
 
 
 def check_shuffle(cards: Sequence[Card], deck: Sequence[Card] | None,
-                  revealed: Revealed) -> list[Problem]:
+                  revealed: Revealed) -> list[ShuffleProblem]:
     """What does not match in a revealed hand (empty when it all does, and when the seed is
     not revealed): the commitment against the seed and salt, and ``deck`` (top card first;
     None when only the seed is known) against the one ``spades-shuffle/1`` gives from the
@@ -202,25 +202,25 @@ def check_shuffle(cards: Sequence[Card], deck: Sequence[Card] | None,
     problems = []
     if revealed.commitment is not None:
         if revealed.scheme not in COMMIT_SCHEMES:
-            problems.append(Problem("commitment", f"the commitment scheme {revealed.scheme!r} "
+            problems.append(ShuffleProblem("commitment", f"the commitment scheme {revealed.scheme!r} "
                                     f"is unknown (known: {', '.join(COMMIT_SCHEMES)})"))
         elif revealed.scheme == COMMIT and revealed.salt is None:
-            problems.append(Problem("commitment", "the salt of the commitment is missing"))
+            problems.append(ShuffleProblem("commitment", "the salt of the commitment is missing"))
         else:
             salt = revealed.salt if revealed.scheme == COMMIT else None
             if commitment(seed, salt) != revealed.commitment.lower():
                 what = "seed does" if salt is None else "seed and salt do"
-                problems.append(Problem("commitment", f"the revealed {what} not match the "
+                problems.append(ShuffleProblem("commitment", f"the revealed {what} not match the "
                                         "commitment shown before the deal"))
     if deck is not None:
         expected = shuffled(cards, seed, revealed.entropy)
         if len(deck) != len(expected):
-            problems.append(Problem("deck", f"the deck has {len(deck)} cards, the revealed "
+            problems.append(ShuffleProblem("deck", f"the deck has {len(deck)} cards, the revealed "
                                     f"seed gives {len(expected)}"))
         else:
             for position, (want, got) in enumerate(zip(expected, deck, strict=True), start=1):
                 if want != got:
-                    problems.append(Problem("deck", f"the deck does not match the revealed "
+                    problems.append(ShuffleProblem("deck", f"the deck does not match the revealed "
                                             f"seed: card {position} should be {_the(want)}, "
                                             f"the record says {_the(got)}"))
                     break
@@ -245,7 +245,7 @@ __all__ = [
     "COMMIT_SCHEMES",
     "CURRENT",
     "LEGACY",
-    "Problem",
+    "ShuffleProblem",
     "Revealed",
     "Shuffle",
     "check_shuffle",
