@@ -83,6 +83,7 @@ from .observe import (
     TrickWon,
     events,
     seat_record,
+    shuffle_news,
 )
 from .presets import (
     HOUSE_RULE_NAMES,
@@ -242,6 +243,7 @@ __all__ = [
     "rules_to_json",
     "score_hand",
     "seat_record",
+    "shuffle_news",
     "shuffled",
     "side_points",
     "summary",

@@ -22,6 +22,7 @@ from .cards import CODE_OF, Card, cards_in
 from .game import apply, can_bid_blind_nil
 from .laws import trick_winner
 from .record import action_to_json, record_of
+from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
 from .state import GameState, HandResult
 from .view import SheetLine
 
@@ -245,6 +246,43 @@ def seat_record(state: GameState, seat: int,
     return record
 
 
+# ---------------------------------------------------------------------------- shuffles
+
+def _from_seed(state: GameState, number: int) -> bool:
+    """Hand ``number`` is (or will be) dealt by ``spades-shuffle/1`` from the game's seed."""
+    return number >= len(state.decks) and state.shuffle.version == CURRENT
+
+
+def shuffle_news(state: GameState) -> dict[str, Any]:
+    """What every seat may know of the shuffles now (docs/shuffle.md, "At the table"):
+
+    - ``committed``: the hand in play and, while the game goes on, the next hand (whose
+      players' entropy may still be given, before the hand in play ends), each as
+      ``{"hand", "commitment", "commitment_scheme", "entropy"}``: never a seed or salt;
+    - ``revealed``: each finished hand as ``{"hand", "seed", "salt", "commitment",
+      "commitment_scheme", "entropy"}``.
+
+    Hands are numbered from 0; hands whose deck the game was given (or dealt by the old
+    shuffle) have no commitment and are left out. The same for every seat."""
+    def shown(number: int) -> dict[str, Any]:
+        return {"hand": number, "commitment": hand_commitment(state.seed, number),
+                "commitment_scheme": COMMIT,
+                "entropy": list(state.shuffle.entropy_of(number))}
+
+    committed = []
+    if not state.over:
+        for number in (state.hand.number, state.hand.number + 1):
+            if _from_seed(state, number):
+                committed.append(shown(number))
+    revealed = []
+    for result in state.results:
+        if _from_seed(state, result.number):
+            revealed.append({**shown(result.number),
+                             "seed": hand_seed(state.seed, result.number),
+                             "salt": hand_salt(state.seed, result.number)})
+    return {"committed": committed, "revealed": revealed}
+
+
 __all__ = [
     "BidMade",
     "CardDrawn",
@@ -264,5 +302,6 @@ __all__ = [
     "seen_actions",
     "seen_cards",
     "sheet_line",
+    "shuffle_news",
     "step_events",
 ]

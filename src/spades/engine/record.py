@@ -337,7 +337,8 @@ def record_of(state: GameState, players: Sequence[str] | None = None, *,
               reveal: bool = False) -> dict[str, Any]:
     """The whole record of a game so far (every deck: not for another seat's eyes). With
     ``reveal``, each finished hand dealt from the game's seed also gets its hand ``seed``,
-    ``salt``, ``commitment`` (``spades-commit/1``) and ``entropy``, so that anyone can check its deck (docs/shuffle.md)."""
+    ``salt``, ``commitment`` (``spades-commit/1``) and ``entropy``, so that anyone can
+    check its deck (docs/shuffle.md)."""
     hands: list[dict[str, Any]] = []
     hand: dict[str, Any]
     for r in state.results:
@@ -378,9 +379,9 @@ def summary(state: GameState) -> dict[str, Any]:
 __all__ = [
     "FORMAT",
     "FORMATS",
+    "SHUFFLE_FIELDS",
     "Record",
     "RecordError",
-    "SHUFFLE_FIELDS",
     "SeenHand",
     "action_to_json",
     "load_record",

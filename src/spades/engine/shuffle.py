@@ -202,8 +202,8 @@ def check_shuffle(cards: Sequence[Card], deck: Sequence[Card] | None,
     problems = []
     if revealed.commitment is not None:
         if revealed.scheme not in COMMIT_SCHEMES:
-            problems.append(ShuffleProblem("commitment", f"the commitment scheme {revealed.scheme!r} "
-                                    f"is unknown (known: {', '.join(COMMIT_SCHEMES)})"))
+            problems.append(ShuffleProblem(
+                "commitment", f"the commitment scheme {revealed.scheme!r} is unknown (known: {', '.join(COMMIT_SCHEMES)})"))
         elif revealed.scheme == COMMIT and revealed.salt is None:
             problems.append(ShuffleProblem("commitment", "the salt of the commitment is missing"))
         else:
@@ -245,9 +245,9 @@ __all__ = [
     "COMMIT_SCHEMES",
     "CURRENT",
     "LEGACY",
-    "ShuffleProblem",
     "Revealed",
     "Shuffle",
+    "ShuffleProblem",
     "check_shuffle",
     "commitment",
     "deck_of_hand",
