@@ -203,7 +203,8 @@ def check_shuffle(cards: Sequence[Card], deck: Sequence[Card] | None,
     if revealed.commitment is not None:
         if revealed.scheme not in COMMIT_SCHEMES:
             problems.append(ShuffleProblem(
-                "commitment", f"the commitment scheme {revealed.scheme!r} is unknown (known: {', '.join(COMMIT_SCHEMES)})"))
+                "commitment", f"the commitment scheme {revealed.scheme!r} is unknown "
+                f"(known: {', '.join(COMMIT_SCHEMES)})"))
         elif revealed.scheme == COMMIT and revealed.salt is None:
             problems.append(ShuffleProblem("commitment", "the salt of the commitment is missing"))
         else:
