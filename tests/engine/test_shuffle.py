@@ -21,6 +21,8 @@ from spades.engine.shuffle import (
     _Stream,
     commitment,
     deck_of_hand,
+    hand_commitment,
+    hand_salt,
     hand_seed,
     shuffle_key,
     shuffled,
@@ -61,12 +63,21 @@ def test_the_documented_decks_re_derive(index: int) -> None:
     assert deck == tuple(codes(case["deck"]))
 
 
+def test_the_documented_salted_commitments() -> None:
+    for case in vectors()["commitments"]:
+        assert commitment(case["seed"], case["salt"]) == case["commitment"]
+        assert commitment(case["seed"], case["salt"][::-1]) != case["commitment"]
+
+
 def test_the_documented_hand_seed_commitment_and_deck() -> None:
     data = vectors()
     for case in data["hand_seeds"]:
         seed = hand_seed(case["game_seed"], case["hand"])
         assert seed == case["hand_seed"]
-        assert commitment(seed) == case["commitment"]
+        assert hand_salt(case["game_seed"], case["hand"]) == case["salt"]
+        assert commitment(seed, case["salt"]) == case["commitment"]
+        assert hand_commitment(case["game_seed"], case["hand"]) == case["commitment"]
+        assert commitment(seed) == case["plain_commitment"]
         assert shuffled(codes(data["cards"]), seed) == tuple(codes(case["deck"]))
         rules = PRESETS["partnership"]
         assert deck_of_hand(rules.deck, case["game_seed"], case["hand"]) == tuple(
