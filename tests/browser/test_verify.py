@@ -1,0 +1,152 @@
+"""The browser's shuffle check (web/js/verify.js, served as /static/js/verify.js): in headless
+Chromium on 127.0.0.1 (a secure context, so SubtleCrypto is there) it re-derives the
+documented vectors of docs/shuffle.md, verifies an honest hand against the cards a seat saw,
+flags a tampered deck, seed, commitment and entropy, and without SubtleCrypto says how to
+verify with the command."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tablekit import ServerProcess
+
+from spades.engine import (
+    CODE_OF,
+    PRESETS,
+    PassCards,
+    Play,
+    add_entropy,
+    apply,
+    legal_actions,
+    new_game,
+    record_of,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "shuffle.md"
+MODULE = "/static/js/verify.js"
+
+
+def vectors() -> dict[str, Any]:
+    blocks = re.findall(r"```json\n(.*?)```", DOC.read_text(), re.S)
+    data: dict[str, Any] = json.loads(blocks[0])
+    return data
+
+
+def _open(page: Any, server: ServerProcess) -> None:
+    """A page of the server's origin (the module itself), so that import() is same-origin."""
+    page.goto(server.url.rstrip("/") + MODULE)
+    assert page.evaluate("() => window.isSecureContext") is True
+
+
+def test_the_documented_vectors_re_derive(page: Any, server: ServerProcess) -> None:
+    _open(page, server)
+    data = vectors()
+    got = page.evaluate("""async ([module, data]) => {
+        const v = await import(module);
+        const lists = {cards: data.cards.split(" "), jokers_cards: data.jokers_cards.split(" ")};
+        const decks = [];
+        for (const c of data.decks) {
+          decks.push((await v.shuffled(lists[c.cards], c.seed, c.contributions)).join(" "));
+        }
+        const seeds = [];
+        for (const h of data.hand_seeds) {
+          const seed = await v.handSeed(h.game_seed, h.hand);
+          seeds.push({seed, commitment: await v.commitment(seed, h.salt),
+                      plain: await v.commitment(seed, null, v.COMMIT_PLAIN),
+                      deck: (await v.shuffled(lists.cards, seed)).join(" ")});
+        }
+        const salted = [];
+        for (const c of data.commitments) salted.push(await v.commitment(c.seed, c.salt));
+        return {decks, seeds, salted};
+    }""", [MODULE, data])
+    assert got["decks"] == [c["deck"] for c in data["decks"]]
+    assert got["seeds"] == [{"seed": h["hand_seed"], "commitment": h["commitment"],
+                             "plain": h["plain_commitment"], "deck": h["deck"]}
+                            for h in data["hand_seeds"]]
+    assert got["salted"] == [c["commitment"] for c in data["commitments"]]
+
+
+def _hand() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A finished, revealed hand (with the players' entropy) and what seat 0 saw of it."""
+    state = new_game(PRESETS["partnership"], seed="browser-verify")
+    state = add_entropy(state, 1, ["alice", "bob"])
+    rng = random.Random(4)
+    while len(state.results) < 2:
+        state = apply(state, rng.choice(legal_actions(state)))
+    hand = record_of(state, reveal=True)["hands"][1]
+    result = state.results[1]
+    players = state.rules.players
+    held = [card for i, card in enumerate(hand["deck"])
+            if (result.dealer + 1 + i) % players == 0]
+    seen = {"players": players, "dealer": result.dealer, "seat": 0, "held": held,
+            "played": [[seat, CODE_OF[a.card]] for seat, a in result.actions
+                       if isinstance(a, Play)],
+            "passed": any(isinstance(a, PassCards) for _, a in result.actions)}
+    assert hand["entropy"] == ["alice", "bob"] and len(seen["played"]) == 52
+    return hand, seen
+
+
+VERIFY = """async ([module, hand, seen]) => {
+    const { verifyHand } = await import(module);
+    return await verifyHand(hand, seen);
+}"""
+
+
+def test_an_honest_hand_is_verified_and_each_tampering_flagged(
+        page: Any, server: ServerProcess) -> None:
+    _open(page, server)
+    hand, seen = _hand()
+    honest = page.evaluate(VERIFY, [MODULE, hand, seen])
+    assert honest["ok"] is True, honest
+    assert honest["message"] == "shuffle verified"
+    assert honest["deck"] == hand["deck"]
+
+    deck = copy.deepcopy(hand)
+    deck["deck"][0], deck["deck"][1] = deck["deck"][1], deck["deck"][0]
+    cases: list[tuple[dict[str, Any], dict[str, Any], set[str]]] = [
+        ({**hand, "commitment": hand["commitment"][::-1]}, seen, {"commitment"}),
+        ({**hand, "salt": "0" * 32}, seen, {"commitment"}),
+        ({**hand, "seed": hand["seed"][::-1]}, seen, {"commitment", "deck", "cards"}),
+        ({**hand, "entropy": ["alice", "mallory"]}, seen, {"deck", "cards"}),
+        (deck, seen, {"deck"}),  # the table dealt another deck than the revealed seed gives
+    ]
+    for tampered, saw, checks in cases:
+        result = page.evaluate(VERIFY, [MODULE, tampered, saw])
+        assert result["ok"] is False
+        assert {p["check"] for p in result["problems"]} == checks, result["problems"]
+        assert result["message"] != "shuffle verified"
+    first, second = hand["deck"][0], hand["deck"][1]
+    result = page.evaluate(VERIFY, [MODULE, deck, seen])
+    names = page.evaluate("""async ([module, cards]) => {
+        const v = await import(module); return cards.map(v.cardName); }""",
+                          [MODULE, [first, second]])
+    assert result["problems"][0]["message"] == (
+        f"the deck does not match the revealed seed: card 1 should be {names[0]}, "
+        f"the table dealt {names[1]}")
+
+    # the seat saw a card played that the revealed seed dealt to someone else
+    wrong = copy.deepcopy(seen)
+    seat, card = wrong["played"][0]
+    wrong["played"][0] = [(seat + 1) % 4, card]
+    result = page.evaluate(VERIFY, [MODULE, hand, wrong])
+    assert [p["check"] for p in result["problems"]] == ["cards"]
+    assert f"seat {(seat + 1) % 4} played" in result["message"]
+
+
+def test_without_subtle_crypto_it_says_how_to_verify(page: Any, server: ServerProcess) -> None:
+    _open(page, server)
+    hand, seen = _hand()
+    result = page.evaluate("""async ([module, hand, seen]) => {
+        const { verifyHand } = await import(module);
+        return await verifyHand(hand, seen, { subtle: null });
+    }""", [MODULE, hand, seen])
+    assert result["ok"] is False and result["unavailable"] is True
+    assert "spades verify RECORD.json" in result["message"]
