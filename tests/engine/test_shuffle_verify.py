@@ -182,3 +182,14 @@ def test_given_decks_and_the_old_shuffle_have_no_commitments() -> None:
     assert shuffle_news(old) == {"committed": [], "revealed": []}
     given = new_game(rules, seed="given", decks=[list(rules.deck)])
     assert [c["hand"] for c in shuffle_news(given)["committed"]] == [1]
+
+
+def test_a_download_reveals_finished_hands_only_and_verifies() -> None:
+    state = _game()
+    for seat in range(state.rules.players):
+        download = seat_record(state, seat)
+        finished, in_play = download["hands"][:2], download["hands"][2]
+        assert [h["seed"] for h in finished] == [hand_seed(state.seed, n) for n in (0, 1)]
+        assert "seen" in in_play and "seed" not in in_play and "salt" not in in_play
+        checks = verify_record(download)
+        assert [c.status for c in checks] == ["verified", "verified"]

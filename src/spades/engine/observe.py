@@ -231,11 +231,13 @@ def seat_record(state: GameState, seat: int,
                 players: tuple[str, ...] | list[str] | None = None) -> dict[str, Any]:
     """The record ``seat`` may download now. A finished game is its whole record (with its
     result); a game in play holds its finished hands whole and the hand in play as the seat
-    saw it: ``{"seen": {"seat": s, "cards": [...]}, "actions": [...]}``."""
+    saw it: ``{"seen": {"seat": s, "cards": [...]}, "actions": [...]}``. Finished hands dealt
+    from the game's seed carry their revealed ``seed``, ``salt``, ``commitment`` and
+    ``entropy`` (docs/shuffle.md), so ``spades verify`` checks a download."""
     rules = state.rules
     if not 0 <= seat < rules.players:
         raise ValueError(f"seat must be 0 to {rules.players - 1}, not {seat}")
-    record = record_of(state, players)
+    record = record_of(state, players, reveal=True)  # finished hands' seeds: verifiable
     if state.over:
         record["result"] = {"scores": list(state.scores), "winner": state.winner}
         return record
