@@ -87,7 +87,7 @@ def new_game(rules: Rules | str, seed: int | str = 0, *,
 def add_entropy(state: GameState, number: int, contributions: Sequence[str]) -> GameState:
     """Mix the players' ``contributions`` into the shuffle of hand ``number`` (from 0), a
     hand not dealt yet and not fixed by the game's decks. Give them only after the hand
-    seed's commitment was shown (``shuffle.commitment(shuffle.hand_seed(seed, number))``)."""
+    seed's commitment was shown (``shuffle.hand_commitment(seed, number)``)."""
     if number <= state.hand.number or number < len(state.decks) or state.over:
         raise ValueError(f"hand {number + 1} is already dealt or its deck is fixed")
     if not all(isinstance(c, str) for c in contributions):
