@@ -192,4 +192,4 @@ def test_a_download_reveals_finished_hands_only_and_verifies() -> None:
         assert [h["seed"] for h in finished] == [hand_seed(state.seed, n) for n in (0, 1)]
         assert "seen" in in_play and "seed" not in in_play and "salt" not in in_play
         checks = verify_record(download)
-        assert [c.status for c in checks] == ["verified", "verified"]
+        assert [c.status for c in checks] == ["verified", "verified", "not revealed"]

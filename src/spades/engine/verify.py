@@ -86,6 +86,8 @@ def verify_record(data: Any) -> tuple[HandCheck, ...]:
         else:
             status = VERIFIED if committed else UNCOMMITTED
         out.append(HandCheck(h, status, tuple(problems), committed))
+    if record.seen is not None:  # a download's hand in play, as one seat saw it
+        out.append(HandCheck(len(out) + 1, NOT_REVEALED))
     return tuple(out)
 
 
