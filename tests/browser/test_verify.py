@@ -150,3 +150,25 @@ def test_without_subtle_crypto_it_says_how_to_verify(page: Any, server: ServerPr
     }""", [MODULE, hand, seen])
     assert result["ok"] is False and result["unavailable"] is True
     assert "spades verify RECORD.json" in result["message"]
+
+
+def test_outside_a_secure_context_it_says_how_to_verify(page: Any) -> None:
+    """A plain-http page under another name than localhost has no SubtleCrypto: the module
+    says how to verify with the command. Chromium answers the page and the module from
+    page.route (nothing leaves the machine)."""
+    source = (Path(__file__).resolve().parents[2] / "src" / "spades" / "web" / "js"
+              / "verify.js").read_text()
+
+    def answer(route: Any) -> None:
+        if route.request.url.endswith("/verify.js"):
+            route.fulfill(body=source, content_type="text/javascript")
+        else:
+            route.fulfill(body="<!doctype html><title>table</title>", content_type="text/html")
+
+    page.route("http://table.invalid/**", answer)
+    page.goto("http://table.invalid/")
+    assert page.evaluate("() => window.isSecureContext") is False
+    hand, seen = _hand()
+    result = page.evaluate(VERIFY, ["/verify.js", hand, seen])
+    assert result["ok"] is False and result["unavailable"] is True
+    assert "spades verify RECORD.json" in result["message"]
