@@ -49,6 +49,7 @@ def test_an_honest_record_is_verified_and_the_hand_in_play_not_revealed(tmp_path
     assert "hand 1: shuffle verified" in result.stdout
     assert "hand 2: shuffle verified" in result.stdout
     assert "hand 3: not revealed" in result.stdout
+    assert "Every revealed shuffle verified (2 verified, 1 not revealed)." in result.stdout
     out = run(RECORD, tmp_path, "--json")
     assert out.returncode == 0
     report = json.loads(out.stdout)
@@ -119,6 +120,7 @@ def test_a_record_without_seeds_is_not_a_failure(tmp_path: Path) -> None:
     result = run(data, tmp_path)
     assert result.returncode == 0, result.stdout
     assert result.stdout.count("not revealed, nothing to check") == 3
+    assert "No shuffle is revealed" in result.stdout
 
 
 def test_a_seed_without_its_commitment_is_shown(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from spades.engine import RecordError, verify_record
+from spades.engine import VERIFIED, RecordError, verify_record
 
 from .replay import MAX_MESSAGE, MAX_NAME, MAX_RECORD_BYTES, Unreadable, read_record, shown
 
@@ -60,5 +60,11 @@ def run(args: argparse.Namespace) -> int:
     counts = {status: sum(c.status == status for c in checks)
               for status in dict.fromkeys(c.status for c in checks)}
     tally = ", ".join(f"{n} {status}" for status, n in counts.items()) or "no hands"
-    print(f"\n{'OK: nothing did not match' if ok else 'MISMATCH'} ({tally}).")
+    if not ok:
+        verdict = "MISMATCH"
+    elif any(c.status == VERIFIED for c in checks):
+        verdict = "Every revealed shuffle verified"
+    else:
+        verdict = "No shuffle is revealed: nothing to check"
+    print(f"\n{verdict} ({tally}).")
     return 0 if ok else 1

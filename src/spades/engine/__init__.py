@@ -128,7 +128,7 @@ from .shuffle import (
     shuffled,
 )
 from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
-from .verify import HandCheck, verify_record
+from .verify import MISMATCH, NOT_REVEALED, UNCOMMITTED, VERIFIED, HandCheck, verify_record
 from .view import PlayerView, SheetLine, player_view
 
 __all__ = [
@@ -142,9 +142,11 @@ __all__ = [
     "FIRST_SPADE",
     "HOUSE_RULE_NAMES",
     "KEEP",
+    "MISMATCH",
     "NAME_OF",
     "NIL",
     "NON_SPADES_MASK",
+    "NOT_REVEALED",
     "OPTION_HELP",
     "PRESETS",
     "PRESET_HELP",
@@ -156,6 +158,8 @@ __all__ = [
     "SUIT_MASK_OF",
     "SUIT_OF",
     "TWO_OF_CLUBS",
+    "UNCOMMITTED",
+    "VERIFIED",
     "Action",
     "Bid",
     "BidMade",
