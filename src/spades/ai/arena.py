@@ -12,13 +12,18 @@ processes (``concurrent.futures.ProcessPoolExecutor``) when ``jobs`` > 1.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from spades.engine import (
@@ -58,7 +63,56 @@ class Contender:
         return self.level + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
     def make(self) -> Player:
-        return make_player(self.level, **dict(self.options))
+        return make_contender(self.level, **dict(self.options))
+
+
+#: The short name of the frozen Normal kept under ``bench/`` (run from the project's root).
+FROZEN = "frozen"
+FROZEN_PATH = "bench/yardstick"
+
+
+def make_contender(level: str, **options: Any) -> Player:
+    """A level's player, or a player from outside the package: a path to a Python file or
+    to a package directory whose ``make_player(**options)`` builds it (``frozen`` is the
+    frozen Normal, ``bench/yardstick``). The measuring sticks of ``bench/`` stay out of
+    ``src`` this way, and the arena can still seat them."""
+    if level == FROZEN:
+        level = FROZEN_PATH
+        if not Path(level).is_dir():
+            raise ValueError(f"{FROZEN}: {FROZEN_PATH} is not here; run from the project's "
+                             f"root or give the yardstick's path")
+    if "/" not in level and not level.endswith(".py"):
+        return make_player(level, **options)
+    factory = getattr(_player_module(level), "make_player", None)
+    if not callable(factory):
+        raise ValueError(f"{level}: the module has no make_player(**options) function")
+    player: Player = factory(**options)
+    return player
+
+
+def _player_module(path: str) -> ModuleType:
+    place = Path(path)
+    if place.is_dir() and (place / "__init__.py").is_file():
+        init, search = place / "__init__.py", [str(place)]
+    elif place.suffix == ".py" and place.is_file():
+        init, search = place, None
+    else:
+        raise ValueError(f"{path}: not a player module (a .py file or a package directory)")
+    name = "spades_player_" + hashlib.sha1(str(init.resolve()).encode()).hexdigest()[:12]
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, init,
+                                                      submodule_search_locations=search)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"{path}: cannot be loaded as a Python module")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return module
 
 
 def parse_value(text: str) -> Any:
@@ -81,7 +135,9 @@ def parse_value(text: str) -> Any:
 def parse_contender(spec: str) -> Contender:
     """``"hard"`` or ``"hard:iterations=300,time_limit=none"``."""
     level, _, rest = spec.partition(":")
-    level = level.strip().lower()
+    level = level.strip()
+    if "/" not in level and not level.endswith(".py"):
+        level = level.lower()
     if not level:
         raise ValueError(f"{spec!r}: name a level, e.g. normal or hard:iterations=300")
     options: list[tuple[str, Any]] = []
