@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
@@ -29,6 +29,7 @@ from typing import Any, Literal
 from spades.engine import (
     BLIND_NIL,
     Action,
+    Bid,
     GameState,
     HandResult,
     Look,
@@ -183,12 +184,23 @@ class Tally:
     games: int = 0
     wins: int = 0
     times: list[float] = field(default_factory=list)
+    #: ``calibration[p]``: tricks taken minus tricks bid, one entry per plain (not nil) bid
+    #: made from position ``p`` of the bidding order (0 = first to bid)
+    calibration: list[list[float]] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name in ("side_hands", "contracts", "made", "sets", "nil_attempts", "nil_made",
                      "bags", "points", "games", "wins"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.times.extend(other.times)
+        for position, values in enumerate(other.calibration):
+            self.bid_at(position).extend(values)
+
+    def bid_at(self, position: int) -> list[float]:
+        """The calibration list of a bidding position (made on first use)."""
+        while len(self.calibration) <= position:
+            self.calibration.append([])
+        return self.calibration[position]
 
 
 @dataclass
@@ -203,11 +215,16 @@ class DealOutcome:
     tallies: tuple[Tally, Tally]
 
 
-def _tally_hand(rules: Rules, result: HandResult, who: list[int],
+def tally_hand(rules: Rules, result: HandResult, who: list[int],
                 tallies: tuple[Tally, Tally]) -> None:
     t = table_of(rules)
     bids = [b.tricks for b in result.bids]
     nils = [NIL if b.nil else PLAIN for b in result.bids]
+    order = [seat for seat, action in result.actions if isinstance(action, Bid)]
+    for position, seat in enumerate(order):
+        bid = result.bids[seat]
+        if not bid.nil:
+            tallies[who[seat]].bid_at(position).append(result.tricks[seat] - bid.tricks)
     for index, side in enumerate(rules.sides):
         tally = tallies[who[side[0]]]
         tally.side_hands += 1
@@ -253,7 +270,7 @@ def _play_run(config: ArenaConfig, index: int, run: int,
         tallies[who[seat]].times.append(time.perf_counter() - start)
         state = apply(state, action)
     for result in state.results:
-        _tally_hand(rules, result, who, tallies)
+        tally_hand(rules, result, who, tallies)
     if one_hand:
         points = state.results[0].score.points
     else:
@@ -374,11 +391,21 @@ class LevelReport:
     decision_p50: Interval
     decision_p95: Interval
     decisions: int
+    #: by position in the bidding order (first to bid first): mean tricks taken minus
+    #: mean tricks bid over plain bids, negative when the seat overbids; and how many bids
+    calibration: tuple[Interval, ...] = ()
+    calibration_bids: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in self.__dict__.items():
+            if key in ("calibration", "calibration_bids"):
+                continue
             out[key] = value.to_dict() if isinstance(value, Interval) else value
+        out["calibration"] = [
+            {"position": position + 1, "bids": count, "tricks_minus_bid": interval.to_dict()}
+            for position, (interval, count) in enumerate(
+                zip(self.calibration, self.calibration_bids, strict=True))]
         return out
 
 
@@ -393,9 +420,11 @@ class ArenaReport:
     margin: Interval
     margin_bags_charged: Interval
     seconds: float
+    #: against a field: the report against each opponent of the field
+    field: tuple[ArenaReport, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "preset": self.rules.name,
             "rules": self.rules.overrides(),
             "mode": self.mode,
@@ -407,6 +436,9 @@ class ArenaReport:
             "margin_bags_charged": self.margin_bags_charged.to_dict(),
             "levels": [level.to_dict() for level in self.levels],
         }
+        if self.field:
+            out["field"] = [report.to_dict() for report in self.field]
+        return out
 
 
 def _bags_interval(outcomes: list[DealOutcome], contender: int) -> Interval:
@@ -442,6 +474,8 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
             decision_p50=quantile_interval(total.times, 0.5),
             decision_p95=quantile_interval(total.times, 0.95),
             decisions=len(total.times),
+            calibration=tuple(mean_interval(values) for values in total.calibration),
+            calibration_bids=tuple(len(values) for values in total.calibration),
         ))
     return ArenaReport(rules=config.rules, mode=config.mode, deals=len(outcomes),
                        hands=sum(o.hands for o in outcomes), seed=config.seed,
@@ -451,26 +485,60 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
 
 
 def run_arena(config: ArenaConfig, *, jobs: int = 1,
-              progress: Callable[[int, int], None] | None = None) -> ArenaReport:
-    """Play every deal of ``config`` (in ``jobs`` processes) and summarise."""
+              progress: Callable[[int, int], None] | None = None,
+              field: tuple[Contender, ...] = ()) -> ArenaReport:
+    """Play every deal of ``config`` (in ``jobs`` processes) and summarise.
+
+    With a ``field`` of opponents, the first contender meets them in turn (deal ``i``
+    against ``field[i % len(field)]``) instead of ``config.contenders[1]``: the report's
+    second level is the whole field, and ``report.field`` holds one report per opponent."""
     if config.deals < 1:
         raise ValueError(f"deals must be at least 1, not {config.deals}")
-    for contender in config.contenders:
-        contender.make()  # an unknown level or option fails here, before any work
+    configs = [config] if not field else [
+        replace(config, contenders=(config.contenders[0], opponent)) for opponent in field]
+    for each in configs:
+        for contender in each.contenders:
+            contender.make()  # an unknown level or option fails here, before any work
     start = time.perf_counter()
     total = config.deals
     outcomes: list[DealOutcome] = []
     if jobs <= 1:
         for index in range(total):
-            outcomes.append(play_deal(config, index))
+            outcomes.append(play_deal(configs[index % len(configs)], index))
             if progress:
                 progress(len(outcomes), total)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_deal, config, index) for index in range(total)]
+            futures = [pool.submit(play_deal, configs[index % len(configs)], index)
+                       for index in range(total)]
             for future in as_completed(futures):
                 outcomes.append(future.result())
                 if progress:
                     progress(len(outcomes), total)
     outcomes.sort(key=lambda o: o.index)
-    return summarise(config, outcomes, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    if not field:
+        return summarise(config, outcomes, seconds)
+    whole = Contender("field[" + ",".join(c.label for c in field) + "]")
+    report = summarise(replace(config, contenders=(config.contenders[0], whole)), outcomes,
+                       seconds)
+    report.field = tuple(
+        summarise(each, [o for o in outcomes if o.index % len(configs) == number], seconds)
+        for number, each in enumerate(configs) if number < total)
+    return report
+
+
+def parse_field(text: str) -> tuple[Contender, ...]:
+    """``"easy,normal,frozen"``; a player's options may follow it, also comma-separated:
+    ``"easy,hard:iterations=300,time_limit=1,frozen"`` is three players."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    if not specs:
+        raise ValueError(f"{text!r}: name the field's players, e.g. easy,normal,frozen")
+    return tuple(parse_contender(spec) for spec in specs)
