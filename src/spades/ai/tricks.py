@@ -59,14 +59,17 @@ def _runs(cards: int, others: int) -> list[int]:
 _RANK: tuple[int, ...] = tuple(c - 13 * _SUIT_OF[c] for c in range(54))
 
 
-def _compress(packed: int, n: int) -> int:
+def _compress(packed: int, n: int) -> tuple[int, int, int]:
     """One suit's holdings (16 bits a seat) with each card replaced by its rank among the
-    cards still out."""
+    cards still out (lowest 0), each seat's length in the suit (4 bits a seat), and the
+    number of its cards out."""
     holdings = [(packed >> (16 * seat)) & 0xFFFF for seat in range(n)]
     out = 0
     rest = 0
-    for h in holdings:
+    lengths = 0
+    for seat, h in enumerate(holdings):
         rest |= h
+        lengths |= h.bit_count() << (4 * seat)
     rank = 0
     while rest:
         low = rest & -rest
@@ -76,7 +79,7 @@ def _compress(packed: int, n: int) -> int:
                 out |= 1 << (16 * seat + rank)
                 break
         rank += 1
-    return out
+    return out, lengths, rank
 
 
 class TrickSolver:
@@ -102,8 +105,12 @@ class TrickSolver:
             tuple(o for o in range(t.n) if t.side_of[o] != t.side_of[seat])
             for seat in range(t.n))
         self.max_entries = max_entries
-        self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
-        self.suit_ids: dict[int, int] = {}
+        #: (leader, flags, suit lengths) -> entries [mask, code] x 4 suits, low, high, depths
+        self.table: dict[tuple[int, ...], list[list[object]]] = {}
+        self.suit_ids: dict[int, tuple[int, int, int]] = {}
+        #: one bit in each seat's 16-bit field of a suit code
+        self.spread = sum(1 << (16 * seat) for seat in range(t.n))
+        self.rel = 0
         #: ``bits[seat][card]``: the card's bit in its suit's entry of ``packed``
         self.bits: tuple[tuple[int, ...], ...] = tuple(
             tuple(1 << (16 * seat + _RANK[c]) for c in range(54)) for seat in range(t.n))
@@ -193,22 +200,73 @@ class TrickSolver:
         return self._follow(pos.turn, len(pos.trick), led, pos.win_card, pos.win_seat,
                             table, target)
 
-    def _key(self) -> tuple[int, ...]:
+    def _codes(self) -> tuple[tuple[int, ...], list[int], list[int]]:
+        """The position's transposition key (leader, flags, each seat's suit lengths) and
+        each suit's holdings in relative ranks, and the number of its cards still out."""
         ids = self.suit_ids
-        a, b, c, d = self.packed
-        try:
-            return (self.leader, 2 * self.broken + self.first, ids[a], ids[b], ids[c], ids[d])
-        except KeyError:
-            for p in self.packed:
-                if p not in ids:
-                    ids[p] = _compress(p, self.n)
-            return (self.leader, 2 * self.broken + self.first, ids[a], ids[b], ids[c], ids[d])
+        key = [self.leader, 2 * self.broken + self.first]
+        codes = []
+        counts = []
+        for packed in self.packed:
+            found = ids.get(packed)
+            if found is None:
+                found = ids[packed] = _compress(packed, self.n)
+            code, lengths, count = found
+            key.append(lengths)
+            codes.append(code)
+            counts.append(count)
+        return tuple(key), codes, counts
 
-    def _quick(self, leader: int) -> int:
-        """Tricks the leader's side takes at once on its own lead: the leader's spades above
-        every other spade out (when it may lead them), then in each other suit its cards
-        above every other card out, as many rounds as every opponent holding a spade can
-        follow (an opponent without spades cannot ruff)."""
+    def _top(self, depths: tuple[int, ...]) -> int:
+        """The ``depths[s]`` highest cards out of each suit ``s``, as a mask."""
+        rest = self.rest
+        out = 0
+        for suit, depth in zip(_SUITS, depths, strict=True):
+            held = rest & suit
+            for _ in range(depth):
+                top = 1 << (held.bit_length() - 1)
+                out |= top
+                held ^= top
+        return out
+
+    def _store(self, key: tuple[int, ...], codes: list[int], counts: list[int], rel: int,
+               result: bool, target: int) -> None:
+        """Record the result of a search with the cards its proof relied on (``rel``): every
+        position with the same suit lengths and the same owners of each suit's cards down to
+        the lowest relied-on card has the same value (partition search)."""
+        rest = self.rest
+        depths = []
+        entry: list[object] = []
+        spread = self.spread
+        for suit, code, count in zip(_SUITS, codes, counts, strict=True):
+            mine = rel & suit
+            if mine:
+                depth = (rest & suit & ~((mine & -mine) - 1)).bit_count()
+            else:
+                depth = 0
+            depths.append(depth)
+            mask = ((1 << count) - (1 << (count - depth))) * spread
+            entry.append(mask)
+            entry.append(code & mask)
+        entries = self.table.get(key)
+        if entries is None:
+            entries = self.table[key] = []
+        for old in entries:
+            if old[:8] == entry:
+                if result:
+                    old[8] = max(old[8], target)  # type: ignore[call-overload]
+                else:
+                    old[9] = min(old[9], target - 1)  # type: ignore[call-overload]
+                return
+        entry += [target, self.left, tuple(depths)] if result else \
+            [0, target - 1, tuple(depths)]
+        entries.append(entry)
+
+    def _quick(self, leader: int) -> tuple[int, int]:
+        """Tricks the leader's side takes at once on its own lead, and the cards that take
+        them: the leader's spades above every other spade out (when it may lead them), then
+        in each other suit its cards above every other card out, as many rounds as every
+        opponent holding a spade can follow (an opponent without spades cannot ruff)."""
         hands = self.hands
         h = hands[leader]
         rest = self.rest
@@ -221,33 +279,44 @@ class TrickSolver:
                 h &= _SPADES
                 break
         count = 0
+        used = 0
         spades = h & _SPADES
         if spades and (self.broken or not h & _NON_SPADES):
             out = others & _SPADES
-            count = (spades & _ABOVE[out.bit_length() - 1]).bit_count() if out else \
-                spades.bit_count()
+            top = spades & _ABOVE[out.bit_length() - 1] if out else spades
+            count = top.bit_count()
+            used = top
         for suit in _SUITS[:3]:
             mine = h & suit
             if not mine:
                 continue
             out = others & suit
-            run = (mine & _ABOVE[out.bit_length() - 1]).bit_count() if out else \
-                mine.bit_count()
+            top = mine & _ABOVE[out.bit_length() - 1] if out else mine
+            if not top:
+                continue
+            run = top.bit_count()
             for o in ruffers:
                 length = (o & suit).bit_count()
                 if length < run:
                     run = length
-            count += run
-        return count
+            if run:
+                count += run
+                used |= top
+        return count, used
 
     def _lead(self, target: int) -> bool:
+        """Can the side take ``target`` tricks from this trick boundary on? ``self.rel``
+        is left holding the cards whose ranks the answer relied on."""
         if target <= 0:
+            self.rel = 0
             return True
         left = self.left
         if target > left:
+            self.rel = 0
             return False
         hands = self.hands
         leader = self.leader
+        mine = self.mine
         if left == 1:  # the last trick plays itself
             self.nodes += 1
             n = self.n
@@ -255,29 +324,43 @@ class TrickSolver:
             win = leader
             led = _SUIT_MASK_OF[best]
             seat = leader
+            ranked = False
             for _ in range(n - 1):
                 seat = seat + 1 if seat + 1 < n else 0
                 card = hands[seat].bit_length() - 1
+                if (1 << card) & _SUIT_MASK_OF[best]:
+                    ranked = True
                 if card >= _SPADE:
-                    if best < _SPADE or card > best:
+                    if best < _SPADE:
+                        best, win, ranked = card, seat, False
+                    elif card > best:
                         best, win = card, seat
                 elif best < card and (1 << card) & led:
                     best, win = card, seat
-            return self.mine[win]
-        key = self._key()
-        table = self.table
-        entry = table.get(key)
-        if entry is None:
-            low, high, hint = 0, left, -1
-        else:
-            low, high, hint = entry
-            if low >= target:
-                return True
-            if high < target:
-                return False
+            self.rel = 1 << best if ranked else 0
+            return mine[win]
+        first = self.first
+        key: tuple[int, ...] = ()
+        codes: list[int] = []
+        counts: list[int] = []
+        if not first:
+            key, codes, counts = self._codes()
+            entries = self.table.get(key)
+            if entries is not None:
+                c0, c1, c2, c3 = codes
+                for e in entries:
+                    if (c0 & e[0] == e[1] and c1 & e[2] == e[3] and c2 & e[4] == e[5]  # type: ignore[operator]
+                            and c3 & e[6] == e[7]):  # type: ignore[operator]
+                        if e[8] >= target:  # type: ignore[operator]
+                            self.rel = self._top(e[10])  # type: ignore[arg-type]
+                            return True
+                        if e[9] < target:  # type: ignore[operator]
+                            self.rel = self._top(e[10])  # type: ignore[arg-type]
+                            return False
         # the seat with the top spade out wins a trick with each of its spades above every
         # other seat's spades, whoever leads
-        spades = self.rest & _SPADES
+        rest = self.rest
+        spades = rest & _SPADES
         if spades:
             top = 1 << (spades.bit_length() - 1)
             owner = 0
@@ -285,37 +368,29 @@ class TrickSolver:
                 owner += 1
             held = hands[owner] & _SPADES
             out = spades ^ held
-            sure = (held & _ABOVE[out.bit_length() - 1]).bit_count() if out else \
-                held.bit_count()
-            if self.mine[owner]:
-                if sure >= target:
-                    table[key] = (sure, high, hint)
+            sure = held & _ABOVE[out.bit_length() - 1] if out else held
+            count = sure.bit_count()
+            if mine[owner]:
+                if count >= target:
+                    self.rel = sure
                     return True
-                if sure > low:
-                    low = sure
-            else:
-                if left - sure < target:
-                    table[key] = (low, left - sure, hint)
-                    return False
-                if left - sure < high:
-                    high = left - sure
-        if not (self.first and self.t.lowest_club):
-            quick = self._quick(leader)
-            if self.mine[leader]:
+            elif left - count < target:
+                self.rel = sure
+                return False
+        lowest_club = first and self.t.lowest_club
+        if not lowest_club:
+            quick, used = self._quick(leader)
+            if mine[leader]:
                 if quick >= target:
-                    table[key] = (quick, high, hint)
+                    self.rel = used
                     return True
-                low = max(low, quick)
-            else:
-                if left - quick < target:
-                    table[key] = (low, left - quick, hint)
-                    return False
-                high = min(high, left - quick)
+            elif left - quick < target:
+                self.rel = used
+                return False
         self.nodes += 1
         h = hands[leader]
-        rest = self.rest
         legal = h
-        if self.first and self.t.lowest_club:
+        if lowest_club:
             club = rest & _SUITS[0]
             club &= -club
             if club & h:
@@ -328,15 +403,13 @@ class TrickSolver:
         moves = _runs(legal, others)
         if len(moves) > 1:
             moves = self._order_leads(leader, moves, others)
-            if hint in moves:  # the card that decided this position last time
-                moves.remove(hint)
-                moves.insert(0, hint)
-        maximise = self.mine[leader]
+        maximise = mine[leader]
         packed = self.packed
         bits = self.bits[leader]
-        first, broken = self.first, self.broken
+        broken = self.broken
         mode = self.t.break_mode
         result = not maximise
+        rel = 0
         self.first = False
         for card in moves:
             bit = 1 << card
@@ -353,18 +426,17 @@ class TrickSolver:
             packed[suit] = before
             if r == maximise:
                 result = r
-                hint = card
+                rel = self.rel
                 break
+            rel |= self.rel
         hands[leader] = h
         self.rest = rest
         self.first = first
         self.left = left
         self.leader = leader
-        if result:
-            low = target
-        else:
-            high = target - 1
-        table[key] = (low, high, hint)
+        if key:
+            self._store(key, codes, counts, rel, result, target)
+        self.rel = rel
         return result
 
     def _order_leads(self, leader: int, moves: list[int], others: int) -> list[int]:
@@ -420,13 +492,13 @@ class TrickSolver:
         else:
             moves = _runs(winners, others) + _runs(losers, others)
         maximise = mine[seat]
-        n = self.n
         last = played == n - 1
         broken = self.broken
         mode = self.t.break_mode
         packed = self.packed
         bits = self.bits[seat]
         result = not maximise
+        rel = 0
         for card in moves:
             bit = 1 << card
             hands[seat] = h ^ bit
@@ -450,16 +522,24 @@ class TrickSolver:
                 self.left = left - 1
                 r = self._lead(target - 1 if mine[ws] else target)
                 self.leader, self.left = leader, left
+                found = self.rel
+                same = (on_table | bit) & _SUIT_MASK_OF[wc]
+                if same & (same - 1):  # the trick went to the highest of its suit
+                    found |= 1 << wc
             else:
                 r = self._follow(seat + 1 if seat + 1 < n else 0, played + 1, led, wc, ws,
                                  on_table | bit, target)
+                found = self.rel
             self.broken = broken
             packed[suit] = before
             if r == maximise:
                 result = r
+                rel = found
                 break
+            rel |= found
         hands[seat] = h
         self.rest = rest
+        self.rel = rel
         return result
 
 
