@@ -59,10 +59,10 @@ def _runs(cards: int, others: int) -> list[int]:
 _RANK: tuple[int, ...] = tuple(c - 13 * _SUIT_OF[c] for c in range(54))
 
 
-def _compress(packed: int, n: int) -> tuple[int, int, int]:
-    """One suit's holdings (16 bits a seat) with each card replaced by its rank among the
-    cards still out (lowest 0), each seat's length in the suit (4 bits a seat), and the
-    number of its cards out."""
+def _compress(packed: int, n: int) -> tuple[int, int, tuple[int, ...]]:
+    """One suit's holdings (16 bits a seat, a bit per rank) with each card replaced by its
+    rank among the cards still out (lowest 0), each seat's length in the suit (4 bits a
+    seat), and the ranks of the suit's top ``d`` cards out for each ``d`` (a mask)."""
     holdings = [(packed >> (16 * seat)) & 0xFFFF for seat in range(n)]
     out = 0
     rest = 0
@@ -70,6 +70,12 @@ def _compress(packed: int, n: int) -> tuple[int, int, int]:
     for seat, h in enumerate(holdings):
         rest |= h
         lengths |= h.bit_count() << (4 * seat)
+    tops = [0]
+    high = rest
+    while high:
+        top = 1 << (high.bit_length() - 1)
+        tops.append(tops[-1] | top)
+        high ^= top
     rank = 0
     while rest:
         low = rest & -rest
@@ -79,7 +85,7 @@ def _compress(packed: int, n: int) -> tuple[int, int, int]:
                 out |= 1 << (16 * seat + rank)
                 break
         rank += 1
-    return out, lengths, rank
+    return out, lengths, tuple(tops)
 
 
 class TrickSolver:
@@ -105,11 +111,17 @@ class TrickSolver:
             tuple(o for o in range(t.n) if t.side_of[o] != t.side_of[seat])
             for seat in range(t.n))
         self.max_entries = max_entries
-        #: (leader, flags, suit lengths) -> entries [mask, code] x 4 suits, low, high, depths
-        self.table: dict[tuple[int, ...], list[list[object]]] = {}
-        self.suit_ids: dict[int, tuple[int, int, int]] = {}
-        #: one bit in each seat's 16-bit field of a suit code
-        self.spread = sum(1 << (16 * seat) for seat in range(t.n))
+        #: (leader, broken, each suit's lengths) -> the depth in each suit of the ranks that
+        #: matter -> the owners of those ranks -> [lower bound, upper bound] of the tricks
+        self.table: dict[tuple[int, ...],
+                         dict[tuple[int, ...], dict[tuple[int, ...], list[int]]]] = {}
+        self.entries = 0
+        self.suit_ids: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+        spread = sum(1 << (16 * seat) for seat in range(t.n))
+        #: ``masks[count][depth]``: the top ``depth`` ranks of ``count`` in every seat's field
+        self.masks: tuple[tuple[int, ...], ...] = tuple(
+            tuple(((1 << count) - (1 << (count - depth))) * spread
+                  for depth in range(count + 1)) for count in range(16))
         self.rel = 0
         #: ``bits[seat][card]``: the card's bit in its suit's entry of ``packed``
         self.bits: tuple[tuple[int, ...], ...] = tuple(
@@ -129,8 +141,9 @@ class TrickSolver:
     def tricks(self, pos: k.Position) -> int:
         """The tricks the side takes from ``pos`` on (the trick on the table included)
         under best play by every seat."""
-        if len(self.table) > self.max_entries:
+        if self.entries > self.max_entries:
             self.table.clear()
+            self.entries = 0
         self._load(pos)
         low, high = 0, self.left
         while low < high:
@@ -200,67 +213,54 @@ class TrickSolver:
         return self._follow(pos.turn, len(pos.trick), led, pos.win_card, pos.win_seat,
                             table, target)
 
-    def _codes(self) -> tuple[tuple[int, ...], list[int], list[int]]:
-        """The position's transposition key (leader, flags, each seat's suit lengths) and
-        each suit's holdings in relative ranks, and the number of its cards still out."""
+    def _suits(self) -> list[tuple[int, int, tuple[int, ...]]]:
+        """Each suit's ``_compress`` of the position (cached by holdings)."""
         ids = self.suit_ids
-        key = [self.leader, 2 * self.broken + self.first]
-        codes = []
-        counts = []
+        out = []
         for packed in self.packed:
             found = ids.get(packed)
             if found is None:
                 found = ids[packed] = _compress(packed, self.n)
-            code, lengths, count = found
-            key.append(lengths)
-            codes.append(code)
-            counts.append(count)
-        return tuple(key), codes, counts
-
-    def _top(self, depths: tuple[int, ...]) -> int:
-        """The ``depths[s]`` highest cards out of each suit ``s``, as a mask."""
-        rest = self.rest
-        out = 0
-        for suit, depth in zip(_SUITS, depths, strict=True):
-            held = rest & suit
-            for _ in range(depth):
-                top = 1 << (held.bit_length() - 1)
-                out |= top
-                held ^= top
+            out.append(found)
         return out
 
-    def _store(self, key: tuple[int, ...], codes: list[int], counts: list[int], rel: int,
-               result: bool, target: int) -> None:
+    @staticmethod
+    def _top(suits: list[tuple[int, int, tuple[int, ...]]], depths: tuple[int, ...]) -> int:
+        """The ``depths[s]`` highest cards out of each suit ``s``, as a mask."""
+        a, b, c, d = depths
+        return (suits[0][2][a] | suits[1][2][b] << 13 | suits[2][2][c] << 26
+                | suits[3][2][d] << 39)
+
+    def _store(self, key: tuple[int, ...], suits: list[tuple[int, int, tuple[int, ...]]],
+               rel: int, result: bool, target: int) -> None:
         """Record the result of a search with the cards its proof relied on (``rel``): every
         position with the same suit lengths and the same owners of each suit's cards down to
         the lowest relied-on card has the same value (partition search)."""
         rest = self.rest
         depths = []
-        entry: list[object] = []
-        spread = self.spread
-        for suit, code, count in zip(_SUITS, codes, counts, strict=True):
+        wants = []
+        masks = self.masks
+        for suit, (code, _, tops) in zip(_SUITS, suits, strict=True):
             mine = rel & suit
-            if mine:
-                depth = (rest & suit & ~((mine & -mine) - 1)).bit_count()
-            else:
-                depth = 0
+            depth = (rest & suit & ~((mine & -mine) - 1)).bit_count() if mine else 0
             depths.append(depth)
-            mask = ((1 << count) - (1 << (count - depth))) * spread
-            entry.append(mask)
-            entry.append(code & mask)
-        entries = self.table.get(key)
-        if entries is None:
-            entries = self.table[key] = []
-        for old in entries:
-            if old[:8] == entry:
-                if result:
-                    old[8] = max(old[8], target)  # type: ignore[call-overload]
-                else:
-                    old[9] = min(old[9], target - 1)  # type: ignore[call-overload]
-                return
-        entry += [target, self.left, tuple(depths)] if result else \
-            [0, target - 1, tuple(depths)]
-        entries.append(entry)
+            wants.append(code & masks[len(tops) - 1][depth])
+        groups = self.table.get(key)
+        if groups is None:
+            groups = self.table[key] = {}
+        bucket = groups.get(tuple(depths))
+        if bucket is None:
+            bucket = groups[tuple(depths)] = {}
+        owners = tuple(wants)
+        entry = bucket.get(owners)
+        if entry is None:
+            bucket[owners] = [target, self.left] if result else [0, target - 1]
+            self.entries += 1
+        elif result:
+            if target > entry[0]:
+                entry[0] = target
+        elif target - 1 < entry[1]:
+            entry[1] = target - 1
 
     def _quick(self, leader: int) -> tuple[int, int]:
         """Tricks the leader's side takes at once on its own lead, and the cards that take
@@ -341,21 +341,26 @@ class TrickSolver:
             return mine[win]
         first = self.first
         key: tuple[int, ...] = ()
-        codes: list[int] = []
-        counts: list[int] = []
+        suits: list[tuple[int, int, tuple[int, ...]]] = []
         if not first:
-            key, codes, counts = self._codes()
-            entries = self.table.get(key)
-            if entries is not None:
-                c0, c1, c2, c3 = codes
-                for e in entries:
-                    if (c0 & e[0] == e[1] and c1 & e[2] == e[3] and c2 & e[4] == e[5]  # type: ignore[operator]
-                            and c3 & e[6] == e[7]):  # type: ignore[operator]
-                        if e[8] >= target:  # type: ignore[operator]
-                            self.rel = self._top(e[10])  # type: ignore[arg-type]
+            suits = self._suits()
+            s0, s1, s2, s3 = suits
+            key = (leader, self.broken, s0[1], s1[1], s2[1], s3[1])
+            groups = self.table.get(key)
+            if groups is not None:
+                c0, c1, c2, c3 = s0[0], s1[0], s2[0], s3[0]
+                masks = self.masks
+                m0, m1 = masks[len(s0[2]) - 1], masks[len(s1[2]) - 1]
+                m2, m3 = masks[len(s2[2]) - 1], masks[len(s3[2]) - 1]
+                for depths, bucket in groups.items():
+                    a, b, c, d = depths
+                    e = bucket.get((c0 & m0[a], c1 & m1[b], c2 & m2[c], c3 & m3[d]))
+                    if e is not None:
+                        if e[0] >= target:
+                            self.rel = self._top(suits, depths)
                             return True
-                        if e[9] < target:  # type: ignore[operator]
-                            self.rel = self._top(e[10])  # type: ignore[arg-type]
+                        if e[1] < target:
+                            self.rel = self._top(suits, depths)
                             return False
         # the seat with the top spade out wins a trick with each of its spades above every
         # other seat's spades, whoever leads
@@ -435,7 +440,7 @@ class TrickSolver:
         self.left = left
         self.leader = leader
         if key:
-            self._store(key, codes, counts, rel, result, target)
+            self._store(key, suits, rel, result, target)
         self.rel = rel
         return result
 
@@ -487,7 +492,11 @@ class TrickSolver:
                     if o & led & beat or (not o & led and o & beat):
                         safe = False
                         break
-        if safe:
+        if not winners:
+            moves = _runs(losers, others)
+        elif not losers:
+            moves = _runs(winners, others)
+        elif safe:
             moves = _runs(losers, others) + _runs(winners, others)
         else:
             moves = _runs(winners, others) + _runs(losers, others)
