@@ -232,7 +232,7 @@ class TrickSolver:
                 | suits[3][2][d] << 39)
 
     def _store(self, key: tuple[int, ...], suits: list[tuple[int, int, tuple[int, ...]]],
-               rel: int, result: bool, target: int) -> None:
+               rel: int, result: bool, target: int, hint: int) -> None:
         """Record the result of a search with the cards its proof relied on (``rel``): every
         position with the same suit lengths and the same owners of each suit's cards down to
         the lowest relied-on card has the same value (partition search)."""
@@ -254,9 +254,11 @@ class TrickSolver:
         owners = tuple(wants)
         entry = bucket.get(owners)
         if entry is None:
-            bucket[owners] = [target, self.left] if result else [0, target - 1]
+            bucket[owners] = [target, self.left, hint] if result else [0, target - 1, hint]
             self.entries += 1
-        elif result:
+            return
+        entry[2] = hint
+        if result:
             if target > entry[0]:
                 entry[0] = target
         elif target - 1 < entry[1]:
@@ -340,6 +342,7 @@ class TrickSolver:
             self.rel = 1 << best if ranked else 0
             return mine[win]
         first = self.first
+        hint = -1
         key: tuple[int, ...] = ()
         suits: list[tuple[int, int, tuple[int, ...]]] = []
         if not first:
@@ -362,6 +365,8 @@ class TrickSolver:
                         if e[1] < target:
                             self.rel = self._top(suits, depths)
                             return False
+                        if hint < 0:
+                            hint = e[2]
         # the seat with the top spade out wins a trick with each of its spades above every
         # other seat's spades, whoever leads
         rest = self.rest
@@ -408,6 +413,9 @@ class TrickSolver:
         moves = _runs(legal, others)
         if len(moves) > 1:
             moves = self._order_leads(leader, moves, others)
+            if hint in moves:  # the card that decided a position like this one before
+                moves.remove(hint)
+                moves.insert(0, hint)
         maximise = mine[leader]
         packed = self.packed
         bits = self.bits[leader]
@@ -432,6 +440,7 @@ class TrickSolver:
             if r == maximise:
                 result = r
                 rel = self.rel
+                hint = card
                 break
             rel |= self.rel
         hands[leader] = h
@@ -440,7 +449,7 @@ class TrickSolver:
         self.left = left
         self.leader = leader
         if key:
-            self._store(key, suits, rel, result, target)
+            self._store(key, suits, rel, result, target, hint)
         self.rel = rel
         return result
 
