@@ -174,3 +174,21 @@ def test_unbroken_endings_of_every_break_mode(preset: str, mode: str) -> None:
     rules = make_rules(preset, spades_break=mode)
     for seed in range(12):
         _check(rules, seed, 3 + seed % 2, first=True)
+
+
+@pytest.mark.parametrize("name", ["partnership", "cutthroat", "jokers+void"])
+def test_one_table_serves_many_deals(name: str) -> None:
+    """Table entries hold for every position with the same lengths and owners of the ranks
+    that mattered, whatever the deal: one solver reused over many deals answers as fresh
+    solvers do, and as plain minimax where that is affordable."""
+    rules = RULES[name]
+    t = k.table_of(rules)
+    rng = random.Random(name)
+    shared = [TrickSolver(t, side) for side in range(len(t.sides))]
+    for number in range(16):
+        pos = _ending(rules, rng, 4 + number % 3, first=False)
+        for side, solver in enumerate(shared):
+            value = solver.tricks(pos)
+            assert value == TrickSolver(t, side).tricks(pos)
+            if pos.left <= 4:
+                assert value == _minimax(t, pos, side, {})

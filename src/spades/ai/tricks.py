@@ -3,23 +3,30 @@
 Every hand is visible. The seats of ``side`` choose their cards to take as many tricks as
 they can and every other seat plays against them (with more than two sides: the side against
 all the others). Spades breaking (every ``spades_break`` mode), the lowest-club opening lead,
-jokers and every preset's deck are played exactly as the kernel plays them.
+jokers and every preset's deck are played exactly as the kernel plays them. ``solve_tricks``
+gives the count, ``best_moves`` the cards that keep it; a ``TrickSolver`` kept for a whole
+hand (a hand review) reuses what it learned at each earlier position.
 
-The search is the one of bridge double-dummy solvers (Bo Haglund's DDS, Ginsberg's GIB),
-written for Python:
+The search is the one of bridge double-dummy solvers (Bo Haglund's DDS, Ginsberg's GIB
+partition search), written for Python:
 
 - zero-window tests: "can the side take at least ``target`` more tricks?" answered by a
   boolean alpha-beta search, and a binary search on ``target`` around those tests;
 - a transposition table at trick boundaries holding a lower and an upper bound on the tricks
-  still to come, keyed on relative ranks (each suit's cards ranked among those still out), so
-  that positions that differ only in which small cards are gone share one entry; it is kept
-  between searches, so that solving every position along one hand reuses it;
+  still to come. Every search reports the cards whose ranks its answer relied on (a trick
+  won by the highest card of its suit, quick and sure tricks); the entry is keyed on each
+  seat's suit lengths and matched on the owners of each suit's cards down to the lowest
+  relied-on card, in relative ranks (ranked among the cards still out), so one entry serves
+  every position that differs only in small cards. Entries depend on the cards out, never
+  on the deal, so the table stays valid from one search (or position) to the next;
 - quick tricks: the tricks the leader can cash at once (top spades, then side-suit winners
-  that no opponent can ruff) bound the search before any card is tried;
+  that no opponent can ruff), and the sure tricks of the seat holding the top spades, bound
+  the search before any card is tried;
 - equivalent cards: of a run of cards in one hand with no other card out between them, one
   is tried;
-- move ordering: boss cards and leads to the partner's boss first; following, the cheapest
-  card that wins when an opponent is winning and the cheapest that loses when a partner is.
+- move ordering: the card that decided a like position before, boss cards and leads to the
+  partner's boss; following, the cheapest card that wins when an opponent is winning and
+  the cheapest that loses when a partner is.
 """
 
 from __future__ import annotations
