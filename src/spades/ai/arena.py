@@ -6,6 +6,13 @@ side 1; in an each-for-yourself game A holds the even seats and then the odd one
 the cards cancels, so the difference of the two runs is the skill. ``deals`` mode plays
 one hand per deal from a 0-0 score; ``games`` mode plays whole games to the target.
 
+A contender may also be a player kept outside the package, named by the path of a Python
+file or package directory with a ``make_player(**options)`` function: ``bench/yardstick``
+(alias ``frozen``) is the frozen Normal that progress is measured against. Against a
+``field`` of opponents, the first contender meets each in turn. Besides the duplicate
+margin, the report gives each contender's set rate, bags per hand and bid calibration by
+position in the bidding order (mean tricks taken minus mean bid).
+
 Everything here is pure logic (no printing); ``spades arena`` shows it. Deals run in worker
 processes (``concurrent.futures.ProcessPoolExecutor``) when ``jobs`` > 1.
 """
