@@ -313,6 +313,29 @@ class TrickSolver:
                 used |= top
         return count, used
 
+    def _entry(self, leader: int, partner: int, side_cards: int) -> int:
+        """A card that lets ``leader`` put ``partner`` on lead at once (or 0): the partner's
+        top card of a side suit, above every opponent's card of the suit and above a card
+        the leader holds in it, when every opponent holding a spade can follow."""
+        hands = self.hands
+        for suit in _SUITS[:3]:
+            mine = side_cards & suit
+            if not mine:
+                continue
+            theirs = 0
+            for o in self.opponents[leader]:
+                held = hands[o]
+                if held & _SPADES and not held & suit:
+                    theirs = -1
+                    break
+                theirs |= held & suit
+            if theirs < 0:
+                continue
+            top = (hands[partner] & suit).bit_length()
+            if top > theirs.bit_length() and top > (mine & -mine).bit_length():
+                return 1 << (top - 1)
+        return 0
+
     def _lead(self, target: int) -> bool:
         """Can the side take ``target`` tricks from this trick boundary on? ``self.rel``
         is left holding the cards whose ranks the answer relied on."""
@@ -397,6 +420,19 @@ class TrickSolver:
         lowest_club = first and self.t.lowest_club
         if not lowest_club:
             quick, used = self._quick(leader)
+            need = target if mine[leader] else left - target + 1
+            if quick < need:
+                # or lead low to a partner's winner and let the partner cash its own
+                h = hands[leader]
+                side_cards = h & _NON_SPADES
+                # (a leader left with only spades after the lead would ruff the partner)
+                if side_cards and (not h & _SPADES or side_cards & (side_cards - 1)):
+                    for p in self.partners[leader]:
+                        more, cards = self._quick(p)
+                        if more > quick:
+                            entry = self._entry(leader, p, side_cards)
+                            if entry:
+                                quick, used = more, cards | entry
             if mine[leader]:
                 if quick >= target:
                     self.rel = used
