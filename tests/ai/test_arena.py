@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 import pytest
 
 from spades.ai.arena import (
     ArenaConfig,
     Contender,
+    DealOutcome,
+    Tally,
     mean_interval,
     parse_contender,
+    parse_field,
     parse_value,
     play_deal,
     proportion_interval,
     quantile_interval,
     run_arena,
     seat_contenders,
+    summarise,
+    tally_hand,
 )
-from spades.engine import PRESETS, make_rules
+from spades.engine import NIL, PRESETS, Bid, HandResult, HandScore, make_rules
 
 RANDOM = Contender("random")
 
@@ -122,3 +128,79 @@ def test_intervals() -> None:
     assert abs(p95.value - 0.95) < 0.02 and p95.high - p95.low < 0.03
     assert math.isnan(mean_interval([]).value)
     assert mean_interval([3.0]).low == -math.inf
+
+
+def _result(dealer: int, order: list[tuple[int, Bid]], tricks: tuple[int, ...]) -> HandResult:
+    bids = [Bid(0)] * 4
+    for seat, bid in order:
+        bids[seat] = bid
+    return HandResult(number=0, dealer=dealer, deck=(), actions=tuple(order),
+                      bids=tuple(bids), tricks=tricks, history=(),
+                      score=HandScore(points=(0, 0), bags=(0, 0), scores=(0, 0)))
+
+
+def test_calibration_sets_and_bags_on_handcrafted_hands() -> None:
+    """Two hands with contender 0 at seats 0 and 2: every figure worked out by hand."""
+    rules = PRESETS["partnership"]
+    who = [0, 1, 0, 1]
+    tallies = (Tally(), Tally())
+    # seat 0 bids 3 and takes 4; seat 2's nil is made; seats 1 and 3 bid 4 + 2, take 3 + 6
+    tally_hand(rules, _result(3, [(0, Bid(3)), (1, Bid(4)), (2, NIL), (3, Bid(2))],
+                               (4, 3, 0, 6)), who, tallies)
+    # bidding from seat 1: 5, 4, 3, 4; tricks 1, 6, 2, 4: side 0 (8 bid, 3 taken) is set
+    tally_hand(rules, _result(0, [(1, Bid(5)), (2, Bid(4)), (3, Bid(3)), (0, Bid(4))],
+                               (1, 6, 2, 4)), who, tallies)
+    assert tallies[0].calibration == [[1], [-2], [], [-3]]
+    assert tallies[1].calibration == [[1], [-1], [1], [4]]
+    config = ArenaConfig((RANDOM, RANDOM), rules, deals=1)
+    outcome = DealOutcome(index=0, margin=0.0, margin_bags_charged=0.0, hands=2,
+                          tallies=tallies)
+    first, second = summarise(config, [outcome]).levels
+    assert [c.value for c in first.calibration[:2]] == [1, -2]
+    assert math.isnan(first.calibration[2].value) and first.calibration[3].value == -3
+    assert first.calibration_bids == (1, 1, 0, 1)
+    assert [c.value for c in second.calibration] == [1, -1, 1, 4]
+    assert first.sets.value == 0.5 and second.sets.value == 0.0
+    assert first.bags_per_hand.value == 0.5     # 1 bag, then none (set)
+    assert second.bags_per_hand.value == 2.5    # 3 bags, then 2
+    data = first.to_dict()
+    assert data["calibration"][0] == {"position": 1, "bids": 1,
+                                      "tricks_minus_bid": {"value": 1.0, "low": None,
+                                                           "high": None}}
+    assert data["calibration"][2]["tricks_minus_bid"]["value"] is None
+
+
+def test_calibration_pools_every_deal() -> None:
+    a, b = Tally(), Tally()
+    a.bid_at(1).extend([1.0, -1.0])
+    b.bid_at(0).append(2.0)
+    b.bid_at(1).append(3.0)
+    a.add(b)
+    assert a.calibration == [[2.0], [1.0, -1.0, 3.0]]
+
+
+def test_a_field_of_opponents_takes_turns() -> None:
+    rules = PRESETS["partnership"]
+    easy = Contender("easy")
+    report = run_arena(ArenaConfig((easy, RANDOM), rules, deals=5, seed=4),
+                       field=(RANDOM, Contender("normal")))
+    assert report.levels[1].label == "field[random,normal]"
+    assert [part.levels[1].label for part in report.field] == ["random", "normal"]
+    assert [part.deals for part in report.field] == [3, 2]
+    # deal i was played against field[i % 2]: the same as a plain match on that deal
+    for number, opponent in enumerate((RANDOM, Contender("normal"))):
+        plain = ArenaConfig((easy, opponent), rules, deals=5, seed=4)
+        margins = [play_deal(plain, i).margin for i in range(number, 5, 2)]
+        assert report.field[number].margin.value == pytest.approx(statistics.fmean(margins))
+    pooled = statistics.fmean([p.margin.value * p.deals for p in report.field]) * 2 / 5
+    assert report.margin.value == pytest.approx(pooled)
+    assert len(report.to_dict()["field"]) == 2
+
+
+def test_a_field_is_parsed_with_options() -> None:
+    field = parse_field("easy, hard:iterations=30,time_limit=1 ,bench/yardstick")
+    assert field == (Contender("easy"),
+                     Contender("hard", (("iterations", 30), ("time_limit", 1))),
+                     Contender("bench/yardstick"))
+    with pytest.raises(ValueError, match="name the field"):
+        parse_field(" , ")

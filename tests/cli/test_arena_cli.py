@@ -59,3 +59,28 @@ def test_arena_errors_are_clear(argv: list[str], words: str,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert words in capsys.readouterr().err
+
+
+def test_arena_against_a_field(capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # "frozen" is bench/yardstick
+    code = main(["arena", "easy", "--field", "random,frozen", "--deals", "2", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["levels"][1]["label"] == "field[random,frozen]"
+    assert [part["levels"][1]["label"] for part in report["field"]] == ["random", "frozen"]
+    calibration = report["levels"][0]["calibration"]
+    assert [row["position"] for row in calibration] == [1, 2, 3, 4]
+    assert sum(row["bids"] for row in calibration) > 0
+    assert main(["arena", "easy", "--field", "random,normal", "--deals", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "against each opponent of the field" in out and "1st to bid" in out
+
+
+@pytest.mark.parametrize("argv", [["arena", "easy"],
+                                  ["arena", "easy", "random", "--field", "normal"],
+                                  ["arena", "easy", "--field", "normal,nobody"],
+                                  ["arena", "easy", "bench/no-such-player"]])
+def test_arena_opponent_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "spades arena:" in capsys.readouterr().err

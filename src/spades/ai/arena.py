@@ -6,24 +6,37 @@ side 1; in an each-for-yourself game A holds the even seats and then the odd one
 the cards cancels, so the difference of the two runs is the skill. ``deals`` mode plays
 one hand per deal from a 0-0 score; ``games`` mode plays whole games to the target.
 
+A contender may also be a player kept outside the package, named by the path of a Python
+file or package directory with a ``make_player(**options)`` function: ``bench/yardstick``
+(alias ``frozen``) is the frozen Normal that progress is measured against. Against a
+``field`` of opponents, the first contender meets each in turn. Besides the duplicate
+margin, the report gives each contender's set rate, bags per hand and bid calibration by
+position in the bidding order (mean tricks taken minus mean bid).
+
 Everything here is pure logic (no printing); ``spades arena`` shows it. Deals run in worker
 processes (``concurrent.futures.ProcessPoolExecutor``) when ``jobs`` > 1.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from spades.engine import (
     BLIND_NIL,
     Action,
+    Bid,
     GameState,
     HandResult,
     Look,
@@ -58,7 +71,56 @@ class Contender:
         return self.level + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
     def make(self) -> Player:
-        return make_player(self.level, **dict(self.options))
+        return make_contender(self.level, **dict(self.options))
+
+
+#: The short name of the frozen Normal kept under ``bench/`` (run from the project's root).
+FROZEN = "frozen"
+FROZEN_PATH = "bench/yardstick"
+
+
+def make_contender(level: str, **options: Any) -> Player:
+    """A level's player, or a player from outside the package: a path to a Python file or
+    to a package directory whose ``make_player(**options)`` builds it (``frozen`` is the
+    frozen Normal, ``bench/yardstick``). The measuring sticks of ``bench/`` stay out of
+    ``src`` this way, and the arena can still seat them."""
+    if level == FROZEN:
+        level = FROZEN_PATH
+        if not Path(level).is_dir():
+            raise ValueError(f"{FROZEN}: {FROZEN_PATH} is not here; run from the project's "
+                             f"root or give the yardstick's path")
+    if "/" not in level and not level.endswith(".py"):
+        return make_player(level, **options)
+    factory = getattr(_player_module(level), "make_player", None)
+    if not callable(factory):
+        raise ValueError(f"{level}: the module has no make_player(**options) function")
+    player: Player = factory(**options)
+    return player
+
+
+def _player_module(path: str) -> ModuleType:
+    place = Path(path)
+    if place.is_dir() and (place / "__init__.py").is_file():
+        init, search = place / "__init__.py", [str(place)]
+    elif place.suffix == ".py" and place.is_file():
+        init, search = place, None
+    else:
+        raise ValueError(f"{path}: not a player module (a .py file or a package directory)")
+    name = "spades_player_" + hashlib.sha1(str(init.resolve()).encode()).hexdigest()[:12]
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, init,
+                                                      submodule_search_locations=search)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"{path}: cannot be loaded as a Python module")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return module
 
 
 def parse_value(text: str) -> Any:
@@ -81,7 +143,9 @@ def parse_value(text: str) -> Any:
 def parse_contender(spec: str) -> Contender:
     """``"hard"`` or ``"hard:iterations=300,time_limit=none"``."""
     level, _, rest = spec.partition(":")
-    level = level.strip().lower()
+    level = level.strip()
+    if "/" not in level and not level.endswith(".py"):
+        level = level.lower()
     if not level:
         raise ValueError(f"{spec!r}: name a level, e.g. normal or hard:iterations=300")
     options: list[tuple[str, Any]] = []
@@ -127,12 +191,23 @@ class Tally:
     games: int = 0
     wins: int = 0
     times: list[float] = field(default_factory=list)
+    #: ``calibration[p]``: tricks taken minus tricks bid, one entry per plain (not nil) bid
+    #: made from position ``p`` of the bidding order (0 = first to bid)
+    calibration: list[list[float]] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name in ("side_hands", "contracts", "made", "sets", "nil_attempts", "nil_made",
                      "bags", "points", "games", "wins"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.times.extend(other.times)
+        for position, values in enumerate(other.calibration):
+            self.bid_at(position).extend(values)
+
+    def bid_at(self, position: int) -> list[float]:
+        """The calibration list of a bidding position (made on first use)."""
+        while len(self.calibration) <= position:
+            self.calibration.append([])
+        return self.calibration[position]
 
 
 @dataclass
@@ -147,11 +222,16 @@ class DealOutcome:
     tallies: tuple[Tally, Tally]
 
 
-def _tally_hand(rules: Rules, result: HandResult, who: list[int],
+def tally_hand(rules: Rules, result: HandResult, who: list[int],
                 tallies: tuple[Tally, Tally]) -> None:
     t = table_of(rules)
     bids = [b.tricks for b in result.bids]
     nils = [NIL if b.nil else PLAIN for b in result.bids]
+    order = [seat for seat, action in result.actions if isinstance(action, Bid)]
+    for position, seat in enumerate(order):
+        bid = result.bids[seat]
+        if not bid.nil:
+            tallies[who[seat]].bid_at(position).append(result.tricks[seat] - bid.tricks)
     for index, side in enumerate(rules.sides):
         tally = tallies[who[side[0]]]
         tally.side_hands += 1
@@ -197,7 +277,7 @@ def _play_run(config: ArenaConfig, index: int, run: int,
         tallies[who[seat]].times.append(time.perf_counter() - start)
         state = apply(state, action)
     for result in state.results:
-        _tally_hand(rules, result, who, tallies)
+        tally_hand(rules, result, who, tallies)
     if one_hand:
         points = state.results[0].score.points
     else:
@@ -318,11 +398,21 @@ class LevelReport:
     decision_p50: Interval
     decision_p95: Interval
     decisions: int
+    #: by position in the bidding order (first to bid first): mean tricks taken minus
+    #: mean tricks bid over plain bids, negative when the seat overbids; and how many bids
+    calibration: tuple[Interval, ...] = ()
+    calibration_bids: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in self.__dict__.items():
+            if key in ("calibration", "calibration_bids"):
+                continue
             out[key] = value.to_dict() if isinstance(value, Interval) else value
+        out["calibration"] = [
+            {"position": position + 1, "bids": count, "tricks_minus_bid": interval.to_dict()}
+            for position, (interval, count) in enumerate(
+                zip(self.calibration, self.calibration_bids, strict=True))]
         return out
 
 
@@ -337,9 +427,11 @@ class ArenaReport:
     margin: Interval
     margin_bags_charged: Interval
     seconds: float
+    #: against a field: the report against each opponent of the field
+    field: tuple[ArenaReport, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "preset": self.rules.name,
             "rules": self.rules.overrides(),
             "mode": self.mode,
@@ -351,6 +443,9 @@ class ArenaReport:
             "margin_bags_charged": self.margin_bags_charged.to_dict(),
             "levels": [level.to_dict() for level in self.levels],
         }
+        if self.field:
+            out["field"] = [report.to_dict() for report in self.field]
+        return out
 
 
 def _bags_interval(outcomes: list[DealOutcome], contender: int) -> Interval:
@@ -386,6 +481,8 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
             decision_p50=quantile_interval(total.times, 0.5),
             decision_p95=quantile_interval(total.times, 0.95),
             decisions=len(total.times),
+            calibration=tuple(mean_interval(values) for values in total.calibration),
+            calibration_bids=tuple(len(values) for values in total.calibration),
         ))
     return ArenaReport(rules=config.rules, mode=config.mode, deals=len(outcomes),
                        hands=sum(o.hands for o in outcomes), seed=config.seed,
@@ -395,26 +492,60 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
 
 
 def run_arena(config: ArenaConfig, *, jobs: int = 1,
-              progress: Callable[[int, int], None] | None = None) -> ArenaReport:
-    """Play every deal of ``config`` (in ``jobs`` processes) and summarise."""
+              progress: Callable[[int, int], None] | None = None,
+              field: tuple[Contender, ...] = ()) -> ArenaReport:
+    """Play every deal of ``config`` (in ``jobs`` processes) and summarise.
+
+    With a ``field`` of opponents, the first contender meets them in turn (deal ``i``
+    against ``field[i % len(field)]``) instead of ``config.contenders[1]``: the report's
+    second level is the whole field, and ``report.field`` holds one report per opponent."""
     if config.deals < 1:
         raise ValueError(f"deals must be at least 1, not {config.deals}")
-    for contender in config.contenders:
-        contender.make()  # an unknown level or option fails here, before any work
+    configs = [config] if not field else [
+        replace(config, contenders=(config.contenders[0], opponent)) for opponent in field]
+    for each in configs:
+        for contender in each.contenders:
+            contender.make()  # an unknown level or option fails here, before any work
     start = time.perf_counter()
     total = config.deals
     outcomes: list[DealOutcome] = []
     if jobs <= 1:
         for index in range(total):
-            outcomes.append(play_deal(config, index))
+            outcomes.append(play_deal(configs[index % len(configs)], index))
             if progress:
                 progress(len(outcomes), total)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_deal, config, index) for index in range(total)]
+            futures = [pool.submit(play_deal, configs[index % len(configs)], index)
+                       for index in range(total)]
             for future in as_completed(futures):
                 outcomes.append(future.result())
                 if progress:
                     progress(len(outcomes), total)
     outcomes.sort(key=lambda o: o.index)
-    return summarise(config, outcomes, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    if not field:
+        return summarise(config, outcomes, seconds)
+    whole = Contender("field[" + ",".join(c.label for c in field) + "]")
+    report = summarise(replace(config, contenders=(config.contenders[0], whole)), outcomes,
+                       seconds)
+    report.field = tuple(
+        summarise(each, [o for o in outcomes if o.index % len(configs) == number], seconds)
+        for number, each in enumerate(configs) if number < total)
+    return report
+
+
+def parse_field(text: str) -> tuple[Contender, ...]:
+    """``"easy,normal,frozen"``; a player's options may follow it, also comma-separated:
+    ``"easy,hard:iterations=300,time_limit=1,frozen"`` is three players."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    if not specs:
+        raise ValueError(f"{text!r}: name the field's players, e.g. easy,normal,frozen")
+    return tuple(parse_contender(spec) for spec in specs)

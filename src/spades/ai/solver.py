@@ -11,6 +11,9 @@ bridge double-dummy solvers:
 - a transposition table at trick boundaries keyed on the holdings, the leader, spades broken
   and the tricks taken, holding bounds as well as exact values;
 - move ordering: winners first for the side to maximise, ducks first for the others.
+
+This search values whole hands in points (nil, bags, the game score), which Hard needs in the
+last tricks; ``tricks.py`` is the fast double-dummy solver of trick counts.
 """
 
 from __future__ import annotations

@@ -1,0 +1,93 @@
+"""What one trick is worth, in points, to each side: the arithmetic behind "make your bid",
+"avoid bags once it is made", "cover the nil", "set them when it pays".
+
+A trick won by a side that still needs tricks is worth its share of the contract: the
+contract's swing (made vs set, plus the game when making it reaches the target) times the
+chance that this very trick decides it. Once the contract is made a trick is a bag. A trick
+won by a live nil bidder breaks the nil.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+from .knowledge import Knowledge, SideInfo
+
+#: Extra weight of a contract whose result decides the game.
+GAME_SWING = 200.0
+
+
+def binomial_pmf(trials: int, p: float, hits: int) -> float:
+    if hits < 0 or hits > trials:
+        return 0.0
+    return comb(trials, hits) * p**hits * (1.0 - p) ** (trials - hits)
+
+
+def contract_swing(k: Knowledge, side: SideInfo) -> float:
+    """Points between making ``side``'s contract and being set on it."""
+    rules = k.rules
+    per_trick = 20.0 if rules.set_scoring == "minus" else 10.0
+    swing = per_trick * side.contract
+    if k.reaches_target(side, 10 * side.contract):
+        swing += GAME_SWING
+    if rules.losing_score is not None and rules.set_scoring == "minus" and (
+            side.score - 10 * side.contract <= rules.losing_score):
+        swing += GAME_SWING
+    return swing
+
+
+def trick_value(k: Knowledge, side: SideInfo) -> float:
+    """What a trick won by one of ``side``'s plain bidders is worth to that side."""
+    left = k.tricks_left
+    need = side.need
+    if side.contract == 0 or not side.bidders:
+        return 0.0
+    if need == 0:
+        return k.bag_value(side)
+    if need > left:
+        return 0.0  # set whatever happens: tricks neither score nor bag
+    share = min(0.9, max(0.15, need / left))
+    pivot = binomial_pmf(left - 1, share, need - 1)
+    return contract_swing(k, side) * pivot + 1.0
+
+
+def nil_swing(k: Knowledge, seat: int) -> float:
+    """Points a live nil bidder's side loses if it takes a trick."""
+    rules = k.rules
+    bid = k.view.bids[seat]
+    value = float(rules.blind_nil_value if bid is not None and bid.blind else rules.nil_value)
+    swing = value if rules.failed_nil == "bags" else 2.0 * value
+    side = k.sides[rules.side_of[seat]]
+    if k.reaches_target(side, int(value) + 10 * side.contract):
+        swing += GAME_SWING / 2
+    return swing
+
+
+def broken_nil_value(k: Knowledge, side: SideInfo) -> float:
+    """A trick won by a nil bidder who has already taken one: a bag, or nothing."""
+    if k.rules.failed_nil == "penalty-void":
+        return 0.0
+    return k.bag_value(side)
+
+
+def seat_values(k: Knowledge) -> list[float]:
+    """For each seat, what it winning this trick is worth to my side (negative = bad)."""
+    rules = k.rules
+    mine = rules.side_of[k.seat]
+    others = max(1, len(k.sides) - 1)
+    per_side: dict[int, float] = {}
+    values: list[float] = []
+    for seat in range(k.n):
+        index = rules.side_of[seat]
+        side = k.sides[index]
+        sign = 1.0 if index == mine else -1.0 / others
+        if seat in side.nils:
+            value = -nil_swing(k, seat)
+        elif seat in side.broken_nils:
+            value = broken_nil_value(k, side)
+        else:
+            if index not in per_side:
+                per_side[index] = trick_value(k, side)
+            value = per_side[index]
+        values.append(sign * value)
+    return values

@@ -1,0 +1,356 @@
+"""What one seat can infer from its ``PlayerView``, and nothing more.
+
+``Knowledge(view)`` gathers, as bit masks: the cards still out (in other hands or the
+kitty), the voids each seat has shown, the cards known to sit in a given hand (cards we
+passed to a partner, the two-player hand that the face-up discards give away, the two of
+clubs after a kitty exchange), and, for every hidden card, how likely each seat is to hold
+it. It also sums up each side's contract: bid, tricks taken, tricks still needed, live nil
+bidders, bags and score.
+
+Everything here is computed from public facts and the seat's own cards, so a player built on
+it cannot cheat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spades.engine import Phase, PlayerView, Rules
+
+from .cards import SUIT_MASKS, SUIT_OF
+
+SPADES = 3
+FIRST_SPADE = 39
+CLUBS_TWO = 0
+#: Bits of the four suits in a seat's void set: bit ``s`` set = void in suit ``s``.
+ALL_SIDE_SUITS = 0b0111
+
+_DECK_MASKS: dict[tuple[int, ...], int] = {}
+
+
+def deck_mask(rules: Rules) -> int:
+    """The cards of this variant's deck, as a mask."""
+    key = rules.deck
+    mask = _DECK_MASKS.get(key)
+    if mask is None:
+        mask = 0
+        for card in key:
+            mask |= 1 << card
+        _DECK_MASKS[key] = mask
+    return mask
+
+
+def higher_in_suit(card: int) -> int:
+    """The mask of the cards of ``card``'s suit above it (jokers count as spades)."""
+    return SUIT_MASKS[SUIT_OF[card]] & ~((2 << card) - 1)
+
+
+def lower_in_suit(card: int) -> int:
+    return SUIT_MASKS[SUIT_OF[card]] & ((1 << card) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class SideInfo:
+    """One side's contract in the hand being played."""
+
+    index: int
+    seats: tuple[int, ...]
+    contract: int  # the sum of the plain (non-nil) bids
+    taken: int  # tricks won by the plain bidders
+    need: int  # tricks still to win to make the contract
+    nils: tuple[int, ...]  # nil bidders who have not taken a trick yet
+    broken_nils: tuple[int, ...]  # nil bidders who have
+    score: int
+    bags: int
+
+    @property
+    def bidders(self) -> tuple[int, ...]:
+        return tuple(s for s in self.seats if s not in self.nils and s not in self.broken_nils)
+
+
+def side_infos(view: PlayerView) -> tuple[SideInfo, ...]:
+    rules = view.rules
+    out: list[SideInfo] = []
+    for index, seats in enumerate(rules.sides):
+        contract = taken = 0
+        nils: list[int] = []
+        broken: list[int] = []
+        for seat in seats:
+            bid = view.bids[seat]
+            if bid is None:
+                continue
+            if bid.nil:
+                (broken if view.tricks[seat] else nils).append(seat)
+            else:
+                contract += bid.tricks
+                taken += view.tricks[seat]
+        out.append(SideInfo(
+            index=index, seats=seats, contract=contract, taken=taken,
+            need=max(0, contract - taken), nils=tuple(nils), broken_nils=tuple(broken),
+            score=view.scores[index], bags=view.bags[index]))
+    return tuple(out)
+
+
+class Knowledge:
+    """The seat's picture of the hand: cards out, voids, who may hold what, the contracts."""
+
+    __slots__ = (
+        "_expect", "_unknown_in_suit", "dead", "hand", "holders", "known", "n", "out", "played",
+        "rules", "seat", "sides", "slots", "unknown", "view", "voids",
+    )
+
+    def __init__(self, view: PlayerView) -> None:
+        rules = view.rules
+        n = rules.players
+        self.view = view
+        self.rules = rules
+        self.seat = view.seat
+        self.n = n
+        self.hand = view.hand_mask
+        self.played = view.played
+        self.sides = side_infos(view)
+        # holders: the other seats, plus the kitty (index n) when it hides an unknown card
+        self.voids = [0] * (n + 1)
+        self.known = [0] * (n + 1)
+        dead = 0
+        for card in view.discards:
+            dead |= 1 << card
+        self._read_kitty(view)
+        kitty_slots = 0
+        if rules.kitty:
+            if view.kitty_holder is None and view.phase is not Phase.KITTY:
+                dead |= 1  # no exchange was offered: the kitty card is the two of clubs
+            elif view.kitty_taken:
+                dead |= 1  # the two of clubs went into the kitty
+            else:
+                kitty_slots = 1
+        self.dead = dead
+        self.out = deck_mask(rules) & ~self.hand & ~self.played & ~dead
+        self._read_passes(view)
+        self._read_tricks(view)
+        slots = [0] * (n + 1)
+        for s in range(n):
+            if s != self.seat:
+                slots[s] = view.hand_sizes[s]
+        slots[n] = kitty_slots
+        if rules.draw and view.phase in (Phase.BID, Phase.PLAY, Phase.PASS):
+            # every card not kept is face up: the other hand is all the rest
+            other = 1 - self.seat
+            self.known[other] = self.out
+        for s in range(n + 1):
+            self.known[s] &= self.out
+            slots[s] -= self.known[s].bit_count()
+        known_all = 0
+        for mask in self.known:
+            known_all |= mask
+        self.unknown = self.out & ~known_all
+        self.slots = slots
+        self.holders = tuple(s for s in range(n + 1) if s != self.seat and slots[s] > 0)
+        self._unknown_in_suit = [(self.unknown & SUIT_MASKS[x]).bit_count() for x in range(4)]
+        self._expect = self._fit()
+
+    # ------------------------------------------------------------------ reading the view
+
+    def _read_kitty(self, view: PlayerView) -> None:
+        holder = view.kitty_holder
+        if holder is not None and view.kitty_taken is False and holder != self.seat:
+            self.known[holder] |= 1 << CLUBS_TWO  # the holder kept the two of clubs
+
+    def _read_passes(self, view: PlayerView) -> None:
+        for giver, receiver, cards in view.passes:
+            if giver == self.seat:
+                for card in cards:
+                    self.known[receiver] |= 1 << card
+
+    def _read_tricks(self, view: PlayerView) -> None:
+        rules = self.rules
+        broken = False
+        tricks = [(t.leader, t.cards) for t in view.history]
+        if view.trick:
+            tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+        for leader, cards in tricks:
+            lead = cards[0]
+            led_suit = SUIT_OF[lead]
+            if lead >= FIRST_SPADE and not broken:
+                self.voids[leader] |= ALL_SIDE_SUITS  # led a spade unbroken: only spades left
+            for index in range(1, len(cards)):
+                card = cards[index]
+                seat = (leader + index) % self.n
+                if SUIT_OF[card] != led_suit:
+                    self.voids[seat] |= 1 << led_suit
+                if not broken:
+                    if rules.spades_break == "void":
+                        broken = SUIT_OF[card] != led_suit
+                    elif card >= FIRST_SPADE:
+                        broken = rules.spades_break == "any-spade" or led_suit != SPADES
+            if lead >= FIRST_SPADE:
+                broken = True
+
+    def _fit(self) -> list[list[float]]:
+        """Expected number of hidden cards of each suit in each holder's hand.
+
+        Rows must sum to the holders' free slots, columns to the hidden cards of each suit,
+        and a shown void holds nothing: a few rounds of proportional fitting.
+        """
+        n1 = self.n + 1
+        counts = self._unknown_in_suit
+        expect = [[0.0] * 4 for _ in range(n1)]
+        for s in self.holders:
+            for x in range(4):
+                if counts[x] and not self.voids[s] >> x & 1:
+                    expect[s][x] = 1.0
+        for _ in range(12):
+            for s in self.holders:
+                row = expect[s]
+                total = row[0] + row[1] + row[2] + row[3]
+                if total > 0:
+                    scale = self.slots[s] / total
+                    for x in range(4):
+                        row[x] *= scale
+            for x in range(4):
+                total = sum(expect[s][x] for s in self.holders)
+                if total > 0:
+                    scale = counts[x] / total
+                    for s in self.holders:
+                        expect[s][x] *= scale
+        return expect
+
+    # ------------------------------------------------------------------ who holds what
+
+    def is_void(self, seat: int, suit: int) -> bool:
+        """Known void: shown by the play, or no hidden card of the suit can be there."""
+        if self.voids[seat] >> suit & 1:
+            return True
+        return not self.known[seat] & SUIT_MASKS[suit] and self._expect[seat][suit] <= 0.0
+
+    def prob_card(self, seat: int, card: int) -> float:
+        """How likely ``seat`` holds ``card`` (0 for cards already seen elsewhere)."""
+        bit = 1 << card
+        if self.known[seat] & bit:
+            return 1.0
+        if not self.unknown & bit:
+            return 0.0
+        suit = SUIT_OF[card]
+        count = self._unknown_in_suit[suit]
+        return min(1.0, self._expect[seat][suit] / count) if count else 0.0
+
+    def prob_none(self, seat: int, mask: int) -> float:
+        """How likely ``seat`` holds none of the cards of ``mask``."""
+        if self.known[seat] & mask:
+            return 0.0
+        mask &= self.unknown
+        if not mask:
+            return 1.0
+        result = 1.0
+        for suit in range(4):
+            k = (mask & SUIT_MASKS[suit]).bit_count()
+            if k:
+                count = self._unknown_in_suit[suit]
+                p = min(1.0, self._expect[seat][suit] / count)
+                if p >= 1.0:
+                    return 0.0
+                result *= (1.0 - p) ** k
+        return result
+
+    def prob_any(self, seat: int, mask: int) -> float:
+        return 1.0 - self.prob_none(seat, mask)
+
+    def prob_void(self, seat: int, suit: int) -> float:
+        if self.voids[seat] >> suit & 1:
+            return 1.0
+        return self.prob_none(seat, self.out & SUIT_MASKS[suit])
+
+    # ------------------------------------------------------------------ my cards
+
+    def higher_out(self, card: int) -> int:
+        """The cards still out that beat ``card`` in its own suit."""
+        return self.out & higher_in_suit(card)
+
+    def is_master(self, card: int) -> bool:
+        """No card still out is higher in its suit."""
+        return not self.higher_out(card)
+
+    def sure_winners(self) -> int:
+        """Masters in my hand: spades no one can beat, and side-suit tops that no one who
+        might still hold a spade is known to be void in."""
+        result = 0
+        for suit in range(4):
+            mine = self.hand & SUIT_MASKS[suit]
+            while mine:
+                top = mine.bit_length() - 1
+                if self.higher_out(top):
+                    break
+                if suit != SPADES and self._ruff_threat(suit):
+                    break
+                result |= 1 << top
+                mine ^= 1 << top
+        return result
+
+    def _ruff_threat(self, suit: int) -> bool:
+        spades_out = self.out & SUIT_MASKS[SPADES]
+        if not spades_out:
+            return False
+        for seat in self.opponents():
+            if self.voids[seat] >> suit & 1 and self.prob_any(seat, spades_out) > 0.0:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ sides and seats
+
+    @property
+    def my_side(self) -> SideInfo:
+        return self.sides[self.rules.side_of[self.seat]]
+
+    @property
+    def partner(self) -> int | None:
+        return self.rules.partner_of[self.seat]
+
+    def is_friend(self, seat: int) -> bool:
+        return self.rules.side_of[seat] == self.rules.side_of[self.seat]
+
+    def opponents(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.n) if not self.is_friend(s))
+
+    def opponent_sides(self) -> tuple[SideInfo, ...]:
+        mine = self.rules.side_of[self.seat]
+        return tuple(side for side in self.sides if side.index != mine)
+
+    def is_live_nil(self, seat: int) -> bool:
+        bid = self.view.bids[seat]
+        return bid is not None and bid.nil and self.view.tricks[seat] == 0
+
+    @property
+    def partner_nil(self) -> bool:
+        """My partner bid nil and has not taken a trick."""
+        partner = self.partner
+        return partner is not None and self.is_live_nil(partner)
+
+    @property
+    def my_nil(self) -> bool:
+        return self.is_live_nil(self.seat)
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to play, this one included."""
+        return len(self.view.hand)
+
+    # ------------------------------------------------------------------ rules and score
+
+    @property
+    def bags_cost(self) -> bool:
+        return self.rules.bag_limit is not None and self.rules.bag_penalty > 0
+
+    def bag_value(self, side: SideInfo) -> float:
+        """What one more bag is worth to ``side``, in points (negative when bags cost)."""
+        rules = self.rules
+        if rules.bag_limit is None or rules.bag_penalty <= 0:
+            return 1.0
+        cost = rules.bag_penalty / rules.bag_limit
+        if rules.bag_takeback:
+            cost += 1.0
+        if side.bags + 1 >= rules.bag_limit - 1:
+            cost *= 1.8  # the penalty is about to land
+        return 1.0 - cost
+
+    def reaches_target(self, side: SideInfo, points: int) -> bool:
+        return side.score + points >= self.rules.target_score

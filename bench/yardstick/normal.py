@@ -1,0 +1,110 @@
+"""The Normal computer player: solid heuristic Spades.
+
+Every card is weighed the same way: for each legal card, the chance that each seat ends up
+winning the trick (read from the cards out, the voids shown and who still plays), times what
+that seat winning is worth to our side (a needed trick, a bag, a broken nil, a set), minus
+what the card would have been worth kept for later. That one rule gives the habits players
+expect: second hand low, third hand high, win cheaply in fourth seat, don't overtake a
+partner's sure winner, cover a partner's nil and play high over it, keep the opponents' nil
+in danger, duck once the bid is made when bags cost, and go for the set when it pays.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from spades.engine import (
+    BLIND_NIL,
+    DISCARD,
+    KEEP,
+    Action,
+    Bid,
+    Card,
+    Exchange,
+    Phase,
+    Play,
+    PlayerView,
+)
+
+from .base import forced, legal_or_first, play_of
+from .bidding import evaluate, normal_bid, wants_blind_nil
+from .cards import SUIT_MASKS, SUIT_OF
+from .heuristics_deal import find_pass, keep_drawn, pass_choice, rank_of
+from .heuristics_trick import future_danger, future_wins, outcome, trick_now
+from .heuristics_value import seat_values
+from .knowledge import SPADES, Knowledge
+
+#: How much of a card's later worth counts against spending it now.
+FUTURE_WEIGHT = 0.7
+DANGER = True
+
+
+def choose_card(view: PlayerView) -> Card:
+    """Normal's card: the legal card with the best expected worth for our side."""
+    cards = [a.card for a in view.legal if isinstance(a, Play)]
+    if len(cards) == 1:
+        return cards[0]
+    k = Knowledge(view)
+    now = trick_now(k)
+    values = seat_values(k)
+    mine = values[k.seat]
+    spades_held = k.hand & SUIT_MASKS[SPADES]
+    best = cards[0]
+    best_score = float("-inf")
+    for card in cards:
+        dist = outcome(k, now, card)
+        score = 0.0
+        for seat, p in dist.items():
+            score += p * values[seat]
+        later = future_wins(k, card) if mine >= 0 or not DANGER else future_danger(k, card)
+        score -= FUTURE_WEIGHT * later * mine
+        suit = SUIT_OF[card]
+        if suit != SPADES and spades_held and k.hand & SUIT_MASKS[suit] == 1 << card:
+            score += 0.03 * abs(mine) + 0.05  # a void to trump in (or to shed on)
+        score -= 0.001 * rank_of(card)
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def choose_bid(view: PlayerView, blind_nil: bool) -> Bid:
+    bid = normal_bid(view, blind_nil=blind_nil).bid
+    if bid in view.legal:
+        return bid
+    bids = [a for a in view.legal if isinstance(a, Bid) and not a.blind]
+    return bids[0]
+
+
+def choose_exchange(view: PlayerView) -> Action:
+    """Swap the two of clubs for the kitty unless the hand is a good nil."""
+    keep_two = view.rules.nil and evaluate(view.hand_mask, view.rules).nil_chance >= 0.55
+    return legal_or_first(view, Exchange(not keep_two))
+
+
+@dataclass
+class NormalPlayer:
+    """Solid heuristics: counts cards and voids, covers nils, avoids bags, reads the score."""
+
+    name: str = "normal"
+    blind_nil: bool = False
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        action = forced(view)
+        if action is not None:
+            return action
+        legal = view.legal
+        phase = view.phase
+        if phase is Phase.PLAY:
+            return play_of(view, choose_card(view))
+        if phase is Phase.BID:
+            return choose_bid(view, self.blind_nil)
+        if phase is Phase.DRAW:
+            if self.blind_nil and BLIND_NIL in legal and wants_blind_nil(view):
+                return BLIND_NIL
+            return legal_or_first(view, KEEP if keep_drawn(view) else DISCARD)
+        if phase is Phase.KITTY:
+            return choose_exchange(view)
+        if phase is Phase.PASS:
+            return find_pass(view, pass_choice(view))
+        return legal[0]

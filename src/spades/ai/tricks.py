@@ -1,0 +1,636 @@
+"""A double-dummy trick solver: how many tricks one side takes from here under best play.
+
+Every hand is visible. The seats of ``side`` choose their cards to take as many tricks as
+they can and every other seat plays against them (with more than two sides: the side against
+all the others). Spades breaking (every ``spades_break`` mode), the lowest-club opening lead,
+jokers and every preset's deck are played exactly as the kernel plays them. ``solve_tricks``
+gives the count, ``best_moves`` the cards that keep it; a ``TrickSolver`` kept for a whole
+hand (a hand review) reuses what it learned at each earlier position.
+
+The search is the one of bridge double-dummy solvers (Bo Haglund's DDS, Ginsberg's GIB
+partition search), written for Python:
+
+- zero-window tests: "can the side take at least ``target`` more tricks?" answered by a
+  boolean alpha-beta search, and a binary search on ``target`` around those tests;
+- a transposition table at trick boundaries holding a lower and an upper bound on the tricks
+  still to come. Every search reports the cards whose ranks its answer relied on (a trick
+  won by the highest card of its suit, quick and sure tricks); the entry is keyed on each
+  seat's suit lengths and matched on the owners of each suit's cards down to the lowest
+  relied-on card, in relative ranks (ranked among the cards still out), so one entry serves
+  every position that differs only in small cards. Entries depend on the cards out, never
+  on the deal, so the table stays valid from one search (or position) to the next;
+- quick tricks: the tricks the leader can cash at once (top spades, then side-suit winners
+  that no opponent can ruff), and the sure tricks of the seat holding the top spades, bound
+  the search before any card is tried;
+- equivalent cards: of a run of cards in one hand with no other card out between them, one
+  is tried;
+- move ordering: the card that decided a like position before, boss cards and leads to the
+  partner's boss; following, the cheapest card that wins when an opponent is winning and
+  the cheapest that loses when a partner is.
+"""
+
+from __future__ import annotations
+
+from . import kernel as k
+
+_SPADE = 39
+_SPADES = ((1 << 15) - 1) << 39
+_NON_SPADES = (1 << 39) - 1
+_SUITS: tuple[int, ...] = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, _SPADES)
+_SUIT_OF: tuple[int, ...] = tuple(min(c // 13, 3) for c in range(54))
+_SUIT_MASK_OF: tuple[int, ...] = tuple(_SUITS[_SUIT_OF[c]] for c in range(54))
+#: Every card above ``c``, of any suit.
+_ABOVE: tuple[int, ...] = tuple(((1 << 54) - 1) & ~((1 << (c + 1)) - 1) for c in range(54))
+_OFFSUIT, _ANY_SPADE, _VOID = k.BREAK_OFFSUIT, k.BREAK_ANY_SPADE, k.BREAK_VOID
+
+
+def _runs(cards: int, others: int) -> list[int]:
+    """The lowest card of each run of ``cards``: cards of one suit with none of ``others``
+    between them win and lose the same tricks, so one of each run is enough."""
+    if not cards & (cards - 1):
+        return [cards.bit_length() - 1] if cards else []
+    out: list[int] = []
+    previous = -1
+    while cards:
+        low = cards & -cards
+        card = low.bit_length() - 1
+        cards ^= low
+        if (previous < 0 or _SUIT_OF[previous] != _SUIT_OF[card]
+                or others & (low - (2 << previous))):
+            out.append(card)
+        previous = card
+    return out
+
+
+#: A card's rank within its suit (two = 0; the jokers 13 and 14 above the ace of spades).
+_RANK: tuple[int, ...] = tuple(c - 13 * _SUIT_OF[c] for c in range(54))
+
+
+def _compress(packed: int, n: int) -> tuple[int, int, tuple[int, ...]]:
+    """One suit's holdings (16 bits a seat, a bit per rank) with each card replaced by its
+    rank among the cards still out (lowest 0), each seat's length in the suit (4 bits a
+    seat), and the ranks of the suit's top ``d`` cards out for each ``d`` (a mask)."""
+    holdings = [(packed >> (16 * seat)) & 0xFFFF for seat in range(n)]
+    out = 0
+    rest = 0
+    lengths = 0
+    for seat, h in enumerate(holdings):
+        rest |= h
+        lengths |= h.bit_count() << (4 * seat)
+    tops = [0]
+    high = rest
+    while high:
+        top = 1 << (high.bit_length() - 1)
+        tops.append(tops[-1] | top)
+        high ^= top
+    rank = 0
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        for seat, h in enumerate(holdings):
+            if h & low:
+                out |= 1 << (16 * seat + rank)
+                break
+        rank += 1
+    return out, lengths, tuple(tops)
+
+
+class TrickSolver:
+    """Double-dummy trick counts for the seats of one side under one set of rules.
+
+    The transposition table outlives a search, so one solver can answer every position of a
+    hand (a hand review) and each later position reuses what the earlier ones learned. Its
+    entries depend only on the cards out, never on the deal they came from, so the solver may
+    be reused for other deals of the same rules and side too.
+    """
+
+    def __init__(self, t: k.Table, side: int, *, max_entries: int = 2_000_000) -> None:
+        if not 0 <= side < len(t.sides):
+            raise ValueError(f"no side {side} in {t.rules.name}: there are {len(t.sides)}")
+        self.t = t
+        self.side = side
+        self.n = t.n
+        self.mine: tuple[bool, ...] = tuple(s == side for s in t.side_of)
+        self.partners: tuple[tuple[int, ...], ...] = tuple(
+            tuple(o for o in range(t.n) if o != seat and t.side_of[o] == t.side_of[seat])
+            for seat in range(t.n))
+        self.opponents: tuple[tuple[int, ...], ...] = tuple(
+            tuple(o for o in range(t.n) if t.side_of[o] != t.side_of[seat])
+            for seat in range(t.n))
+        self.max_entries = max_entries
+        #: (leader, broken, each suit's lengths) -> the depth in each suit of the ranks that
+        #: matter -> the owners of those ranks -> [lower bound, upper bound] of the tricks
+        self.table: dict[tuple[int, ...],
+                         dict[tuple[int, ...], dict[tuple[int, ...], list[int]]]] = {}
+        self.entries = 0
+        self.suit_ids: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+        spread = sum(1 << (16 * seat) for seat in range(t.n))
+        #: ``masks[count][depth]``: the top ``depth`` ranks of ``count`` in every seat's field
+        self.masks: tuple[tuple[int, ...], ...] = tuple(
+            tuple(((1 << count) - (1 << (count - depth))) * spread
+                  for depth in range(count + 1)) for count in range(16))
+        self.rel = 0
+        #: ``bits[seat][card]``: the card's bit in its suit's entry of ``packed``
+        self.bits: tuple[tuple[int, ...], ...] = tuple(
+            tuple(1 << (16 * seat + _RANK[c]) for c in range(54)) for seat in range(t.n))
+        self.packed = [0, 0, 0, 0]
+        self.nodes = 0
+        # the position being searched, changed in place and restored on the way back
+        self.hands: list[int] = []
+        self.rest = 0
+        self.leader = 0
+        self.broken = False
+        self.first = False
+        self.left = 0
+
+    # ------------------------------------------------------------------------ public
+
+    def tricks(self, pos: k.Position) -> int:
+        """The tricks the side takes from ``pos`` on (the trick on the table included)
+        under best play by every seat."""
+        if self.entries > self.max_entries:
+            self.table.clear()
+            self.entries = 0
+        self._load(pos)
+        low, high = 0, self.left
+        while low < high:
+            target = (low + high + 1) // 2
+            if self._test(pos, target):
+                low = target
+            else:
+                high = target - 1
+        return low
+
+    def best_moves(self, pos: k.Position) -> list[int]:
+        """The legal cards of the seat to act that keep the value of ``pos`` (for the side
+        to act: the most tricks it can take; for the others: the fewest they can allow)."""
+        if pos.over:
+            return []
+        t = self.t
+        seat = pos.turn
+        taken = self._taken(pos)
+        best = taken + self.tricks(pos)
+        legal = k.legal_mask(t, pos)
+        others = self.rest ^ self.hands[seat]
+        for card in pos.trick:
+            others |= 1 << card
+        kept = 0
+        for card in _runs(legal, others):
+            child = pos.copy()
+            k.play(t, child, card)
+            need = best - self._taken(child)
+            if self.mine[seat]:
+                keeps = self._test(child, need)
+            else:
+                keeps = not self._test(child, need + 1)
+            if keeps:
+                kept |= _run_of(card, legal, others)
+        return k.cards_of(kept)
+
+    # ------------------------------------------------------------------------ search
+
+    def _taken(self, pos: k.Position) -> int:
+        return sum(pos.tricks[s] for s in self.t.sides[self.side])
+
+    def _load(self, pos: k.Position) -> None:
+        self.hands = list(pos.hands)
+        rest = 0
+        for h in self.hands:
+            rest |= h
+        self.rest = rest
+        packed = [0, 0, 0, 0]
+        for seat, h in enumerate(self.hands):
+            for card in k.cards_of(h):
+                packed[_SUIT_OF[card]] |= self.bits[seat][card]
+        self.packed = packed
+        self.leader = pos.leader
+        self.broken = pos.broken
+        self.first = pos.first
+        self.left = pos.left
+
+    def _test(self, pos: k.Position, target: int) -> bool:
+        """Can the side take at least ``target`` tricks from ``pos`` on?"""
+        self._load(pos)
+        if not pos.trick:
+            return self._lead(target)
+        table = 0
+        for card in pos.trick:
+            table |= 1 << card
+        led = _SUIT_MASK_OF[pos.trick[0]]
+        return self._follow(pos.turn, len(pos.trick), led, pos.win_card, pos.win_seat,
+                            table, target)
+
+    def _suits(self) -> list[tuple[int, int, tuple[int, ...]]]:
+        """Each suit's ``_compress`` of the position (cached by holdings)."""
+        ids = self.suit_ids
+        out = []
+        for packed in self.packed:
+            found = ids.get(packed)
+            if found is None:
+                found = ids[packed] = _compress(packed, self.n)
+            out.append(found)
+        return out
+
+    @staticmethod
+    def _top(suits: list[tuple[int, int, tuple[int, ...]]], depths: tuple[int, ...]) -> int:
+        """The ``depths[s]`` highest cards out of each suit ``s``, as a mask."""
+        a, b, c, d = depths
+        return (suits[0][2][a] | suits[1][2][b] << 13 | suits[2][2][c] << 26
+                | suits[3][2][d] << 39)
+
+    def _store(self, key: tuple[int, ...], suits: list[tuple[int, int, tuple[int, ...]]],
+               rel: int, result: bool, target: int, hint: int) -> None:
+        """Record the result of a search with the cards its proof relied on (``rel``): every
+        position with the same suit lengths and the same owners of each suit's cards down to
+        the lowest relied-on card has the same value (partition search)."""
+        rest = self.rest
+        depths = []
+        wants = []
+        masks = self.masks
+        for suit, (code, _, tops) in zip(_SUITS, suits, strict=True):
+            mine = rel & suit
+            depth = (rest & suit & ~((mine & -mine) - 1)).bit_count() if mine else 0
+            depths.append(depth)
+            wants.append(code & masks[len(tops) - 1][depth])
+        groups = self.table.get(key)
+        if groups is None:
+            groups = self.table[key] = {}
+        bucket = groups.get(tuple(depths))
+        if bucket is None:
+            bucket = groups[tuple(depths)] = {}
+        owners = tuple(wants)
+        entry = bucket.get(owners)
+        if entry is None:
+            bucket[owners] = [target, self.left, hint] if result else [0, target - 1, hint]
+            self.entries += 1
+            return
+        entry[2] = hint
+        if result:
+            if target > entry[0]:
+                entry[0] = target
+        elif target - 1 < entry[1]:
+            entry[1] = target - 1
+
+    def _quick(self, leader: int) -> tuple[int, int]:
+        """Tricks the leader's side takes at once on its own lead, and the cards that take
+        them: the leader's spades above every other spade out (when it may lead them), then
+        in each other suit its cards above every other card out, as many rounds as every
+        opponent holding a spade can follow (an opponent without spades cannot ruff)."""
+        hands = self.hands
+        h = hands[leader]
+        rest = self.rest
+        others = rest ^ h
+        ruffers = [hands[o] for o in self.opponents[leader] if hands[o] & _SPADES]
+        for p in self.partners[leader]:
+            ph = hands[p]
+            if ph and not ph & _NON_SPADES:
+                ruffers = []  # a partner with only spades would ruff and take the lead
+                h &= _SPADES
+                break
+        count = 0
+        used = 0
+        spades = h & _SPADES
+        if spades and (self.broken or not h & _NON_SPADES):
+            out = others & _SPADES
+            top = spades & _ABOVE[out.bit_length() - 1] if out else spades
+            count = top.bit_count()
+            used = top
+        for suit in _SUITS[:3]:
+            mine = h & suit
+            if not mine:
+                continue
+            out = others & suit
+            top = mine & _ABOVE[out.bit_length() - 1] if out else mine
+            if not top:
+                continue
+            run = top.bit_count()
+            for o in ruffers:
+                length = (o & suit).bit_count()
+                if length < run:
+                    run = length
+            if run:
+                count += run
+                used |= top
+        return count, used
+
+    def _entry(self, leader: int, partner: int, side_cards: int) -> int:
+        """A card that lets ``leader`` put ``partner`` on lead at once (or 0): the partner's
+        top card of a side suit, above every opponent's card of the suit and above a card
+        the leader holds in it, when every opponent holding a spade can follow."""
+        hands = self.hands
+        for suit in _SUITS[:3]:
+            mine = side_cards & suit
+            if not mine:
+                continue
+            theirs = 0
+            for o in self.opponents[leader]:
+                held = hands[o]
+                if held & _SPADES and not held & suit:
+                    theirs = -1
+                    break
+                theirs |= held & suit
+            if theirs < 0:
+                continue
+            top = (hands[partner] & suit).bit_length()
+            if top > theirs.bit_length() and top > (mine & -mine).bit_length():
+                return 1 << (top - 1)
+        return 0
+
+    def _lead(self, target: int) -> bool:
+        """Can the side take ``target`` tricks from this trick boundary on? ``self.rel``
+        is left holding the cards whose ranks the answer relied on."""
+        if target <= 0:
+            self.rel = 0
+            return True
+        left = self.left
+        if target > left:
+            self.rel = 0
+            return False
+        hands = self.hands
+        leader = self.leader
+        mine = self.mine
+        if left == 1:  # the last trick plays itself
+            self.nodes += 1
+            n = self.n
+            best = hands[leader].bit_length() - 1
+            win = leader
+            led = _SUIT_MASK_OF[best]
+            seat = leader
+            ranked = False
+            for _ in range(n - 1):
+                seat = seat + 1 if seat + 1 < n else 0
+                card = hands[seat].bit_length() - 1
+                if (1 << card) & _SUIT_MASK_OF[best]:
+                    ranked = True
+                if card >= _SPADE:
+                    if best < _SPADE:
+                        best, win, ranked = card, seat, False
+                    elif card > best:
+                        best, win = card, seat
+                elif best < card and (1 << card) & led:
+                    best, win = card, seat
+            self.rel = 1 << best if ranked else 0
+            return mine[win]
+        first = self.first
+        hint = -1
+        key: tuple[int, ...] = ()
+        suits: list[tuple[int, int, tuple[int, ...]]] = []
+        if not first:
+            suits = self._suits()
+            s0, s1, s2, s3 = suits
+            key = (leader, self.broken, s0[1], s1[1], s2[1], s3[1])
+            groups = self.table.get(key)
+            if groups is not None:
+                c0, c1, c2, c3 = s0[0], s1[0], s2[0], s3[0]
+                masks = self.masks
+                m0, m1 = masks[len(s0[2]) - 1], masks[len(s1[2]) - 1]
+                m2, m3 = masks[len(s2[2]) - 1], masks[len(s3[2]) - 1]
+                for depths, bucket in groups.items():
+                    a, b, c, d = depths
+                    e = bucket.get((c0 & m0[a], c1 & m1[b], c2 & m2[c], c3 & m3[d]))
+                    if e is not None:
+                        if e[0] >= target:
+                            self.rel = self._top(suits, depths)
+                            return True
+                        if e[1] < target:
+                            self.rel = self._top(suits, depths)
+                            return False
+                        if hint < 0:
+                            hint = e[2]
+        # the seat with the top spade out wins a trick with each of its spades above every
+        # other seat's spades, whoever leads
+        rest = self.rest
+        spades = rest & _SPADES
+        if spades:
+            top = 1 << (spades.bit_length() - 1)
+            owner = 0
+            while not hands[owner] & top:
+                owner += 1
+            held = hands[owner] & _SPADES
+            out = spades ^ held
+            sure = held & _ABOVE[out.bit_length() - 1] if out else held
+            count = sure.bit_count()
+            if mine[owner]:
+                if count >= target:
+                    self.rel = sure
+                    return True
+            elif left - count < target:
+                self.rel = sure
+                return False
+        lowest_club = first and self.t.lowest_club
+        if not lowest_club:
+            quick, used = self._quick(leader)
+            need = target if mine[leader] else left - target + 1
+            if quick < need:
+                # or lead low to a partner's winner and let the partner cash its own
+                h = hands[leader]
+                side_cards = h & _NON_SPADES
+                # (a leader left with only spades after the lead would ruff the partner)
+                if side_cards and (not h & _SPADES or side_cards & (side_cards - 1)):
+                    for p in self.partners[leader]:
+                        more, cards = self._quick(p)
+                        if more > quick:
+                            entry = self._entry(leader, p, side_cards)
+                            if entry:
+                                quick, used = more, cards | entry
+            if mine[leader]:
+                if quick >= target:
+                    self.rel = used
+                    return True
+            elif left - quick < target:
+                self.rel = used
+                return False
+        self.nodes += 1
+        h = hands[leader]
+        legal = h
+        if lowest_club:
+            club = rest & _SUITS[0]
+            club &= -club
+            if club & h:
+                legal = club
+            elif not self.broken:
+                legal = h & _NON_SPADES or h
+        elif not self.broken:
+            legal = h & _NON_SPADES or h
+        others = rest ^ h
+        moves = _runs(legal, others)
+        if len(moves) > 1:
+            moves = self._order_leads(leader, moves, others)
+            if hint in moves:  # the card that decided a position like this one before
+                moves.remove(hint)
+                moves.insert(0, hint)
+        maximise = mine[leader]
+        packed = self.packed
+        bits = self.bits[leader]
+        broken = self.broken
+        mode = self.t.break_mode
+        result = not maximise
+        rel = 0
+        self.first = False
+        for card in moves:
+            bit = 1 << card
+            hands[leader] = h ^ bit
+            self.rest = rest ^ bit
+            suit = _SUIT_OF[card]
+            before = packed[suit]
+            packed[suit] = before ^ bits[card]
+            if card >= _SPADE and mode != _OFFSUIT:
+                self.broken = True
+            seat = leader + 1 if leader + 1 < self.n else 0
+            r = self._follow(seat, 1, _SUIT_MASK_OF[card], card, leader, bit, target)
+            self.broken = broken
+            packed[suit] = before
+            if r == maximise:
+                result = r
+                rel = self.rel
+                hint = card
+                break
+            rel |= self.rel
+        hands[leader] = h
+        self.rest = rest
+        self.first = first
+        self.left = left
+        self.leader = leader
+        if key:
+            self._store(key, suits, rel, result, target, hint)
+        self.rel = rel
+        return result
+
+    def _order_leads(self, leader: int, moves: list[int], others: int) -> list[int]:
+        """Boss cards first, then low cards to a partner's boss, then the rest, low first."""
+        hands = self.hands
+        mate = 0
+        for p in self.partners[leader]:
+            mate |= hands[p]
+        first: list[int] = []
+        second: list[int] = []
+        third: list[int] = []
+        for card in moves:
+            suit = _SUIT_MASK_OF[card]
+            above = others & suit & _ABOVE[card]
+            if not above:
+                first.append(card)
+            elif above.bit_length() - 1 == (mate & suit).bit_length() - 1:
+                second.append(card)
+            else:
+                third.append(card)
+        first.reverse()
+        return first + second + third
+
+    def _follow(self, seat: int, played: int, led: int, win_card: int, win_seat: int,
+                on_table: int, target: int) -> bool:
+        self.nodes += 1
+        hands = self.hands
+        h = hands[seat]
+        legal = h & led or h
+        rest = self.rest
+        others = (rest ^ h) | on_table
+        if win_card >= _SPADE:
+            beat = _ABOVE[win_card] & _SPADES
+        else:
+            beat = (_ABOVE[win_card] & led) | _SPADES
+        winners = legal & beat
+        losers = legal ^ winners
+        mine = self.mine
+        n = self.n
+        safe = mine[win_seat] == mine[seat]
+        if safe and winners and played < n - 1:
+            # the partner's card wins unless a later opponent beats it
+            later = seat
+            for _ in range(n - 1 - played):
+                later = later + 1 if later + 1 < n else 0
+                if mine[later] != mine[seat]:
+                    o = hands[later]
+                    if o & led & beat or (not o & led and o & beat):
+                        safe = False
+                        break
+        if not winners:
+            moves = _runs(losers, others)
+        elif not losers:
+            moves = _runs(winners, others)
+        elif safe:
+            moves = _runs(losers, others) + _runs(winners, others)
+        else:
+            moves = _runs(winners, others) + _runs(losers, others)
+        maximise = mine[seat]
+        last = played == n - 1
+        broken = self.broken
+        mode = self.t.break_mode
+        packed = self.packed
+        bits = self.bits[seat]
+        result = not maximise
+        rel = 0
+        for card in moves:
+            bit = 1 << card
+            hands[seat] = h ^ bit
+            self.rest = rest ^ bit
+            suit = _SUIT_OF[card]
+            before = packed[suit]
+            packed[suit] = before ^ bits[card]
+            if not broken:
+                if mode == _VOID:
+                    if not bit & led:
+                        self.broken = True
+                elif card >= _SPADE and (mode == _ANY_SPADE or led != _SPADES):
+                    self.broken = True
+            if bit & beat:
+                wc, ws = card, seat
+            else:
+                wc, ws = win_card, win_seat
+            if last:
+                leader, left = self.leader, self.left
+                self.leader = ws
+                self.left = left - 1
+                r = self._lead(target - 1 if mine[ws] else target)
+                self.leader, self.left = leader, left
+                found = self.rel
+                same = (on_table | bit) & _SUIT_MASK_OF[wc]
+                if same & (same - 1):  # the trick went to the highest of its suit
+                    found |= 1 << wc
+            else:
+                r = self._follow(seat + 1 if seat + 1 < n else 0, played + 1, led, wc, ws,
+                                 on_table | bit, target)
+                found = self.rel
+            self.broken = broken
+            packed[suit] = before
+            if r == maximise:
+                result = r
+                rel = found
+                break
+            rel |= found
+        hands[seat] = h
+        self.rest = rest
+        self.rel = rel
+        return result
+
+
+def _run_of(card: int, cards: int, others: int) -> int:
+    """The run of ``cards`` that ``card`` belongs to (see ``_runs``), as a mask."""
+    suit = _SUIT_MASK_OF[card]
+    run = 1 << card
+    c = card
+    while c + 1 < 54 and (1 << (c + 1)) & suit and not (1 << (c + 1)) & others:
+        c += 1
+        if (1 << c) & cards:
+            run |= 1 << c
+    c = card
+    while c - 1 >= 0 and (1 << (c - 1)) & suit and not (1 << (c - 1)) & others:
+        c -= 1
+        if (1 << c) & cards:
+            run |= 1 << c
+    return run
+
+
+def solve_tricks(t: k.Table, pos: k.Position, side: int) -> int:
+    """The tricks ``side`` takes from ``pos`` on (the trick on the table included), every
+    hand visible, its seats playing for the most tricks and every other seat against it."""
+    return TrickSolver(t, side).tricks(pos)
+
+
+def best_moves(t: k.Table, pos: k.Position, side: int | None = None) -> list[int]:
+    """The legal cards of the seat to act in ``pos`` that keep the double-dummy value of the
+    position for ``side`` (by default the side of the seat to act)."""
+    if side is None:
+        side = t.side_of[pos.turn]
+    return TrickSolver(t, side).best_moves(pos)
+

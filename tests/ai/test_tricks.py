@@ -1,0 +1,194 @@
+"""The double-dummy trick solver gives exactly what a plain minimax over every legal card
+gives, on small endings of several presets and every ``spades_break`` mode, and keeps its
+answers when one solver (one transposition table) is reused along a line of play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spades.ai import kernel as k
+from spades.ai.tricks import TrickSolver, best_moves, solve_tricks
+from spades.engine import PRESETS, Rules, make_rules
+
+RULES: dict[str, Rules] = {
+    "partnership": PRESETS["partnership"],
+    "two-player": PRESETS["two-player"],
+    "cutthroat": PRESETS["cutthroat"],
+    "three-player": PRESETS["three-player"],
+    "five-player": PRESETS["five-player"],
+    "jokers+void": make_rules("jokers", spades_break="void"),
+    "partnership+any-spade": make_rules("partnership", spades_break="any-spade"),
+    "partnership+lowest-club": make_rules("partnership", first_lead="lowest-club"),
+    "two-player+lowest-club": make_rules("two-player", first_lead="lowest-club"),
+}
+
+
+def _side_taken(t: k.Table, pos: k.Position, side: int) -> int:
+    return sum(pos.tricks[s] for s in t.sides[side])
+
+
+def _minimax(t: k.Table, pos: k.Position, side: int, memo: dict[tuple[object, ...], int]
+             ) -> int:
+    """Tricks ``side`` takes from ``pos`` on: every legal card of every seat tried."""
+    if pos.over:
+        return 0
+    key = (*pos.hands, tuple(pos.trick), pos.leader, pos.broken, pos.first)
+    if key in memo:
+        return memo[key]
+    values = []
+    for card in k.cards_of(k.legal_mask(t, pos)):
+        child = pos.copy()
+        k.play(t, child, card)
+        gained = _side_taken(t, child, side) - _side_taken(t, pos, side)
+        values.append(gained + _minimax(t, child, side, memo))
+    value = max(values) if t.side_of[pos.turn] == side else min(values)
+    memo[key] = value
+    return value
+
+
+def _ending(rules: Rules, rng: random.Random, tricks_left: int, first: bool) -> k.Position:
+    """A random position with ``tricks_left`` tricks to go, sometimes mid-trick. With
+    ``first`` the cards are dealt straight into the ending and it is the hand's first trick
+    (so the lowest-club lead applies)."""
+    t = k.table_of(rules)
+    n = rules.players
+    hands = k.deal(t, rng)
+    if first:
+        trimmed = []
+        for h in hands:
+            cards = k.cards_of(h)
+            rng.shuffle(cards)
+            trimmed.append(sum(1 << c for c in cards[:tricks_left]))
+        pos = k.Position(hands=trimmed, leader=rng.randrange(n), tricks=[0] * n,
+                         bids=[1] * n, nils=[k.PLAIN] * n, players=n)
+        if t.lowest_club:
+            clubs = 0
+            for h in trimmed:
+                clubs |= h & k.CLUBS
+            if clubs:
+                low = clubs & -clubs
+                pos.leader = pos.turn = next(s for s in range(n) if trimmed[s] & low)
+        return pos
+    pos = k.Position(hands=hands, leader=rng.randrange(n), tricks=[0] * n, bids=[1] * n,
+                     nils=[k.PLAIN] * n, players=n)
+    pos.first = False
+    for _ in range((rules.hand_size - tricks_left) * n + rng.randrange(n)):
+        k.play(t, pos, k.random_card(k.legal_mask(t, pos), rng.random))
+    return pos
+
+
+def _check(rules: Rules, seed: int, tricks_left: int, first: bool) -> None:
+    t = k.table_of(rules)
+    rng = random.Random(seed)
+    pos = _ending(rules, rng, tricks_left, first)
+    for side in range(len(t.sides)):
+        memo: dict[tuple[object, ...], int] = {}
+        want = _minimax(t, pos, side, memo)
+        assert solve_tricks(t, pos, side) == want
+        keep = []
+        for card in k.cards_of(k.legal_mask(t, pos)):
+            child = pos.copy()
+            k.play(t, child, card)
+            value = (_side_taken(t, child, side) - _side_taken(t, pos, side)
+                     + _minimax(t, child, side, memo))
+            if value == want:
+                keep.append(card)
+        assert best_moves(t, pos, side) == keep
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(RULES)), seed=st.integers(0, 2**32),
+       tricks_left=st.integers(1, 4), first=st.booleans())
+def test_tricks_equal_plain_minimax(name: str, seed: int, tricks_left: int,
+                                    first: bool) -> None:
+    _check(RULES[name], seed, tricks_left, first)
+
+
+@pytest.mark.parametrize("name", ["two-player", "two-player+lowest-club", "partnership",
+                                  "jokers+void", "three-player"])
+def test_five_trick_endings_equal_plain_minimax(name: str) -> None:
+    for seed in range(3):
+        _check(RULES[name], seed, 5, first=seed == 0)
+
+
+def test_one_solver_along_a_line_of_play() -> None:
+    """A hand review solves every position of a hand with one solver: its answers equal
+    fresh solvers' answers, best play keeps the value, and any other card loses by it."""
+    rules = PRESETS["partnership"]
+    t = k.table_of(rules)
+    rng = random.Random(13)
+    pos = _ending(rules, rng, 7, first=False)
+    while pos.trick:  # start at a trick boundary
+        k.play(t, pos, k.random_card(k.legal_mask(t, pos), rng.random))
+    review = TrickSolver(t, 0)
+    total = _side_taken(t, pos, 0) + review.tricks(pos)
+    while not pos.over:
+        assert review.tricks(pos) == solve_tricks(t, pos, 0)
+        assert _side_taken(t, pos, 0) + review.tricks(pos) == total
+        keep = review.best_moves(pos)
+        legal = k.cards_of(k.legal_mask(t, pos))
+        assert keep and set(keep) <= set(legal)
+        for card in set(legal) - set(keep):
+            child = pos.copy()
+            k.play(t, child, card)
+            after = _side_taken(t, child, 0) + solve_tricks(t, child, 0)
+            assert after != total
+        k.play(t, pos, rng.choice(keep))
+    assert _side_taken(t, pos, 0) == total
+
+
+def test_a_side_out_of_range_is_refused() -> None:
+    t = k.table_of(PRESETS["partnership"])
+    with pytest.raises(ValueError, match="no side 2"):
+        TrickSolver(t, 2)
+
+
+def test_a_worked_ending() -> None:
+    """West (A♠ 2♥) and East (K♠ 3♥) against North (A♥ 2♣) and South (3♣ 4♥), West to
+    lead: cash the A♠ and North's A♥ takes the last trick; lead the 2♥ and North either wins
+    it (North must follow) and West ruffs North's club. One trick each way."""
+    t = k.table_of(PRESETS["partnership"])
+    two_h, three_h, four_h, ace_h = 26, 27, 28, 38
+    ace_s, king_s, two_c, three_c = 51, 50, 0, 1
+    hands = [(1 << ace_s) | (1 << two_h), (1 << ace_h) | (1 << two_c),
+             (1 << king_s) | (1 << three_h), (1 << three_c) | (1 << four_h)]
+    pos = k.Position(hands=hands, leader=0, tricks=[0] * 4, bids=[1] * 4,
+                     nils=[k.PLAIN] * 4, players=4, broken=True, first=False)
+    assert solve_tricks(t, pos, 0) == 1
+    assert solve_tricks(t, pos, 1) == 1
+    assert best_moves(t, pos) == [two_h, ace_s]
+    k.play(t, pos, two_h)
+    assert best_moves(t, pos) == [ace_h]  # North must follow hearts
+    k.play(t, pos, ace_h)
+    assert pos.turn == 2 and solve_tricks(t, pos, 0) == 1
+
+
+@pytest.mark.parametrize("mode", ["offsuit", "any-spade", "void"])
+@pytest.mark.parametrize("preset", ["partnership", "two-player", "three-player"])
+def test_unbroken_endings_of_every_break_mode(preset: str, mode: str) -> None:
+    """Endings dealt with spades not yet broken, where when spades break decides leads."""
+    rules = make_rules(preset, spades_break=mode)
+    for seed in range(12):
+        _check(rules, seed, 3 + seed % 2, first=True)
+
+
+@pytest.mark.parametrize("name", ["partnership", "cutthroat", "jokers+void"])
+def test_one_table_serves_many_deals(name: str) -> None:
+    """Table entries hold for every position with the same lengths and owners of the ranks
+    that mattered, whatever the deal: one solver reused over many deals answers as fresh
+    solvers do, and as plain minimax where that is affordable."""
+    rules = RULES[name]
+    t = k.table_of(rules)
+    rng = random.Random(name)
+    shared = [TrickSolver(t, side) for side in range(len(t.sides))]
+    for number in range(16):
+        pos = _ending(rules, rng, 4 + number % 3, first=False)
+        for side, solver in enumerate(shared):
+            value = solver.tricks(pos)
+            assert value == TrickSolver(t, side).tricks(pos)
+            if pos.left <= 4:
+                assert value == _minimax(t, pos, side, {})
