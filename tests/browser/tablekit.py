@@ -179,32 +179,122 @@ class Table:
     def act_with_mouse(self) -> str:
         """Make the decision on the page with clicks: the suggested (or first) bid, the
         first playable card, the first two cards to pass, the first choice. Returns it."""
+        return self.act(touch=False)
+
+    def act(self, touch: bool = False) -> str:
+        """The decision made with clicks, or with taps (``touch``: a card is tapped twice,
+        the first tap lifts it). Returns which decision it was ("over" at the game's end)."""
         page = self.page
+
+        def press(locator: Any) -> None:
+            if touch:
+                locator.tap()
+            else:
+                locator.click()
+
         kind = self.wait_decision()
         before = self.shown_version
         if kind == "hand-over":
             if page.locator("#over-title").inner_text() == "Game over":
                 return "over"
-            page.locator("#over-actions button", has_text="Next hand").click()
+            press(page.locator("#over-actions button", has_text="Next hand"))
+            page.wait_for_function("() => !document.getElementById('dlg-over').open")
             return kind
         if kind == "bid":
             marked = page.locator("#bidpad .bid.suggested")
-            (marked if marked.count() else page.locator("#bidpad .bid").first).click()
+            press(marked if marked.count() else page.locator("#bidpad .bid").first)
         elif kind == "play":
-            page.locator("#hand .card-btn.playable").first.click()
+            card = page.locator("#hand .card-btn.playable").first
+            key = card.get_attribute("data-card")
+            press(card)
+            if touch and page.locator(f"#hand .card-btn.lifted[data-card='{key}']").count():
+                press(card)
         elif kind == "pass":
             cards = page.locator("#hand .card-btn.playable")
-            cards.nth(0).click()
-            cards.nth(1).click()
-            page.click("#pass-send")
+            press(cards.nth(0))
+            press(cards.nth(1))
+            press(page.locator("#pass-send"))
         elif kind == "blind_nil":
-            page.get_by_role("button", name="Look at my cards").click()
+            press(page.get_by_role("button", name="Look at my cards"))
         elif kind in ("draw", "exchange"):
-            page.locator("#actions .choice-row button").first.click()
+            press(page.locator("#actions .choice-row button").first)
         else:
             return kind
         self.wait_shown(before)
         return kind
+
+
+def play_until(table: Table, stop: Any, touch: bool = False) -> str:
+    """Make decisions with clicks (or taps) until ``stop(kind)`` holds for the decision the
+    page asks (not made); returns it. "hand-over" and "over" are decisions too."""
+    for _ in range(2000):
+        kind = table.wait_decision()
+        if kind == "hand-over" and table.page.locator("#over-title").inner_text() == "Game over":
+            kind = "over"
+        if stop(kind):
+            return kind
+        if kind == "over":
+            raise AssertionError("the game ended first")
+        table.act(touch=touch)
+    raise AssertionError("too many decisions")
+
+
+# ---------------------------------------------------------------------- pages and checks
+
+PHONE = {"width": 360, "height": 740}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def new_page(browser: Any, viewport: dict[str, int] | None = None, touch: bool = False,
+             player: str | None = None, game: str | None = None,
+             **options: Any) -> tuple[Any, Any]:
+    """A fresh context (its own storage) and page; ``player``/``game`` preset the ids the
+    page keeps in localStorage. Close the context when done."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800},
+                                  has_touch=touch, is_mobile=touch, **options)
+    context.set_default_timeout(15_000)
+    script = ""
+    if player:
+        script += f"localStorage.setItem('spades.player', '{player}');"
+    if game:
+        script += f"localStorage.setItem('spades.game', '{game}');"
+    if script:
+        context.add_init_script(script)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return context, page
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Two boxes ({x, y, width, height}) share more than a pixel."""
+    ax, ay = a.get("x", a.get("left", 0)), a.get("y", a.get("top", 0))
+    bx, by = b.get("x", b.get("left", 0)), b.get("y", b.get("top", 0))
+    return (min(ax + a["width"], bx + b["width"]) - max(ax, bx) > 1
+            and min(ay + a["height"], by + b["height"]) - max(ay, by) > 1)
+
+
+def serious_violations(page: Any, ids: bool = False, everything: bool = False) -> list[Any]:
+    """axe-core's serious and critical violations on the page as it is (``everything``: all
+    impacts); as sentences, or with ``ids`` the raw violations."""
+    import pytest
+
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        pytest.skip("axe-playwright-python is not installed")
+    results = Axe().run(page)
+    found = [v for v in results.response["violations"]
+             if everything or v.get("impact") in ("serious", "critical")]
+    if ids:
+        return found
+    out = []
+    for v in found:
+        targets = [n["target"] for n in v["nodes"]][:3]
+        out.append(f"{v['id']} ({v['impact']}): {v['help']} at {targets}")
+    return out
 
 
 # ---------------------------------------------------------------------- a game behind by 100
