@@ -5,12 +5,18 @@
 import { cardFace, cardIndex } from "./cards.js";
 import { BidPad } from "./bidpad.js";
 import { makeRoving, remember, restore } from "./roving.js";
+import { announce } from "./announce.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text != null) node.textContent = text;
   return node;
+}
+
+/** A choice that cannot be taken back once sent. */
+function irreversible(action) {
+  return action.bid === "blind-nil";
 }
 
 function withoutLabel(action) {
@@ -30,29 +36,86 @@ export class ActionsView {
     this.row = el("div", "choice-row");
     this.row.setAttribute("role", "toolbar");
     makeRoving(this.row);
+    this.padFor = null; // the hand whose bid the pad was last shown for
+    this.armed = null; // the irreversible choice asked once, waiting for its confirmation
+    this.rebuilding = false;
+    this.warning = el("p", "warning", "");
+    this.warning.id = "confirm-warning";
+    this.row.addEventListener("focusout", (event) => {
+      if (this.rebuilding || !this.armed) return;
+      const next = event.relatedTarget;
+      if (!next || !next.closest || next.dataset.key !== this.armed) this.disarm();
+    });
   }
 
-  /** A row of buttons, one per action (label from the server); Left/Right move between them. */
+  /** Put an asked-once choice back as it was. */
+  disarm() {
+    this.armed = null;
+    this.warning.textContent = "";
+    this.warning.remove();
+    for (const btn of this.row.querySelectorAll("[data-irreversible]")) {
+      btn.textContent = btn.dataset.label;
+      btn.removeAttribute("aria-describedby");
+    }
+  }
+
+  /** A row of buttons, one per action (label from the server); Left/Right move between them.
+   * An irreversible choice (blind nil) is never the first focus and asks once to confirm: the
+   * first press turns it into "Confirm blind nil", the second sends it. */
   choices(actions, name) {
     remember(this.row);
+    this.rebuilding = true;
     this.row.replaceChildren();
+    this.rebuilding = false;
     this.row.setAttribute("aria-label", name);
-    actions.forEach((action, i) => {
-      const btn = el("button", i === 0 ? "primary" : "", action.label);
+    const safe = actions.find((a) => !irreversible(a)) || actions[0];
+    const keys = actions.map((a) => a.label);
+    if (this.armed && !keys.includes(this.armed)) this.disarm();
+    for (const action of actions) {
+      const risky = irreversible(action);
+      const btn = el("button", action === safe ? "primary" : risky ? "risky" : "", action.label);
       btn.type = "button";
       btn.dataset.rove = "";
       btn.dataset.key = action.label;
-      btn.addEventListener("click", () => this.send(withoutLabel(action)));
+      btn.dataset.label = action.label;
+      if (risky) {
+        btn.dataset.irreversible = "";
+        if (this.armed === action.label) this.arm(btn, false);
+      }
+      btn.addEventListener("click", () => {
+        if (risky && this.armed !== action.label) {
+          this.arm(btn, true);
+          return;
+        }
+        this.disarm();
+        this.send(withoutLabel(action));
+      });
       this.row.append(btn);
-    });
-    restore(this.row);
+    }
+    // A new decision starts on the safe choice; a rebuilt one keeps its place.
+    const fresh = this.rowFor !== keys.join("|");
+    this.rowFor = keys.join("|");
+    restore(this.row, (b) => b.dataset.key === safe.label, fresh);
     return this.row;
+  }
+
+  arm(btn, spoken) {
+    this.armed = btn.dataset.key;
+    btn.textContent = `Confirm ${btn.dataset.label.toLowerCase()}`;
+    this.warning.textContent = `${btn.dataset.label} can't be undone. Press it again to bid it, ` +
+      "or choose another button.";
+    btn.setAttribute("aria-describedby", this.warning.id);
+    if (!this.warning.isConnected && this.row.isConnected) this.row.after(this.warning);
+    if (spoken) announce(this.warning.textContent);
   }
 
   /** Buttons that are not actions of the game (new game, download). */
   plain(buttons, name) {
     remember(this.row);
+    this.rowFor = null;
+    this.rebuilding = true;
     this.row.replaceChildren();
+    this.rebuilding = false;
     this.row.setAttribute("aria-label", name);
     for (const [label, onClick, primary] of buttons) {
       const btn = el("button", primary ? "primary" : "", label);
@@ -77,7 +140,12 @@ export class ActionsView {
     } else if (view.hand_hidden && view.can_look) {
       parts.push(this.choices([{ look: true, label: "Look at my cards" }], "Your cards"));
     }
+    const at = parts.indexOf(this.row);
+    if (this.armed && at >= 0) parts.splice(at + 1, 0, this.warning);
+    else if (this.armed) this.disarm();
+    this.rebuilding = true;
     this.root.replaceChildren(...parts);
+    this.rebuilding = false;
   }
 
   decision(msg, chosen) {
@@ -85,7 +153,9 @@ export class ActionsView {
     switch (legal.kind) {
       case "bid": {
         const bids = legal.bids.map((b) => b.bid).filter((b) => b !== "blind-nil");
-        this.pad.render(bids, suggestion ? suggestion.bid : null);
+        const hand = `${msg.game.id}:${msg.view.hand_number}`;
+        this.pad.render(bids, suggestion ? suggestion.bid : null, this.padFor !== hand);
+        this.padFor = hand;
         const out = [];
         if (suggestion) out.push(this.suggestion(suggestion));
         out.push(this.pad.root);

@@ -40,8 +40,9 @@ export class BidPad {
     });
   }
 
-  /** ``bids``: the legal bids (numbers and "nil"; blind nil is offered elsewhere). */
-  render(bids, suggested) {
+  /** ``bids``: the legal bids (numbers and "nil"; blind nil is offered elsewhere). With
+   * ``fresh`` (a new hand or game) the pad starts on the suggestion, not on the last bid. */
+  render(bids, suggested, fresh = false) {
     remember(this.root);
     this.root.replaceChildren();
     const sugKey = suggested == null ? null : bidKey(suggested);
@@ -62,7 +63,9 @@ export class BidPad {
       btn.setAttribute("aria-label", label);
       this.root.append(btn);
     }
-    restore(this.root, (el) => el.dataset.key === sugKey);
+    // Without a suggestion the safe start is the lowest number, never nil.
+    const start = sugKey ?? (bids.find((b) => typeof b === "number") ?? bids[0]);
+    restore(this.root, (el) => el.dataset.key === bidKey(start), fresh);
   }
 
   /** A digit typed anywhere while the pad is shown: jump to that bid. */
