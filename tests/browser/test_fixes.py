@@ -190,8 +190,8 @@ def test_the_cards_passed_after_a_blind_nil_are_marked(browser: Any,
         kind = play_until(table, lambda kind: kind == "hand-over")
         summary = page.locator("#over-body")
         assert "Juniper passed you" in summary.inner_text()
-        shown = {summary.locator(".passed .card").nth(i).get_attribute("data-card")
-                 for i in range(summary.locator(".passed .card").count())}
+        faces = summary.locator(".passed.received .card")
+        shown = {faces.nth(i).get_attribute("data-card") for i in range(faces.count())}
         assert shown == got
     finally:
         context.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -19,6 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from spades import __version__
 from spades.stats import FigureCache, store_stats
 from spades.store import Store, StoreError
 
@@ -72,10 +74,21 @@ BAD_PLAYER = ("a player id is needed: send the header X-Spades-Player (or ?playe
               "to 64 characters of A-Z, a-z, 0-9, - and _")
 
 
+def web_version(web_dir: Path) -> str:
+    """The version of the web client, which names its offline cache: the package's version
+    and a digest of the files served (a client that reports another one must reload)."""
+    digest = hashlib.sha256()
+    for path in sorted(web_dir.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(web_dir).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     web_dir = Path(settings.web_dir)
     limits = Limits()
+    version = web_version(web_dir)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -102,6 +115,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if page.is_file():
             return FileResponse(page, headers={"Cache-Control": "no-cache"})
         return HTMLResponse("<!doctype html><title>Spades</title><p>The table is not built.")
+
+    async def version_info(request: Request) -> Response:
+        return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
 
     async def presets(request: Request) -> Response:
         return JSONResponse(presets_json())
@@ -272,6 +288,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/", index),
         Route("/api/presets", presets),
+        Route("/api/version", version_info),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", game_summary),

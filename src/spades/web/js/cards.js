@@ -70,20 +70,42 @@ export function sortHand(cards) {
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
-/** A face-up card element (not interactive). */
+const SUIT_CLASSES = ["s-c", "s-d", "s-h", "s-s"];
+
+/**
+ * A face-up card element (not interactive): the index (rank over suit) in the top corner,
+ * where it stays readable when cards overlap, and a large suit or court letter in the
+ * middle. The suit is always drawn, so colour is never the only cue.
+ */
 export function cardFace(index, tag = "span") {
   const el = document.createElement(tag);
-  el.className = "card" + (isRed(index) ? " red" : "") + (isJoker(index) ? " joker" : "");
+  const joker = isJoker(index);
+  el.className = "card " + (joker ? "joker" : SUIT_CLASSES[suitOf(index)]) + (isRed(index) ? " red" : "");
   el.dataset.card = String(index);
+  const corner = document.createElement("span");
+  corner.className = "idx";
+  corner.setAttribute("aria-hidden", "true");
   const rank = document.createElement("span");
   rank.className = "rank";
   rank.textContent = rankLabel(index);
   const suit = document.createElement("span");
   suit.className = "suit";
   suit.textContent = suitSymbol(index);
-  suit.setAttribute("aria-hidden", "true");
-  rank.setAttribute("aria-hidden", "true");
-  el.append(rank, suit);
+  corner.append(rank, suit);
+  const pip = document.createElement("span");
+  pip.setAttribute("aria-hidden", "true");
+  const r = index % 13;
+  if (joker) {
+    pip.className = "pip joker-pip";
+    pip.textContent = index === 53 ? "Big Joker" : "Little Joker";
+  } else if (r >= 9 && r <= 11) {
+    pip.className = "pip court";
+    pip.textContent = RANKS[r] + suitSymbol(index);
+  } else {
+    pip.className = "pip";
+    pip.textContent = suitSymbol(index);
+  }
+  el.append(corner, pip);
   return el;
 }
 

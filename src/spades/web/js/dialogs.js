@@ -1,6 +1,6 @@
 // The windows: the score sheet hand by hand, the last trick, the end of a hand or a game.
 
-import { cardFace, cardName } from "./cards.js";
+import { cardFace, cardIndex, cardName } from "./cards.js";
 import { bidLabel } from "./bidpad.js";
 import { sideName, sideShort } from "./seats.js";
 
@@ -23,14 +23,34 @@ function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** The score sheet: one row per finished hand, then the hand in play. */
-export function sheetTable(v, names) {
-  const sides = v.sides;
-  const table = document.createElement("table");
+/** Narrow screens and more than two sides get the stacked sheet (a row per side). */
+function stackedSheet(v) {
+  return v.sides.length > 2 || window.matchMedia("(max-width: 599px)").matches;
+}
+
+function caption(v) {
   const cap = cell("caption", `Target ${v.rules.target_score}` +
     (v.rules.bag_limit != null ? `; every ${v.rules.bag_limit} bags cost ${v.rules.bag_penalty}` : ""));
   cap.className = "sr-only";
-  table.append(cap);
+  return cap;
+}
+
+/** The score sheet: one row per finished hand, then the hand in play. */
+export function sheetTable(v, names) {
+  return stackedSheet(v) ? sheetStacked(v, names) : sheetWide(v, names);
+}
+
+/** The rows of the hand in play: what is bid and taken so far. */
+function nowLine(v) {
+  return { hand: v.handNumber, bids: v.bids, tricks: v.tricks, points: null,
+    bags: v.bags, scores: v.scores, now: true };
+}
+
+function sheetWide(v, names) {
+  const sides = v.sides;
+  const table = document.createElement("table");
+  table.className = "sheet-wide";
+  table.append(caption(v));
   const head = document.createElement("thead");
   const top = document.createElement("tr");
   top.append(cell("th", "Hand", { rowspan: "2", scope: "col" }));
@@ -42,28 +62,66 @@ export function sheetTable(v, names) {
   }
   head.append(top, sub);
   const body = document.createElement("tbody");
-  for (const line of v.sheet) {
+  const lines = v.over ? v.sheet : [...v.sheet, nowLine(v)];
+  for (const line of lines) {
     const tr = document.createElement("tr");
-    tr.append(cell("th", String(line.hand), { scope: "row" }));
+    tr.append(cell("th", line.now ? `${line.hand} (now)` : String(line.hand), { scope: "row" }));
     sides.forEach((side, i) => {
       tr.append(cell("td", sideBids(side, line.bids)), cell("td", String(sideTricks(side, line.tricks))),
-        cell("td", signed(line.points[i])), cell("td", String(line.bags[i])));
+        cell("td", line.points ? signed(line.points[i]) : "–"), cell("td", String(line.bags[i])));
       const score = cell("td", String(line.scores[i]));
       score.className = "total";
       tr.append(score);
     });
     body.append(tr);
   }
-  if (!v.over) {
-    const tr = document.createElement("tr");
-    tr.append(cell("th", `${v.handNumber} (now)`, { scope: "row" }));
-    sides.forEach((side, i) => {
-      tr.append(cell("td", sideBids(side, v.bids)), cell("td", String(sideTricks(side, v.tricks))),
-        cell("td", "–"), cell("td", String(v.bags[i])), cell("td", String(v.scores[i])));
-    });
-    body.append(tr);
-  }
   table.append(head, body);
+  return table;
+}
+
+/** The sheet for a phone: one group per hand, one row per side, five short columns. */
+function sheetStacked(v, names, only = null) {
+  const sides = v.sides;
+  const table = document.createElement("table");
+  table.className = "sheet-stacked";
+  table.append(caption(v));
+  const head = document.createElement("thead");
+  const tr = document.createElement("tr");
+  tr.append(cell("th", "Side", { scope: "col" }));
+  for (const [h, title] of [["Bid", ""], ["Took", ""], ["Pts", "Points"], ["Bags", ""], ["Score", ""]]) {
+    const th = cell("th", "", { scope: "col" });
+    if (title) {
+      const abbr = cell("abbr", h, { title });
+      th.append(abbr);
+    } else {
+      th.textContent = h;
+    }
+    tr.append(th);
+  }
+  head.append(tr);
+  table.append(head);
+  const lines = only ? [only] : v.over ? v.sheet : [...v.sheet, nowLine(v)];
+  for (const line of lines) {
+    const body = document.createElement("tbody");
+    if (!only) {
+      const group = document.createElement("tr");
+      group.className = "hand-row";
+      group.append(cell("th", line.now ? `Hand ${line.hand}, in play` : `Hand ${line.hand}`,
+        { colspan: "6", scope: "colgroup" }));
+      body.append(group);
+    }
+    sides.forEach((side, i) => {
+      const row = document.createElement("tr");
+      row.append(cell("th", sideShort(sides, names, i), { scope: "row", title: sideName(sides, names, i) }),
+        cell("td", sideBids(side, line.bids)), cell("td", String(sideTricks(side, line.tricks))),
+        cell("td", line.points ? signed(line.points[i]) : "–"), cell("td", String(line.bags[i])));
+      const score = cell("td", String(line.scores[i]));
+      score.className = "total";
+      row.append(score);
+      body.append(row);
+    });
+    table.append(body);
+  }
   return table;
 }
 
@@ -99,19 +157,86 @@ export function lastTrickBody(trick, names) {
   return box;
 }
 
-/** The end of a hand: what each side bid, took and scored. */
-export function handOverBody(v, names, line) {
-  const box = document.createElement("div");
-  const sides = v.sides;
-  const list = document.createElement("ul");
-  sides.forEach((side, i) => {
-    const who = sideName(sides, names, i);
-    const took = sideTricks(side, line.tricks);
-    list.append(cell("li", `${who}: bid ${sideBids(side, line.bids)}, took ${took}, ` +
-      `${signed(line.points[i])} points, ${line.bags[i]} bags; score ${line.scores[i]}.`));
+/** The notes under a hand's rows: each nil, the bag penalties, the passed cards. */
+function handNotes(v, names, line, previous, passes) {
+  const notes = [];
+  line.bids.forEach((bid, seat) => {
+    if (bid !== "nil" && bid !== "blind-nil") return;
+    const what = bid === "nil" ? "nil" : "blind nil";
+    const took = line.tricks[seat];
+    const who = seat === v.seat ? "Your" : `${names[seat]}'s`;
+    notes.push(took === 0 ? `${who} ${what}: made, no tricks taken.`
+      : `${who} ${what}: broken, ${took} trick${took === 1 ? "" : "s"} taken.`);
   });
-  box.append(list);
+  if (v.rules.bag_limit != null) {
+    v.sides.forEach((_, i) => {
+      const before = previous ? previous.bags[i] : 0;
+      const added = Math.max(0, sideTricks(v.sides[i], line.tricks) - (line.side_bids ? line.side_bids[i] : 0));
+      if (line.bags[i] < before + added && before + added >= v.rules.bag_limit) {
+        notes.push(`${sideName(v.sides, names, i)}: ${v.rules.bag_limit} bags, ` +
+          `a penalty of ${v.rules.bag_penalty}.`);
+      }
+    });
+  }
+  const box = document.createElement("div");
+  if (notes.length) {
+    const list = document.createElement("ul");
+    list.className = "notes";
+    for (const n of notes) list.append(cell("li", n));
+    box.append(list);
+  }
+  for (const pass of passes || []) {
+    if (!pass.cards || !pass.cards.length) continue;
+    const row = document.createElement("p");
+    row.className = pass.to === v.seat ? "passed received" : "passed given";
+    const text = pass.to === v.seat ? `${names[pass.from]} passed you` : `You passed ${names[pass.to]}`;
+    row.append(cell("span", `${text}: `));
+    const cards = pass.cards.map(cardIndex);
+    const spoken = cards.map((c) => cardName(c)).join(" and ");
+    const faces = document.createElement("span");
+    faces.className = "faces";
+    faces.setAttribute("role", "img");
+    faces.setAttribute("aria-label", spoken);
+    for (const c of cards) {
+      const face = cardFace(c);
+      face.classList.add("small");
+      faces.append(face);
+    }
+    row.append(faces);
+    box.append(row);
+  }
   return box;
+}
+
+/** The end of a hand, as the score sheet's rows: bids, tricks, points, bags and score of
+ * each side; then each nil, the bag penalties and the cards passed after a blind nil. */
+export function handOverBody(v, names, line, passes) {
+  const box = document.createElement("div");
+  const at = v.sheet.findIndex((l) => l.hand === line.hand);
+  const previous = at > 0 ? v.sheet[at - 1] : null;
+  const table = sheetStacked(v, names, line);
+  table.classList.add("hand-sheet");
+  box.append(table, handNotes(v, names, line, previous, passes));
+  return box;
+}
+
+/** Why the game ended, from what the view says: a side reached the target, or fell to the
+ * mercy rule's losing score. */
+export function endReason(v, names) {
+  const sides = v.sides;
+  const target = v.rules.target_score;
+  const reached = sides.map((_, i) => i).filter((i) => v.scores[i] >= target);
+  const losing = v.rules.losing_score;
+  const fell = losing == null ? [] : sides.map((_, i) => i).filter((i) => v.scores[i] <= losing);
+  if (fell.length && !reached.length) {
+    const who = fell.map((i) => sideName(sides, names, i)).join(" and ");
+    return `${who} fell to ${losing} or lower: the mercy rule ends the game.`;
+  }
+  if (reached.length) {
+    const who = reached.map((i) => sideName(sides, names, i)).join(" and ");
+    return `${who} reached the target of ${target}.`;
+  }
+  return "";
 }
 
 /** "You and Juniper win, 512 to 431." (the winner's score first) */

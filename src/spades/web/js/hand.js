@@ -12,7 +12,8 @@ import { makeRoving, remember, restore } from "./roving.js";
  * @property {Set<number>} playable  cards the server lets you play now (mode "play")
  * @property {Set<number>} selectable cards you may pass (mode "pass")
  * @property {Set<number>} chosen    cards chosen to pass
- * @property {boolean} myTurn
+ * @property {Map<number, string>} passed cards passed to you (after a blind nil), with the
+ *   name of who passed them; marked for the first trick
  */
 
 export class HandView {
@@ -26,6 +27,7 @@ export class HandView {
     this.lifted = null;
     this.model = null;
     makeRoving(root);
+    if (window.ResizeObserver) new ResizeObserver(() => this.layout()).observe(root);
     root.addEventListener("click", (event) => this.clicked(event));
     root.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" && event.key !== " ") return;
@@ -84,13 +86,39 @@ export class HandView {
       this.root.setAttribute("aria-label", `Your hand: ${model.hiddenCount} cards, face down`);
       for (let i = 0; i < model.hiddenCount; i++) this.root.append(cardBack());
       this.hint.textContent = "Your cards stay face down until you choose to look.";
+      this.layout();
       return;
     }
     this.root.setAttribute("aria-label", `Your hand, ${model.cards.length} cards`);
-    this.root.style.setProperty("--n", String(Math.max(model.cards.length, 13)));
     for (const card of sortHand(model.cards)) this.root.append(this.button(card, model));
     restore(this.root, (el) => el.classList.contains("playable"), turnStarts);
     this.hint.textContent = this.hintText(model);
+    this.layout();
+  }
+
+  /** Lay the cards out in as few rows as keep each card's corner readable: side by side
+   * when they fit, else overlapping so that the rank and suit in the corner still show. */
+  layout() {
+    const cards = this.root.children;
+    const n = cards.length;
+    if (!n) return;
+    const width = cards[0].offsetWidth;
+    const style = getComputedStyle(this.root);
+    const room = this.root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (!width || !room) return;
+    const gap = 6;
+    const strip = Math.max(28, Math.round(width * 0.56)); // the corner index stays in view
+    // Side by side in one or two rows if they fit; else as few rows as keep the corners.
+    const fits = (rows, step) => (Math.ceil(n / rows) - 1) * step + width <= room;
+    let rows = [1, 2].find((r) => fits(r, width + gap));
+    if (!rows) rows = [1, 2, 3, 4].find((r) => fits(r, strip)) || 4;
+    const perRow = Math.ceil(n / rows);
+    const column = perRow > 1 ? Math.min(width + gap, Math.floor((room - width) / (perRow - 1))) : width;
+    const key = `${perRow}:${column}:${width}`;
+    if (this.root.dataset.layout === key) return;
+    this.root.dataset.layout = key;
+    this.root.style.gridTemplateColumns = perRow > 1
+      ? `repeat(${perRow - 1}, ${column}px) ${width}px` : `${width}px`;
   }
 
   button(card, m) {
@@ -100,6 +128,17 @@ export class HandView {
     btn.dataset.rove = "";
     btn.dataset.key = String(card);
     let label = cardName(card);
+    const from = m.passed && m.passed.get(card);
+    if (from) {
+      btn.classList.add("passed");
+      const tag = document.createElement("span");
+      tag.className = "from";
+      tag.textContent = "passed";
+      tag.title = `Passed to you by ${from}`;
+      tag.setAttribute("aria-hidden", "true");
+      btn.append(tag);
+      label += `, passed to you by ${from}`;
+    }
     if (m.mode === "play") {
       const ok = m.playable.has(card);
       btn.classList.add(ok ? "playable" : "shaded");
@@ -119,6 +158,12 @@ export class HandView {
   }
 
   hintText(m) {
+    const from = m.passed && m.passed.size ? [...m.passed.values()][0] : null;
+    const gift = from ? ` The cards marked "passed" came from ${from}.` : "";
+    return this.turnText(m) + gift;
+  }
+
+  turnText(m) {
     if (m.mode === "play") {
       const n = m.playable.size;
       const all = n === m.cards.length;

@@ -1,16 +1,17 @@
 // The table in the browser: screens, the websocket's states rendered whole, keys.
 
 import { api, currentGame, setCurrentGame, TableSocket } from "./net.js";
-import { cardCode, cardIndex, cardName } from "./cards.js";
+import { cardCode, cardFace, cardIndex, cardName } from "./cards.js";
 import { HandView } from "./hand.js";
 import { ActionsView } from "./actions.js";
 import { NewGameForm } from "./newgame.js";
-import { renderBroken, renderScoreline, renderSeats, renderTrick } from "./table.js";
-import { gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs.js";
-import { helpHtml } from "./help.js";
+import { renderBroken, renderScoreline, renderSeats } from "./table.js";
+import { TrickView } from "./trick.js";
+import { endReason, gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs.js";
 import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
 import { showGames } from "./games.js";
+import { checkVersion, startApp } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,6 +22,7 @@ const app = {
   thinking: null,
   chosen: new Set(), // cards chosen to pass
   lastTrick: null, // the last finished trick seen, kept across hands
+  passes: new Map(), // hand number -> the passes of that hand (blind nil), for its summary
   presets: null,
   shownKind: "", // the decision the page shows now
 };
@@ -67,6 +69,7 @@ function tableView(msg) {
     handSizes: v.hand_sizes,
     hiddenCount: v.hand_hidden ? v.hand_sizes[msg.game.you] : 0,
     kitty: v.kitty,
+    passes: v.passes || [],
   };
 }
 
@@ -106,6 +109,19 @@ const hand = new HandView($("hand"), $("hand-hint"), {
   tapTwice: () => settings.tapTwice,
 });
 
+const trickView = new TrickView($("trick"), $("felt"), $("hand"), () => render());
+
+/** The cards passed to you after a blind nil, marked in your hand for the first trick. */
+function passedToYou(msg, v) {
+  const out = new Map();
+  if (v.phase !== "play" || v.tricksPlayed > 0) return out;
+  for (const pass of v.passes) {
+    if (pass.to !== v.seat || !pass.cards) continue;
+    for (const c of pass.cards) out.set(cardIndex(c), msg.game.players[pass.from]);
+  }
+  return out;
+}
+
 const actions = new ActionsView($("actions"), {
   send,
   passChosen: () => {
@@ -138,19 +154,25 @@ function prompt(msg, v, who) {
     return s;
   };
   if (v.over) {
-    p.append(strong("Game over. "), gameOverText(v, who));
+    p.append(strong("Game over. "), gameOverText(v, who), " ", endReason(v, who));
     return;
   }
   if (legal) {
     const texts = {
       play: v.trick.length ? "play a card." : "lead a card.",
-      bid: "bid. How many tricks will you take?",
+      bid: "bid.",
       blind_nil: "blind nil is open to you: bid it before you look at your cards, or look at them.",
       draw: legal.card ? `you drew the ${cardName(cardIndex(legal.card))}. Keep it or discard it?` : "draw.",
       pass: `choose ${legal.count} cards to pass to ${who[legal.to]}.`,
       exchange: "you hold the two of clubs. Swap it, unseen, for the kitty, or keep it?",
     };
     p.append(strong("Your turn: "), texts[legal.kind] || "choose.");
+    if (legal.kind === "bid") {
+      const more = document.createElement("span");
+      more.className = "more";
+      more.textContent = " How many tricks will you take?";
+      p.append(more);
+    }
     return;
   }
   const thinking = app.thinking;
@@ -171,7 +193,10 @@ function render() {
   renderScoreline($("scoreline"), v, who);
   renderSeats($("felt"), v, who, app.thinking != null);
   const drawn = msg.legal && msg.legal.kind === "draw" && msg.legal.card ? cardIndex(msg.legal.card) : null;
-  renderTrick($("trick"), v, who, v.trick, v.trick.length ? null : v.lastTrick, drawn);
+  const urgent = Boolean(msg.legal && msg.legal.kind === "play" && v.trick.length);
+  trickView.render(v, who, v.trick, v.trick.length ? null : v.lastTrick, { drawn, urgent });
+  $("felt").dataset.phase = v.phase;
+  $("felt").dataset.players = String(v.rules.players);
   renderBroken($("broken"), v);
   prompt(msg, v, who);
   const legal = msg.legal;
@@ -187,6 +212,7 @@ function render() {
     selectable: new Set(legal && legal.kind === "pass" ? legal.cards.map(cardIndex) : []),
     chosen: app.chosen,
     passCount: legal ? legal.count : 0,
+    passed: passedToYou(msg, v),
   });
   actions.render(msg, app.chosen);
   // What is shown, for styling and for tests: the state's version and the decision asked.
@@ -217,9 +243,13 @@ function onState(msg) {
   app.thinking = msg.thinking ? msg.thinking.seat : null;
   let handLine = null;
   let gameOver = false;
+  if (msg.view.passes && msg.view.passes.length) app.passes.set(msg.view.hand_number, msg.view.passes);
   for (const e of msg.events || []) {
     announce(e.text);
-    if (e.kind === "trick") app.lastTrick = { plays: seatPlays(e.cards), winner: e.winner };
+    if (e.kind === "trick") {
+      app.lastTrick = { plays: seatPlays(e.cards), winner: e.winner };
+      trickView.finished(app.lastTrick.plays, e.winner);
+    }
     if (e.kind === "hand") handLine = e.line;
     if (e.kind === "game") gameOver = true;
   }
@@ -262,14 +292,17 @@ function showOver(msg, line, gameOver) {
       h.textContent = `Hand ${line.hand}`;
       body.append(h);
     }
-    body.append(handOverBody(v, who, line));
+    body.append(handOverBody(v, who, line, app.passes.get(line.hand)));
   }
   if (gameOver) {
     title.textContent = "Game over";
     const p = document.createElement("p");
     p.className = "prompt";
     p.textContent = gameOverText(v, who);
-    body.prepend(p);
+    const why = document.createElement("p");
+    why.className = "why";
+    why.textContent = endReason(v, who);
+    body.prepend(p, why);
     button("New game", () => { $("dlg-over").close(); openNewGame(); }, true);
     button("Download the record", download);
     button("Score sheet", showSheet);
@@ -295,7 +328,9 @@ function showLastTrick() {
   openDialog($("dlg-last"));
 }
 
-function showHelp(forNewGame = false) {
+async function showHelp(forNewGame = false) {
+  // The rules text loads when first asked for: it is not needed to open the table.
+  const { helpHtml } = await import("./help.js");
   let html = "<p>The rules load with the new-game screen.</p>";
   if (app.msg && !forNewGame) {
     const g = app.msg.game;
@@ -327,6 +362,9 @@ function openGame(id) {
   app.msg = null;
   app.thinking = null;
   app.lastTrick = null;
+  app.passes = new Map();
+  app.shownKind = "";
+  trickView.reset();
   app.gameId = id;
   setCurrentGame(id);
   $("live").replaceChildren();
@@ -341,6 +379,7 @@ function openGame(id) {
     onStatus: (text) => {
       $("connection").hidden = !text;
       $("connection").textContent = text || "";
+      if (!text) checkVersion(); // connected again: is the server still at our version?
     },
     onGone: () => {
       app.socket = null;
@@ -436,15 +475,22 @@ $("games-new").addEventListener("click", openNewGame);
 $("games-back").addEventListener("click", () => { showScreen("table"); focusDecision(); });
 $("new-cancel").addEventListener("click", () => { showScreen("table"); focusDecision(); });
 const refreshSettings = bindSettings($("dlg-settings"));
+// A card of each suit in the settings window shows what the deck and size choices do.
+$("set-preview").append(...["AS", "TH", "7D", "QC"].map((c) => cardFace(cardIndex(c))));
 $("btn-settings").addEventListener("click", () => { refreshSettings(); openDialog($("dlg-settings")); });
 $("dlg-settings").addEventListener("close", render);
 // A window closed and what had focus before it is gone: back to the decision at hand.
 for (const dialog of document.querySelectorAll("dialog")) {
   dialog.addEventListener("close", () => {
-    const now = document.activeElement;
-    if (!$("screen-table").hidden && (!now || now === document.body)) focusDecision();
+    // after the browser has put focus back where it was before the window opened
+    setTimeout(() => {
+      const now = document.activeElement;
+      const gone = !now || now === document.body || Boolean(now.closest("dialog:not([open]), [hidden]"));
+      if (!$("screen-table").hidden && gone && !document.querySelector("dialog[open]")) focusDecision();
+    }, 0);
   });
 }
 $("new-help-link").addEventListener("click", (event) => { event.preventDefault(); showHelp(true); });
 
+startApp();
 start();

@@ -1,7 +1,6 @@
 // The felt: every seat with its bid and tricks, who deals, leads and acts; the cards of
 // the trick; whether spades are broken; the score line. Pure rendering of a view.
 
-import { cardFace, cardName } from "./cards.js";
 import { seatPlaces, sideShort } from "./seats.js";
 import { bidSpoken } from "./bidpad.js";
 
@@ -68,38 +67,6 @@ export function renderSeats(felt, v, names, thinking) {
     box.append(badges);
     felt.append(box);
   }
-}
-
-/**
- * The trick area. ``plays``: [[seat, card]] on the table now; when empty and the hand has a
- * finished trick, the last one stays, marked with its winner, until the next card is led.
- */
-export function renderTrick(area, v, names, plays, lastDone, drawn = null) {
-  area.replaceChildren();
-  if (drawn != null) {
-    const face = cardFace(drawn);
-    face.classList.add("drawn");
-    face.setAttribute("role", "img");
-    face.setAttribute("aria-label", `You drew the ${cardName(drawn)}`);
-    area.append(face, el("span", "label", "You drew"));
-    return;
-  }
-  const places = seatPlaces(v.rules.players, v.seat);
-  const showing = plays.length ? plays : (lastDone ? lastDone.plays : []);
-  area.classList.toggle("done", !plays.length && Boolean(lastDone));
-  for (const [seat, card] of showing) {
-    const face = cardFace(card);
-    face.style.gridArea = places[seat];
-    face.setAttribute("role", "img");
-    face.setAttribute("aria-label", `${names[seat]}: ${cardName(card)}`);
-    if (!plays.length && lastDone && seat === lastDone.winner) face.classList.add("won");
-    area.append(face);
-  }
-  let label = "";
-  if (!plays.length && lastDone) label = `${names[lastDone.winner]} won the trick`;
-  else if (plays.length) label = `${names[plays[0][0]]} led`;
-  else if (v.phase === "play" && v.turn != null) label = `${names[v.turn]} to lead`;
-  area.append(el("span", "label", label));
 }
 
 export function renderBroken(node, v) {
