@@ -316,7 +316,19 @@ def seed_game_behind(db_url: str, player: str) -> str:
     from spades.store.store import now
 
     rules, chosen = rules_for("house", {"blind_nil": True})
-    seed = secrets.token_hex(8)
+    def first_hand(state: Any) -> Any:
+        while not state.results:
+            seat = state.turn
+            assert seat is not None
+            state = apply(state, Bid(7 if seat in (0, 2) else 1) if state.phase.value == "bid"
+                          else legal_actions(state)[0])
+        return state
+
+    for _ in range(50):  # a deal where the first hand leaves your side 100 or more behind
+        seed = secrets.token_hex(8)
+        end = first_hand(new_game(rules, seed))
+        if end.scores[1] - end.scores[0] >= 100:
+            break
     state = new_game(rules, seed)
     names = seat_names(rules.players)
     game_id = "seeded-" + secrets.token_hex(4)

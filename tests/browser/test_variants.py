@@ -46,13 +46,15 @@ def test_blind_nil_and_the_two_card_exchange(browser: Any, server: ServerProcess
         assert "blind nil is open to you" in page.locator("#prompt").inner_text()
         # every frame so far kept seat 0's cards away
         assert all(f["view"]["hand"] is None for f in table.frames if f["type"] == "state")
-        # by keyboard: the choices are one tab stop, Left/Right move, Enter chooses
+        # by keyboard: the choices are one tab stop that starts on the safe one, Left/Right
+        # move, Enter chooses; blind nil cannot be undone, so it takes a second Enter
         focused = "document.activeElement.textContent"
-        assert page.evaluate(focused) in ("Blind nil", "Look at my cards")
-        if page.evaluate(focused) != "Blind nil":
-            page.keyboard.press("ArrowLeft")
+        assert page.evaluate(focused) == "Look at my cards"
+        page.keyboard.press("ArrowLeft")
         assert page.evaluate(focused) == "Blind nil"
         before = table.shown_version
+        page.keyboard.press("Enter")
+        assert page.evaluate(focused) == "Confirm blind nil"
         page.keyboard.press("Enter")
         table.wait_shown(before)
         assert table.wait_decision() == "pass"
