@@ -30,6 +30,7 @@ def test_reload_mid_hand_resumes(page: Any, server: ServerProcess) -> None:
     play_into_the_hand(table, 4)
     before = table.state
     cards = hand_shown(page)
+    page.wait_for_selector("#trick:not(.held)")  # a won trick is shown a moment, then goes
     trick = page.locator("#trick").inner_text()
     assert len(cards) == 9
     page.reload()

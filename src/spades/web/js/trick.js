@@ -9,7 +9,7 @@ import { motion } from "./settings.js";
 const SLIDE_MS = 260;
 const COLLECT_MS = 380;
 const HOLD_MS = 1000;
-const STILL_HOLD_MS = 700; // with motion off the winner still shows for a moment
+const URGENT_HOLD_MS = 600; // when you must play to the next trick, a shorter moment
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -38,8 +38,8 @@ export class TrickView {
   /** A trick was just won: keep it on the table a moment, whatever comes next. */
   finished(plays, winner) {
     const m = motion();
-    const hold = m ? HOLD_MS * m : STILL_HOLD_MS;
-    this.held = { plays, winner, until: performance.now() + hold };
+    const at = performance.now();
+    this.held = { plays, winner, at, until: at + HOLD_MS * m };
   }
 
   /** Forget a held trick (another game, a reload). */
@@ -57,7 +57,8 @@ export class TrickView {
   /**
    * Draw the trick. ``plays``: [[seat, card]] of the trick in play; ``lastDone``: the last
    * finished trick of the hand (shown, marked with its winner, until the next lead);
-   * ``urgent``: you must play to this trick now, so a held trick gives way at once.
+   * ``urgent``: you must play to the trick in play, so a held trick gives way sooner.
+   * With motion off, a finished trick is not held: the server's pace shows it.
    */
   render(v, names, plays, lastDone, { drawn = null, urgent = false } = {}) {
     const area = this.area;
@@ -69,11 +70,14 @@ export class TrickView {
       face.setAttribute("role", "img");
       face.setAttribute("aria-label", `You drew the ${cardName(drawn)}`);
       area.append(face, el("span", "label", "You drew"));
-      area.classList.remove("done");
+      area.classList.remove("done", "held");
       return;
     }
     const now = performance.now();
-    if (this.held && (urgent || now >= this.held.until + COLLECT_MS)) this.held = null;
+    if (this.held && urgent) {
+      this.held.until = Math.min(this.held.until, this.held.at + URGENT_HOLD_MS * motion());
+    }
+    if (this.held && now >= this.held.until + COLLECT_MS * motion()) this.held = null;
     const held = this.held;
     let showing;
     let winner = null;
@@ -90,6 +94,7 @@ export class TrickView {
     }
     const places = seatPlaces(v.rules.players, v.seat);
     area.classList.toggle("done", winner != null);
+    area.classList.toggle("held", Boolean(held)); // a finished trick kept a moment
     const fresh = [];
     const faces = [];
     for (const [seat, card] of showing) {
