@@ -50,15 +50,19 @@ async function serverVersion() {
   return String(data.version);
 }
 
+/** Reload onto the new version: let the new service worker (installed, or still
+ * installing) take over first, so that the reload gets the new files. */
 function reload() {
-  const waiting = registration && registration.waiting;
-  if (waiting) {
-    navigator.serviceWorker.addEventListener("controllerchange", () => location.reload());
-    waiting.postMessage("skip-waiting");
-    setTimeout(() => location.reload(), 3000);
-  } else {
+  const worker = registration && (registration.waiting || registration.installing);
+  if (!worker) {
     location.reload();
+    return;
   }
+  navigator.serviceWorker.addEventListener("controllerchange", () => location.reload());
+  const skip = () => worker.postMessage("skip-waiting");
+  if (worker.state === "installed") skip();
+  else worker.addEventListener("statechange", () => { if (worker.state === "installed") skip(); });
+  setTimeout(() => location.reload(), 5000);
 }
 
 async function register(version) {
