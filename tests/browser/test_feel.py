@@ -57,7 +57,7 @@ def test_card_faces_are_legible_on_a_phone(browser: Any, server: ServerProcess) 
                     suitSize: parseFloat(getComputedStyle(suit).fontSize)};
         })""")
         assert len(cards) == 13
-        for card, after in zip(cards, cards[1:] + [None], strict=True):
+        for card, after in zip(cards, [*cards[1:], None], strict=True):
             # the rank and the suit are both drawn, big enough, and not covered by the next
             # card (cards may overlap, their corners may not)
             assert card["suit"] == SUITS[card["card"] // 13]
@@ -66,7 +66,7 @@ def test_card_faces_are_legible_on_a_phone(browser: Any, server: ServerProcess) 
             assert card["idx"]["right"] <= card["box"]["right"]
             if after and after["box"]["top"] == card["box"]["top"]:
                 assert card["idx"]["right"] <= after["box"]["left"] + 1, (card, after)
-            assert 0 <= card["box"]["left"] and card["box"]["right"] <= PHONE["width"]
+            assert card["box"]["left"] >= 0 and card["box"]["right"] <= PHONE["width"]
     finally:
         context.close()
 
@@ -169,7 +169,7 @@ def test_the_end_of_hand_reads_like_the_score_sheet(browser: Any,
                              str(line["side_tricks"][side]),
                              f"+{points}" if points > 0 else str(points),
                              str(line["bags"][side]), str(line["scores"][side])]
-        for seat, bid in enumerate(line["bids"]):
+        for bid in line["bids"]:
             if bid == "nil":
                 assert "nil: made" in body.inner_text() or "nil: broken" in body.inner_text()
         # nothing in the summary is wider than the phone

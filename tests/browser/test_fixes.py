@@ -5,6 +5,7 @@ bidding, and nothing covers the trick's labels."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
 from typing import Any
@@ -139,7 +140,8 @@ def test_the_score_sheet_fits_a_phone(browser: Any, server: ServerProcess) -> No
         assert page.evaluate("e => e.scrollWidth <= e.clientWidth", sheet.element_handle())
         for box in page.eval_on_selector_all(
                 "#sheet-body th, #sheet-body td",
-                "es => es.filter(e => e.offsetParent).map(e => e.getBoundingClientRect().toJSON())"):
+                "es => es.filter(e => e.offsetParent)"
+                ".map(e => e.getBoundingClientRect().toJSON())"):
             assert box["left"] >= 0 and box["right"] <= PHONE["width"], box
         line = table.state["view"]["sheet"][0]
         text = sheet.inner_text()
@@ -277,7 +279,7 @@ def test_the_help_page_headings_are_in_order(page: Any, server: ServerProcess) -
     levels = page.eval_on_selector_all(
         "h1, h2, h3, h4", "hs => hs.map(h => Number(h.tagName[1]))")
     assert levels[0] == 1 and levels.count(1) == 1
-    for a, b in zip(levels, levels[1:], strict=False):
+    for a, b in itertools.pairwise(levels):
         assert b <= a + 1, levels
     names = [v["id"] for v in serious_violations(page, ids=True, everything=True)]
     assert "heading-order" not in names
