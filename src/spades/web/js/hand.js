@@ -107,13 +107,18 @@ export class HandView {
     const room = this.root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     if (!width || !room) return;
     const gap = 6;
-    const strip = Math.max(28, Math.round(width * 0.56)); // the corner index stays in view
+    // The corner index stays in view; while the cards are only looked at (bidding), they
+    // may overlap more than when they are tapped.
+    const idle = !this.model || this.model.mode === "idle";
+    const strip = idle ? 25 : Math.max(28, Math.round(width * 0.56));
     // Side by side in one or two rows if they fit; else as few rows as keep the corners.
     const fits = (rows, step) => (Math.ceil(n / rows) - 1) * step + width <= room;
     let rows = [1, 2].find((r) => fits(r, width + gap));
     if (!rows) rows = [1, 2, 3, 4].find((r) => fits(r, strip)) || 4;
     const perRow = Math.ceil(n / rows);
     const column = perRow > 1 ? Math.min(width + gap, Math.floor((room - width) / (perRow - 1))) : width;
+    [...cards].forEach((card, i) => card.classList.toggle("row-end", i % perRow === perRow - 1 || i === n - 1));
+    this.root.classList.toggle("overlap", column < width);
     const key = `${perRow}:${column}:${width}`;
     if (this.root.dataset.layout === key) return;
     this.root.dataset.layout = key;
