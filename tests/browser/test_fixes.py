@@ -171,8 +171,11 @@ def test_the_cards_passed_after_a_blind_nil_are_marked(browser: Any,
         blind.click()
         page.wait_for_timeout(300)
         if table.shown_version == before:  # asked to confirm
+            assert serious_violations(page) == [], "blind nil, asking to confirm"
             blind.click()
         table.wait_shown(before)
+        assert table.wait_decision() == "pass"
+        assert serious_violations(page) == [], "passing two cards"
         assert table.act_with_mouse() == "pass"
         kind = table.wait_decision()
         passes = table.synced()["view"]["passes"]
@@ -189,6 +192,7 @@ def test_the_cards_passed_after_a_blind_nil_are_marked(browser: Any,
                 assert box and box["width"] > 8 and box["height"] > 8
                 assert "passed to you by Juniper" in (marked.nth(i).get_attribute("aria-label")
                                                       or "")
+            assert serious_violations(page) == [], "the first trick after a blind nil"
         kind = play_until(table, lambda kind: kind == "hand-over")
         summary = page.locator("#over-body")
         assert "Juniper passed you" in summary.inner_text()

@@ -139,7 +139,7 @@ export class HandView {
       btn.classList.add("passed");
       const tag = document.createElement("span");
       tag.className = "from";
-      tag.textContent = "passed";
+      tag.textContent = `from ${from.charAt(0)}`;
       tag.title = `Passed to you by ${from}`;
       tag.setAttribute("aria-hidden", "true");
       btn.append(tag);
@@ -165,7 +165,7 @@ export class HandView {
 
   hintText(m) {
     const from = m.passed && m.passed.size ? [...m.passed.values()][0] : null;
-    const gift = from ? ` The cards marked "passed" came from ${from}.` : "";
+    const gift = from ? ` The cards marked "from ${from.charAt(0)}" were passed to you by ${from}.` : "";
     return this.turnText(m) + gift;
   }
 
