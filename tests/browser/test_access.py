@@ -94,6 +94,7 @@ def test_help_explains_the_variant_and_the_keys(page: Any, server: ServerProcess
     table = Table(page, server.url)
     table.start(preset="three-player", level="easy")
     page.click("#btn-help")
+    page.locator("#help-body h2").first.wait_for()  # the rules load when first asked for
     text = page.locator("#help-body").inner_text()
     assert "Three players" in text
     assert "Each player gets 18 cards" in text  # 54 cards with the jokers: 18 each

@@ -10,7 +10,6 @@ import { TrickView } from "./trick.js";
 import { endReason, gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs.js";
 import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
-import { showGames } from "./games.js";
 import { checkVersion, startApp } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
@@ -414,6 +413,7 @@ const newGame = new NewGameForm($("new-form"), async (body) => {
 
 async function openGames() {
   showScreen("games");
+  const { showGames } = await import("./games.js"); // a view of its own: loads when opened
   await showGames($("games-list"), {
     current: app.gameId,
     resume: (id) => openGame(id),
