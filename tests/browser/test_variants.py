@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 import pytest
-from tablekit import ServerProcess, Table, seed_game_behind
+from tablekit import ServerProcess, Table, seed_game_behind, serious_violations
 
 from spades.engine import parse_card
 
@@ -140,6 +140,8 @@ def test_the_two_player_draw(page: Any, server: ServerProcess) -> None:
         assert face.get_attribute("data-card") == str(int(parse_card(drawn)))
         buttons = page.locator("#actions .choice-row button")
         assert buttons.count() == 2
+        if draws == 1:
+            assert serious_violations(page) == [], "the draw"
         assert buttons.nth(0).inner_text().startswith("Keep the ")
         assert buttons.nth(1).inner_text().startswith("Discard the ")
         before = table.shown_version
