@@ -69,6 +69,7 @@ def test_the_table_is_installable(browser: Any, server: ServerProcess) -> None:
         problems = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
         # a test browser's context is incognito, where nothing installs: that one is ours
         assert [p for p in problems if p["errorId"] != "in-incognito"] == [], problems
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -90,6 +91,7 @@ def test_the_table_opens_from_the_cache_and_says_the_server_is_away(
         notice = page.locator("#app-notice")
         notice.wait_for(state="visible")
         assert "server cannot be reached" in notice.inner_text()
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -120,6 +122,7 @@ def test_a_page_older_than_the_server_is_told_to_reload(browser: Any,
         page.wait_for_selector("#screen-table:not([hidden])")
         page.wait_for_timeout(300)
         assert not notice.is_visible()
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 

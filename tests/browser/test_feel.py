@@ -67,6 +67,7 @@ def test_card_faces_are_legible_on_a_phone(browser: Any, server: ServerProcess) 
             if after and after["box"]["top"] == card["box"]["top"]:
                 assert card["idx"]["right"] <= after["box"]["left"] + 1, (card, after)
             assert card["box"]["left"] >= 0 and card["box"]["right"] <= PHONE["width"]
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -127,6 +128,7 @@ def test_cards_move_unless_motion_is_reduced(browser: Any, server: ServerProcess
             assert moved == 0
         else:
             assert moved >= 8  # cards slid in and went to the winners
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -178,5 +180,6 @@ def test_the_end_of_hand_reads_like_the_score_sheet(browser: Any,
         # nothing in the summary is wider than the phone
         assert page.evaluate("e => e.scrollWidth <= e.clientWidth",
                              body.element_handle())
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()

@@ -84,6 +84,7 @@ def test_blind_nil_confirm_is_cancelled_by_moving_away(browser: Any,
         blind.click()
         table.wait_shown(version)
         assert table.wait_decision() == "pass"
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -150,6 +151,7 @@ def test_the_score_sheet_fits_a_phone(browser: Any, server: ServerProcess) -> No
         names = [v["id"] for v in serious_violations(page, ids=True)]
         assert "scrollable-region-focusable" not in names
         assert serious_violations(page) == []
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -199,6 +201,7 @@ def test_the_cards_passed_after_a_blind_nil_are_marked(browser: Any,
         faces = summary.locator(".passed.received .card")
         shown = {faces.nth(i).get_attribute("data-card") for i in range(faces.count())}
         assert shown == got
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -239,6 +242,7 @@ def test_the_hand_stays_in_view_while_bidding(browser: Any, server: ServerProces
         assert page.locator("#hand .card-btn").count() >= 13
         assert hand_in_view(page) == []
         assert page.evaluate("scrollY") == 0
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -273,6 +277,7 @@ def test_the_trick_labels_are_not_covered(browser: Any, server: ServerProcess,
             if table.act_with_mouse() == "hand-over":
                 break
         assert seen >= 3
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 

@@ -74,6 +74,7 @@ def test_a_whole_game_by_touch_on_a_phone(browser: Any, server: ServerProcess) -
         assert rows == len(view["sheet"])
         audit.check("final score sheet")
         assert audit.problems() == {}
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
@@ -157,6 +158,7 @@ def test_a_whole_game_by_keyboard_only(browser: Any, server: ServerProcess) -> N
         audit.check("help window")
         page.keyboard.press("Escape")
         assert audit.problems() == {}
+        assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
 
