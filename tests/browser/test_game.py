@@ -58,6 +58,10 @@ def test_a_whole_game_by_touch_on_a_phone(browser: Any, server: ServerProcess) -
                     page.tap("#btn-settings")
                     audit.check("settings")
                     page.get_by_role("button", name="Done").tap()
+                    page.tap("#btn-games")
+                    page.wait_for_selector("#games-list table")
+                    audit.check("your games")
+                    page.tap("#games-back")
             # nothing is ever wider than the phone
             assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
             plays += kind == "play"

@@ -87,7 +87,7 @@ function sheetStacked(v, names, only = null) {
   table.append(caption(v));
   const head = document.createElement("thead");
   const tr = document.createElement("tr");
-  tr.append(cell("th", "Side", { scope: "col" }));
+  tr.append(cell("th", sides.every((side) => side.length === 1) ? "Player" : "Side", { scope: "col" }));
   for (const [h, title] of [["Bid", ""], ["Took", ""], ["Pts", "Points"], ["Bags", ""], ["Score", ""]]) {
     const th = cell("th", "", { scope: "col" });
     if (title) {
