@@ -112,7 +112,7 @@ function sheetStacked(v, names, only = null) {
     }
     sides.forEach((side, i) => {
       const row = document.createElement("tr");
-      row.append(cell("th", sideShort(sides, names, i), { scope: "row", title: sideName(sides, names, i) }),
+      row.append(cell("th", sideShort(sides, names, i, v.seat), { scope: "row", title: sideName(sides, names, i) }),
         cell("td", sideBids(side, line.bids)), cell("td", String(sideTricks(side, line.tricks))),
         cell("td", line.points ? signed(line.points[i]) : "–"), cell("td", String(line.bags[i])));
       const score = cell("td", String(line.scores[i]));
