@@ -307,7 +307,7 @@ function showOver(msg, line, gameOver) {
     button("Score sheet", showSheet);
   } else {
     title.textContent = `End of hand ${line.hand}`;
-    button("Next hand", () => $("dlg-over").close(), true);
+    button("Next hand", () => { $("dlg-over").close(); focusDecision(); }, true);
     button("Score sheet", showSheet);
   }
   openDialog($("dlg-over"));
