@@ -26,8 +26,11 @@ def _chromium() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: Playwright's sync API keeps an event loop running
+    while it is open, which would break asyncio.run() in the next (non-browser) tests that
+    the same worker runs."""
     executable = _chromium()
     from playwright.sync_api import sync_playwright
 
@@ -38,8 +41,9 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[ServerProcess]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the session (games are per player id, so tests do not meet)."""
+    _chromium()  # skip with the reason when there is no browser
     srv = ServerProcess(tmp_path_factory.mktemp("server"))
     srv.start()
     yield srv
