@@ -261,6 +261,10 @@ def test_the_trick_labels_are_not_covered(browser: Any, server: ServerProcess,
         while seen < 6:
             kind = table.wait_decision()
             if kind == "play":
+                # at rest: a card sliding in or a trick going to its winner may pass over it
+                page.wait_for_function(
+                    "() => !document.getAnimations().some(a => a.playState === 'running'"
+                    " && a.effect && a.effect.target && a.effect.target.closest('#trick'))")
                 label = page.locator("#trick .label")
                 text = label.inner_text()
                 cards = page.eval_on_selector_all(
