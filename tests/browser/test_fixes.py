@@ -265,18 +265,19 @@ def test_the_trick_labels_are_not_covered(browser: Any, server: ServerProcess,
                 page.wait_for_function(
                     "() => !document.getAnimations().some(a => a.playState === 'running'"
                     " && a.effect && a.effect.target && a.effect.target.closest('#trick'))")
-                label = page.locator("#trick .label")
-                text = label.inner_text()
-                cards = page.eval_on_selector_all(
-                    "#trick .card", "es => es.map(e => e.getBoundingClientRect().toJSON())")
+                # read in one go: the table may redraw between two reads
+                shot = page.evaluate("""() => {
+                    const label = document.querySelector('#trick .label');
+                    return {text: label.textContent, box: label.getBoundingClientRect().toJSON(),
+                            whole: label.scrollWidth <= label.clientWidth + 1,
+                            cards: [...document.querySelectorAll('#trick .card')]
+                                .map(e => e.getBoundingClientRect().toJSON())};
+                }""")
+                text, box, cards = shot["text"], shot["box"], shot["cards"]
                 if text and cards:
-                    box = label.bounding_box()
-                    assert box is not None
                     assert not [c for c in cards if overlaps(c, box)], (text, box, cards)
                     assert re.search(r"(led|won the trick|to lead)$", text), text
-                    # the label is drawn whole: not clipped by its box
-                    assert page.evaluate("e => e.scrollWidth <= e.clientWidth + 1",
-                                         label.element_handle())
+                    assert shot["whole"], "the label is clipped by its box"
                     seen += 1
             if table.act_with_mouse() == "hand-over":
                 break
