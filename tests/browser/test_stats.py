@@ -5,11 +5,18 @@ behind the charts, pass axe, and give focus back when closed."""
 from __future__ import annotations
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
 from tablekit import ServerProcess, Table
 from test_access import serious_violations
+
+
+def js_fixed1(value: float) -> str:
+    """What JavaScript's ``value.toFixed(1)`` shows: the float's exact value rounded half away
+    from zero (Python's format rounds ties to even, so 18.25 would read 18.2 there, 18.3 here)."""
+    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -60,7 +67,7 @@ def test_statistics_after_a_finished_short_game(page: Any, server: ServerProcess
             assert ref and page.locator(f"#{ref}").inner_text().strip()
     assert page.locator("#stats-body svg rect.bar").count() >= 2
     described = page.locator(f"#{charts.first.get_attribute('aria-describedby')}").inner_text()
-    assert f"{overall['points_per_hand']:.1f}" in described
+    assert js_fixed1(overall["points_per_hand"]) in described
     # the tables behind the charts: overall, by variant, by level, recent games
     captions = page.locator("#stats-body table caption").all_inner_texts()
     assert captions == ["All your games", "By variant", "By computer players' level",
