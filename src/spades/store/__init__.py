@@ -12,7 +12,9 @@ from .store import (
     StoredGame,
     StoreError,
     default_url,
+    upgrade,
 )
+from .migrate import Upgrade
 
 __all__ = [
     "OVER",
@@ -25,5 +27,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredGame",
+    "Upgrade",
     "default_url",
+    "upgrade",
 ]

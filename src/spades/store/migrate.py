@@ -1,0 +1,227 @@
+"""Bringing a store's tables to the newest schema with Alembic, once, whoever starts first.
+
+The migration scripts ship inside the package (``spades/store/migrations``); Alembic is
+configured here, in code, so no ``alembic.ini`` is needed. Every table name, the version
+table's included, starts with the store's prefix (tests use a unique one), so migrations
+name their tables with :func:`prefixed`.
+
+:func:`upgrade` takes a lock first (PostgreSQL: a transaction-level advisory lock; SQLite: a
+``BEGIN IMMEDIATE`` write transaction), so that several processes starting at once upgrade
+exactly once: the others wait, then find nothing left to do. Inside the lock it adopts a
+database that ``create_all`` made before there were migrations (its tables are the baseline:
+stamp it, its games stay), then runs whatever migrations are missing, all in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command, op
+from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from .schema import make_tables
+
+#: Where the migration scripts are, as a package resource.
+SCRIPTS = "spades.store:migrations"
+#: The first migration: the schema as ``create_all`` made it before there were migrations.
+BASELINE = "0001"
+#: The tables of the baseline; a database holding them and no version table is adopted.
+BASELINE_TABLES = ("games", "seats", "decks", "actions", "looks")
+#: How long an upgrade waits for another process's upgrade of a SQLite file (milliseconds).
+SQLITE_WAIT_MS = 120_000
+
+
+class MigrationError(Exception):
+    """The store's tables cannot be brought up to date; nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """What :func:`upgrade` found and did: the revision before (None: no version table),
+    the revision after, and whether it adopted a database made before migrations."""
+
+    before: str | None
+    after: str
+    adopted: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.adopted or self.before != self.after
+
+    def describe(self) -> str:
+        if self.adopted and self.before == self.after:
+            return (f"adopted the tables made before migrations as the baseline "
+                    f"(revision {self.after}); every game stays")
+        if self.adopted:
+            return (f"adopted the tables made before migrations as the baseline "
+                    f"(revision {BASELINE}) and upgraded them to revision {self.after}; "
+                    f"every game stays")
+        if self.before is None:
+            return f"created the tables (revision {self.after})"
+        if self.before != self.after:
+            return f"upgraded from revision {self.before} to {self.after}"
+        return f"up to date (revision {self.after})"
+
+
+def version_table(prefix: str = "") -> str:
+    return f"{prefix}alembic_version"
+
+
+def prefixed(name: str) -> str:
+    """A table's (or index's) name with the prefix of the store being migrated: migration
+    scripts name every table through this."""
+    config = op.get_context().config
+    prefix = config.attributes.get("prefix", "") if config is not None else ""
+    return f"{prefix}{name}"
+
+
+def config(connection: sa.Connection | None = None, prefix: str = "") -> Config:
+    """Alembic's configuration, made in code: the packaged scripts, the connection to
+    migrate and the table prefix (read by ``env.py`` and :func:`prefixed`)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", SCRIPTS)
+    cfg.set_main_option("path_separator", "os")
+    cfg.attributes["connection"] = connection
+    cfg.attributes["prefix"] = prefix
+    return cfg
+
+
+def scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(config())
+
+
+def head() -> str:
+    found = scripts().get_current_head()
+    if found is None:  # pragma: no cover - the package always ships its baseline
+        raise MigrationError("the package has no migrations")
+    return found
+
+
+def run_environment(context: EnvironmentContext) -> None:
+    """The body of ``env.py``: migrate the connection :func:`config` was given."""
+    cfg = context.config
+    connection = cfg.attributes.get("connection")
+    if connection is None:
+        raise MigrationError("run the migrations with `spades db upgrade`, which opens the "
+                             "store and takes the upgrade lock, not with the alembic command")
+    prefix: str = cfg.attributes.get("prefix", "")
+    context.configure(
+        connection=connection,
+        target_metadata=make_tables(prefix).metadata,
+        version_table=version_table(prefix),
+        render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters by copying
+        include_name=lambda name, kind, _parents: ours(name, kind, prefix),
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def ours(name: str | None, kind: str, prefix: str) -> bool:
+    """Whether a table belongs to the store with this prefix (the version table aside):
+    comparisons look at these only, so stores with other prefixes are never touched."""
+    if kind != "table":
+        return True
+    return name is not None and name.startswith(prefix) and name != version_table(prefix)
+
+
+def current(connection: sa.Connection, prefix: str = "") -> str | None:
+    """The revision the database is at; None when it has no version table."""
+    context = MigrationContext.configure(connection,
+                                         opts={"version_table": version_table(prefix)})
+    return context.get_current_revision()
+
+
+def is_legacy(connection: sa.Connection, prefix: str = "") -> bool:
+    """Whether the database holds the store's tables without a version table: made by
+    ``create_all`` before there were migrations."""
+    names = set(sa.inspect(connection).get_table_names())
+    return version_table(prefix) not in names and f"{prefix}games" in names
+
+
+def upgrade(engine: sa.Engine, prefix: str = "", target: str = "heads") -> Upgrade:
+    """Bring the store's tables to ``target`` (the newest by default), under the lock, in
+    one transaction: on any failure nothing changes."""
+    with engine.connect() as conn:
+        try:
+            lock(conn, prefix)
+            before = current(conn, prefix)
+            known = {s.revision for s in scripts().walk_revisions()}
+            if before is not None and before not in known:
+                raise MigrationError(
+                    f"the database is at revision {before}, which this version of Spades does "
+                    f"not know: a newer version upgraded it. Install that version (or newer) "
+                    f"to open it; nothing was changed")
+            adopted = before is None and is_legacy(conn, prefix)
+            if adopted:
+                names = set(sa.inspect(conn).get_table_names())
+                missing = [t for t in BASELINE_TABLES if f"{prefix}{t}" not in names]
+                if missing:
+                    raise MigrationError(
+                        f"the database has a {prefix}games table but no "
+                        f"{', '.join(prefix + t for t in missing)}: it was not made by "
+                        f"Spades, or only in part; nothing was changed")
+                command.stamp(config(conn, prefix), BASELINE)
+            command.upgrade(config(conn, prefix), target)
+            after = current(conn, prefix)
+            conn.commit()
+        finally:
+            unlock(conn)
+    if after is None:  # pragma: no cover - alembic always writes the version
+        raise MigrationError("the upgrade left no version")
+    return Upgrade(before=before, after=after, adopted=adopted)
+
+
+def downgrade(engine: sa.Engine, prefix: str = "", target: str = "base") -> None:
+    """Undo migrations down to ``target`` (developers and tests), under the lock."""
+    with engine.connect() as conn:
+        try:
+            lock(conn, prefix)
+            command.downgrade(config(conn, prefix), target)
+            conn.commit()
+        finally:
+            unlock(conn)
+
+
+def lock_key(prefix: str) -> int:
+    """The advisory lock's key: one per prefix, the same in every process."""
+    digest = hashlib.blake2b(f"spades.store.migrate:{prefix}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def lock(conn: sa.Connection, prefix: str) -> None:
+    """Open the upgrade's transaction holding the lock that makes other upgrades wait."""
+    dialect = conn.dialect.name
+    if dialect == "postgresql":  # released by the transaction's end
+        conn.execute(sa.select(sa.func.pg_advisory_xact_lock(lock_key(prefix))))
+    elif dialect == "sqlite":  # the write lock of the whole file, taken now, not at first write
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_WAIT_MS}")
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    # other databases: Alembic's own transaction; concurrent first starts are not guarded
+
+
+def unlock(conn: sa.Connection) -> None:
+    if conn.dialect.name == "sqlite" and not conn.closed:
+        if conn.in_transaction():
+            conn.rollback()
+        conn.exec_driver_sql("PRAGMA busy_timeout=5000")
+        conn.commit()
+
+
+def differences(connection: sa.Connection, prefix: str = "") -> list[Any]:
+    """What differs between the database's tables and the models (empty when the migrations
+    and the models agree): Alembic's ``compare_metadata``."""
+    from alembic.autogenerate import compare_metadata
+
+    context = MigrationContext.configure(connection, opts={
+        "version_table": version_table(prefix),
+        "include_name": lambda name, kind, _parents: ours(name, kind, prefix),
+        "compare_type": True,
+    })
+    return list(compare_metadata(context, make_tables(prefix).metadata))
