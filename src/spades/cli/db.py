@@ -1,4 +1,4 @@
-"""``spades db``: the store's schema: ``upgrade`` it to the newest, show its ``current`` revision."""
+"""``spades db``: ``upgrade`` the store's tables to the newest schema, show the ``current``."""
 
 from __future__ import annotations
 

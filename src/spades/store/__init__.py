@@ -1,5 +1,6 @@
 """Persistence behind one small interface: a game is its rules, decks and ordered actions."""
 
+from .migrate import Upgrade
 from .store import (
     OVER,
     PLAYING,
@@ -14,7 +15,6 @@ from .store import (
     default_url,
     upgrade,
 )
-from .migrate import Upgrade
 
 __all__ = [
     "OVER",

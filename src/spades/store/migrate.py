@@ -15,6 +15,7 @@ stamp it, its games stay), then runs whatever migrations are missing, all in one
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,8 @@ BASELINE = "0001"
 BASELINE_TABLES = ("games", "seats", "decks", "actions", "looks")
 #: How long an upgrade waits for another process's upgrade of a SQLite file (milliseconds).
 SQLITE_WAIT_MS = 120_000
+#: Alembic's ``op`` and ``context`` are module globals: one migration at a time per process.
+_RUNNING = threading.Lock()
 
 
 class MigrationError(Exception):
@@ -167,8 +170,10 @@ def upgrade(engine: sa.Engine, prefix: str = "", target: str = "heads") -> Upgra
                         f"the database has a {prefix}games table but no "
                         f"{', '.join(prefix + t for t in missing)}: it was not made by "
                         f"Spades, or only in part; nothing was changed")
-                command.stamp(config(conn, prefix), BASELINE)
-            command.upgrade(config(conn, prefix), target)
+                with _RUNNING:
+                    command.stamp(config(conn, prefix), BASELINE)
+            with _RUNNING:
+                command.upgrade(config(conn, prefix), target)
             after = current(conn, prefix)
             conn.commit()
         finally:
@@ -183,7 +188,8 @@ def downgrade(engine: sa.Engine, prefix: str = "", target: str = "base") -> None
     with engine.connect() as conn:
         try:
             lock(conn, prefix)
-            command.downgrade(config(conn, prefix), target)
+            with _RUNNING:
+                command.downgrade(config(conn, prefix), target)
             conn.commit()
         finally:
             unlock(conn)
@@ -201,16 +207,23 @@ def lock(conn: sa.Connection, prefix: str) -> None:
     if dialect == "postgresql":  # released by the transaction's end
         conn.execute(sa.select(sa.func.pg_advisory_xact_lock(lock_key(prefix))))
     elif dialect == "sqlite":  # the write lock of the whole file, taken now, not at first write
+        waited = conn.exec_driver_sql("PRAGMA busy_timeout").scalar()
+        conn.info["spades_busy_timeout"] = int(waited or 0)
         conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_WAIT_MS}")
         conn.exec_driver_sql("BEGIN IMMEDIATE")
     # other databases: Alembic's own transaction; concurrent first starts are not guarded
 
 
 def unlock(conn: sa.Connection) -> None:
-    if conn.dialect.name == "sqlite" and not conn.closed:
-        if conn.in_transaction():
-            conn.rollback()
-        conn.exec_driver_sql("PRAGMA busy_timeout=5000")
+    """End the upgrade's transaction if it is still open (a failure: nothing is kept) and
+    give the connection back as it was."""
+    if conn.closed:
+        return
+    if conn.in_transaction():
+        conn.rollback()
+    waited = conn.info.pop("spades_busy_timeout", None)
+    if waited is not None:
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={int(waited)}")
         conn.commit()
 
 
