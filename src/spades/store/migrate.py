@@ -14,6 +14,7 @@ stamp it, its games stay), then runs whatever migrations are missing, all in one
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from dataclasses import dataclass
@@ -95,7 +96,9 @@ def config(connection: sa.Connection | None = None, prefix: str = "") -> Config:
     return cfg
 
 
+@functools.cache
 def scripts() -> ScriptDirectory:
+    """The packaged migrations (read once per process)."""
     return ScriptDirectory.from_config(config())
 
 
@@ -151,6 +154,11 @@ def is_legacy(connection: sa.Connection, prefix: str = "") -> bool:
 def upgrade(engine: sa.Engine, prefix: str = "", target: str = "heads") -> Upgrade:
     """Bring the store's tables to ``target`` (the newest by default), under the lock, in
     one transaction: on any failure nothing changes."""
+    if target == "heads":  # the usual start: already there, no lock, nothing to write
+        with engine.connect() as conn:
+            newest = head()
+            if current(conn, prefix) == newest:
+                return Upgrade(before=newest, after=newest)
     with engine.connect() as conn:
         try:
             lock(conn, prefix)
