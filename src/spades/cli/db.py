@@ -16,7 +16,7 @@ def register(subparsers: Any) -> None:
         description="Upgrade the tables of the store to this version of Spades (spades serve "
                     "does it on start), or show which revision they are at. A database made "
                     "before migrations is adopted as it is: every game stays.")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    sub = parser.add_subparsers(dest="action", metavar="{upgrade,current}", required=True)
     for name, text, run_ in (
             ("upgrade", "bring the tables to the newest schema (creating them if needed)",
              upgrade),
