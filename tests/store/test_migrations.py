@@ -350,3 +350,121 @@ def test_the_migrations_ship_inside_the_package() -> None:
     revisions = list(migrate.scripts().walk_revisions())
     assert revisions[-1].revision == migrate.BASELINE and revisions[-1].down_revision is None
     assert {Path(r.path).parent for r in revisions} == {folder / "versions"}
+
+
+LATER = '''"""A later migration, as a developer would write one (tests only)."""
+
+import sqlalchemy as sa
+from alembic import op
+
+from spades.store.migrate import prefixed
+
+revision = "{revision}"
+down_revision = "{down}"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    games = prefixed("games")
+    # SQLite alters by copying the table: the hard case, where a careless upgrade would
+    # cascade the drop of the old games table to every seat, deck and action
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    with op.batch_alter_table(games, recreate="always" if sqlite else "auto") as batch:
+        batch.alter_column("status", type_=sa.String(32), existing_nullable=False)
+        batch.add_column(sa.Column("note", sa.String(64), nullable=True))
+    op.create_table(
+        prefixed("notes"),
+        sa.Column("game_id", sa.String(64), sa.ForeignKey(f"{{games}}.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("text", sa.String(64), nullable=False))
+    op.execute(f"INSERT INTO {{prefixed('notes')}} (game_id, text) "
+               f"SELECT id, 'migrated' FROM {{games}}")
+    {fail}
+
+
+def downgrade() -> None:
+    op.drop_table(prefixed("notes"))
+    with op.batch_alter_table(prefixed("games")) as batch:
+        batch.drop_column("note")
+'''
+
+
+@pytest.fixture
+def later(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    """Add a later migration (a data migration too) after the packaged ones; ``later(fail=
+    True)`` makes it fail at its very end."""
+    packaged = Path(migrate.__file__).parent / "migrations" / "versions"
+    real_config = migrate.config
+
+    def add(fail: bool = False) -> str:
+        folder = tmp_path / "later_versions"
+        folder.mkdir()
+        revision = "9001_later"
+        (folder / f"{revision}.py").write_text(LATER.format(
+            revision=revision, down=migrate.head(),
+            fail='raise RuntimeError("the disk is full")' if fail else "pass"))
+
+        def config(*args: Any, **kwargs: Any) -> Any:
+            cfg = real_config(*args, **kwargs)
+            cfg.set_main_option("version_locations", os.pathsep.join([str(packaged),
+                                                                      str(folder)]))
+            return cfg
+
+        monkeypatch.setattr(migrate, "config", config)
+        migrate.scripts.cache_clear()
+        return revision
+
+    yield add
+    migrate.scripts.cache_clear()
+
+
+def count(db: Database, table: str) -> int:
+    engine = sa.create_engine(db.url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(sa.text(f"SELECT count(*) FROM {db.prefix}{table}"))
+                       .scalar_one())
+    finally:
+        engine.dispose()
+
+
+def test_a_later_migration_upgrades_a_release_database_keeping_every_game(
+        database: Database, later: Any) -> None:
+    played = release_database(database)
+    store = Store(database.url, prefix=database.prefix, create=False)
+    try:
+        stored = {p.id: store.load_game(p.id) for p in played}
+    finally:
+        store.close()
+    rows = {name: len(table) for name, table in dump(database).items()}
+    revision = later()
+    results = upgrade_in_threads(database, 3)  # at once, and still once: one note per game
+
+    assert sorted(results, key=lambda r: r["before"] or "") == [
+        {"before": None, "after": revision, "adopted": True},
+        *[{"before": revision, "after": revision, "adopted": False}] * 2]
+    assert count(database, "notes") == len(played)
+    assert {name: count(database, name) for name in TABLES} == rows
+    store = Store(database.url, prefix=database.prefix)
+    try:
+        for game in played:
+            assert store.load_game(game.id) == stored[game.id]
+    finally:
+        store.close()
+
+
+def test_a_failing_migration_changes_nothing(database: Database, later: Any) -> None:
+    played = release_database(database)
+    before = dump(database)
+    tables = prefixed_tables(database.url, database.prefix)
+    later(fail=True)
+    with pytest.raises(StoreError, match="the disk is full"):
+        upgrade(database.url, prefix=database.prefix)
+    assert prefixed_tables(database.url, database.prefix) == tables  # no version, no notes
+    assert dump(database) == before
+    store = Store(database.url, prefix=database.prefix, create=False)
+    try:
+        assert store.is_legacy() and len(store.list_games(OWNER)) == len(played)
+    finally:
+        store.close()

@@ -178,11 +178,10 @@ def upgrade(engine: sa.Engine, prefix: str = "", target: str = "heads") -> Upgra
                         f"the database has a {prefix}games table but no "
                         f"{', '.join(prefix + t for t in missing)}: it was not made by "
                         f"Spades, or only in part; nothing was changed")
-                with _RUNNING:
-                    command.stamp(config(conn, prefix), BASELINE)
-            with _RUNNING:
-                command.upgrade(config(conn, prefix), target)
+                run(command.stamp, conn, prefix, BASELINE)
+            run(command.upgrade, conn, prefix, target)
             after = current(conn, prefix)
+            check_keys(conn, prefix)
             conn.commit()
         finally:
             unlock(conn)
@@ -191,13 +190,26 @@ def upgrade(engine: sa.Engine, prefix: str = "", target: str = "heads") -> Upgra
     return Upgrade(before=before, after=after, adopted=adopted)
 
 
+def run(step: Any, conn: sa.Connection, prefix: str, target: str) -> None:
+    """One Alembic command on the locked connection; whatever a migration raises becomes a
+    MigrationError (the caller rolls the transaction back)."""
+    try:
+        with _RUNNING:
+            step(config(conn, prefix), target)
+    except MigrationError:
+        raise
+    except Exception as error:
+        raise MigrationError(f"a migration failed ({type(error).__name__}: {error}); it was "
+                             f"rolled back, nothing was changed") from error
+
+
 def downgrade(engine: sa.Engine, prefix: str = "", target: str = "base") -> None:
     """Undo migrations down to ``target`` (developers and tests), under the lock."""
     with engine.connect() as conn:
         try:
             lock(conn, prefix)
-            with _RUNNING:
-                command.downgrade(config(conn, prefix), target)
+            run(command.downgrade, conn, prefix, target)
+            check_keys(conn, prefix)
             conn.commit()
         finally:
             unlock(conn)
@@ -216,8 +228,13 @@ def lock(conn: sa.Connection, prefix: str) -> None:
         conn.execute(sa.select(sa.func.pg_advisory_xact_lock(lock_key(prefix))))
     elif dialect == "sqlite":  # the write lock of the whole file, taken now, not at first write
         waited = conn.exec_driver_sql("PRAGMA busy_timeout").scalar()
-        conn.info["spades_busy_timeout"] = int(waited or 0)
+        keys = conn.exec_driver_sql("PRAGMA foreign_keys").scalar()
+        conn.info["spades_sqlite"] = (int(waited or 0), int(keys or 0))
         conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_WAIT_MS}")
+        # a batch migration copies a table and drops the old one: with foreign keys on, that
+        # drop would cascade and delete every seat, deck and action. Off (it can only change
+        # outside a transaction), and checked before the commit instead (check_keys).
+        conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
         conn.exec_driver_sql("BEGIN IMMEDIATE")
     # other databases: Alembic's own transaction; concurrent first starts are not guarded
 
@@ -229,10 +246,24 @@ def unlock(conn: sa.Connection) -> None:
         return
     if conn.in_transaction():
         conn.rollback()
-    waited = conn.info.pop("spades_busy_timeout", None)
-    if waited is not None:
-        conn.exec_driver_sql(f"PRAGMA busy_timeout={int(waited)}")
+    saved = conn.info.pop("spades_sqlite", None)
+    if saved is not None:
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={int(saved[0])}")
+        conn.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if saved[1] else 'OFF'}")
         conn.commit()
+
+
+def check_keys(conn: sa.Connection, prefix: str) -> None:
+    """SQLite upgrades run with foreign keys off: before committing, prove no row of the
+    store lost its game (else roll back, changing nothing)."""
+    if conn.dialect.name != "sqlite":
+        return
+    broken = [row for name in sa.inspect(conn).get_table_names() if ours(name, "table", prefix)
+              for row in conn.exec_driver_sql(f'PRAGMA foreign_key_check("{name}")').all()]
+    if broken:
+        tables = sorted({str(row[0]) for row in broken})
+        raise MigrationError(f"the upgrade would leave rows of {', '.join(tables)} without "
+                             f"their game; nothing was changed")
 
 
 def differences(connection: sa.Connection, prefix: str = "") -> list[Any]:
@@ -246,3 +277,28 @@ def differences(connection: sa.Connection, prefix: str = "") -> list[Any]:
         "compare_type": True,
     })
     return list(compare_metadata(context, make_tables(prefix).metadata))
+
+
+def new_revision(message: str) -> str:
+    """Write the next migration for developers: what the models have that the migrations do
+    not make, compared on a scratch SQLite database. Returns the file's path; edit it
+    (docs/migrations.md), never an older one."""
+    import tempfile
+
+    from .store import make_engine
+
+    number = f"{int(head()) + 1:04d}"
+    with tempfile.TemporaryDirectory() as folder:
+        engine = make_engine(f"sqlite:///{folder}/scratch.db")
+        try:
+            upgrade(engine)
+            with engine.connect() as conn, _RUNNING:
+                script = command.revision(config(conn), message=message, autogenerate=True,
+                                          rev_id=number)
+        finally:
+            engine.dispose()
+    scripts.cache_clear()
+    if script is None or isinstance(script, list):  # pragma: no cover - one head, one script
+        raise MigrationError("alembic wrote no single revision")
+    return str(script.path)
+
