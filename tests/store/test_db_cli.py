@@ -3,6 +3,7 @@ they did, and refuse a bad --db with exit code 2 and a message, not a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import subprocess
 import sys
@@ -100,6 +101,7 @@ def test_serve_upgrades_the_store_before_it_listens(
 
     url = release_file(tmp_path / "served.db")
     seen: list[Any] = []
+    said: list[str] = []
 
     async def listen(server: uvicorn.Server, sockets: Any = None) -> None:
         store = Store(url, create=False)  # the store is upgraded by the time it would listen
@@ -107,10 +109,21 @@ def test_serve_upgrades_the_store_before_it_listens(
             seen.append(store.revision())
         finally:
             store.close()
+        server.started = True
+        for _ in range(200):  # until serve has said where it listens and what it did
+            await asyncio.sleep(0.01)
+            said.append(capsys.readouterr().out)
+            if "Ctrl+C" in "".join(said):
+                break
+        await asyncio.sleep(0.05)
 
     monkeypatch.setattr(uvicorn.Server, "serve", listen)
     assert main(["serve", "--db", url, "--port", "0", "--workers", "0"]) == 0
     assert seen == [migrate.head()]
-    assert "adopted the tables made before migrations" in capsys.readouterr().out
+    out = "".join(said) + capsys.readouterr().out
+    assert out.index("Spades is ready: open http://") < out.index(
+        "The store adopted the tables made before migrations")
+    said.clear()
     assert main(["serve", "--db", url, "--port", "0", "--workers", "0"]) == 0
-    assert "adopted" not in capsys.readouterr().out  # nothing to say the second time
+    out = "".join(said) + capsys.readouterr().out
+    assert "Spades is ready" in out and "The store" not in out  # nothing to say this time
