@@ -23,7 +23,6 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command, op
 from alembic.config import Config
-from alembic.runtime.environment import EnvironmentContext
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
@@ -109,8 +108,9 @@ def head() -> str:
     return found
 
 
-def run_environment(context: EnvironmentContext) -> None:
-    """The body of ``env.py``: migrate the connection :func:`config` was given."""
+def run_environment(context: Any) -> None:
+    """The body of ``env.py``: migrate the connection :func:`config` was given. ``context``
+    is ``alembic.context``, the module that stands for the running EnvironmentContext."""
     cfg = context.config
     connection = cfg.attributes.get("connection")
     if connection is None:
@@ -145,10 +145,10 @@ def current(connection: sa.Connection, prefix: str = "") -> str | None:
 
 
 def is_legacy(connection: sa.Connection, prefix: str = "") -> bool:
-    """Whether the database holds the store's tables without a version table: made by
+    """Whether the database holds the store's tables but no revision: made by
     ``create_all`` before there were migrations."""
     names = set(sa.inspect(connection).get_table_names())
-    return version_table(prefix) not in names and f"{prefix}games" in names
+    return f"{prefix}games" in names and current(connection, prefix) is None
 
 
 def upgrade(engine: sa.Engine, prefix: str = "", target: str = "heads") -> Upgrade:
