@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import release_schema
 import sqlalchemy as sa
-from storekit import Database, prefixed_tables
+from storekit import Database, drop_prefixed, prefixed_tables
 
 import spades
 from spades.engine import GameState, apply, legal_actions, make_rules, new_game
@@ -221,11 +221,22 @@ def test_the_comparison_sees_a_schema_that_is_not_the_models(database: Database)
 
 
 def test_each_prefix_has_its_own_tables_and_version(database: Database) -> None:
-    other = f"{database.prefix}x_"
-    assert upgrade(database.url, prefix=database.prefix).before is None
-    assert upgrade(database.url, prefix=other) == Upgrade(before=None, after=migrate.head())
-    assert f"{other}alembic_version" in prefixed_tables(database.url, other)
-    assert differences(dataclasses.replace(database, prefix=other)) == []
+    other = dataclasses.replace(database, prefix=f"u{secrets.token_hex(4)}_")
+    try:
+        assert upgrade(database.url, prefix=database.prefix).before is None
+        assert upgrade(other.url, prefix=other.prefix) == Upgrade(before=None,
+                                                                  after=migrate.head())
+        assert f"{other.prefix}alembic_version" in prefixed_tables(other.url, other.prefix)
+        assert differences(other) == [] and differences(database) == []
+        store = Store(other.url, prefix=other.prefix, create=False)
+        try:
+            migrate.downgrade(store.engine, other.prefix)  # one prefix down, the other stays
+        finally:
+            store.close()
+        assert differences(database) == []
+        assert prefixed_tables(other.url, other.prefix) == {f"{other.prefix}alembic_version"}
+    finally:
+        drop_prefixed(other.url, other.prefix)
 
 
 CHILD = """
