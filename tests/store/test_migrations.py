@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 import json
 import os
 import random
@@ -360,6 +361,12 @@ def test_the_migrations_ship_inside_the_package() -> None:
     assert (folder / "__init__.py").is_file() and (folder / "versions" / "__init__.py").is_file()
     revisions = list(migrate.scripts().walk_revisions())
     assert revisions[-1].revision == migrate.BASELINE and revisions[-1].down_revision is None
+    # one line of history: two branches that each added a migration after the same one must
+    # renumber one of them when they meet (docs/migrations.md)
+    assert list(migrate.scripts().get_heads()) == [revisions[0].revision]
+    assert all(r.down_revision == n.revision for r, n in itertools.pairwise(revisions))
+    for r in revisions:  # named NNNN_what.py after its revision
+        assert Path(r.path).name.startswith(f"{r.revision}_")
     assert {Path(r.path).parent for r in revisions} == {folder / "versions"}
 
 
