@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from storekit import Database, drop_prefixed, prefixed_tables
 
 import spades
-from spades.engine import GameState, apply, legal_actions, make_rules, new_game
+from spades.engine import GameState, Shuffle, apply, legal_actions, make_rules, new_game
 from spades.engine.cards import CODE_OF
 from spades.engine.record import action_to_json, rules_to_json
 from spades.server.table import state_from_store
@@ -57,11 +57,12 @@ class Played:
 
 def play(store: Store, game_id: str, preset: str, steps: int, seed: int,
          look: bool = False) -> Played:
-    """Deal a game and store ``steps`` random legal actions through the store's API (all
-    of them when ``steps`` is large), with a blind-nil look first when ``look``."""
+    """Deal a game as the release did and store ``steps`` random legal actions through the
+    store's API (all of them when ``steps`` is large), with a blind-nil look first when
+    ``look``. Its options name no shuffle, as the release's did not."""
     rules = make_rules(preset, target_score=150, losing_score=-100)
     secret = secrets.token_hex(16)
-    state = new_game(rules, secret)
+    state = new_game(rules, secret, shuffle=Shuffle(version=1))  # the release's shuffle
     moment = dt.datetime.now(dt.UTC)
     seats = (SeatRow(seat=0, kind="human", name="You", player_id=OWNER),
              *(SeatRow(seat=s, kind="computer", name=f"Bot {s}", level="normal")
@@ -70,7 +71,7 @@ def play(store: Store, game_id: str, preset: str, steps: int, seed: int,
                               first_dealer=state.first_dealer, options={"preset": preset},
                               seats=seats, created=moment, updated=moment),
                       [CODE_OF[c] for c in state.hand.deck])
-    version = store.record_look(game_id, 0, hand=0, seat=0) if look else 0
+    version = release_look(store, game_id, 0, hand=0, seat=0) if look else 0
     rng = random.Random(seed)
     step = 0
     while not state.over and step < steps:
@@ -88,6 +89,20 @@ def play(store: Store, game_id: str, preset: str, steps: int, seed: int,
             result={"hands": len(after.results)} if after.over else None)
         state = after
     return Played(game_id, state, version)
+
+
+def release_look(store: Store, game_id: str, version: int, hand: int, seat: int) -> int:
+    """A seat turned up its cards, saved as the release did: a ``looks`` row and a new
+    version (looks are actions now; the table is still read for such games)."""
+    t = store.tables
+    with store.engine.begin() as conn:
+        bumped = conn.execute(sa.update(t.games).where(t.games.c.id == game_id,
+                                                       t.games.c.version == version)
+                              .values(version=version + 1))
+        assert bumped.rowcount == 1
+        conn.execute(sa.insert(t.looks).values(game_id=game_id, hand=hand, seat=seat,
+                                               created=dt.datetime.now(dt.UTC)))
+    return version + 1
 
 
 def same_game(resumed: GameState, played: GameState) -> bool:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import platformdirs
 import pytest
+import sqlalchemy as sa
 from storekit import Database
 
 from spades.engine import GameState, apply, legal_actions, make_rules, new_game
