@@ -40,7 +40,7 @@ from spades.store import (
     upgrade,
 )
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)
 
 TABLES = ("games", "seats", "decks", "actions", "looks")
 OWNER = "player-aaaa-0001"
@@ -315,7 +315,8 @@ def upgrade_in_threads(db: Database, count: int) -> list[dict[str, Any]]:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(90)
+        thread.join(150)
+    assert not any(t.is_alive() for t in threads), f"upgrades still running, got {results}"
     return results
 
 
@@ -334,7 +335,8 @@ def test_upgrades_started_at_once_upgrade_once(database: Database, tmp_path: Pat
     assert [r for r in results if "error" in r] == []
     first = {"before": None, "after": head, "adopted": start == "release"}
     rest = {"before": head, "after": head, "adopted": False}
-    assert sorted(results, key=lambda r: r["before"] or "") == [first] + [rest] * (count - 1)
+    assert sorted(results, key=lambda r: r["before"] or "") == [first] + [rest] * (count - 1), (
+        results)
     assert differences(database) == []
     if before is not None:
         assert dump(database) == before
@@ -375,6 +377,7 @@ def test_the_migrations_ship_inside_the_package() -> None:
     assert (folder / "env.py").is_file() and (folder / "script.py.mako").is_file()
     assert (folder / "__init__.py").is_file() and (folder / "versions" / "__init__.py").is_file()
     revisions = list(migrate.scripts().walk_revisions())
+    assert migrate.revisions() == tuple(r.revision for r in revisions)
     assert revisions[-1].revision == migrate.BASELINE and revisions[-1].down_revision is None
     # one line of history: two branches that each added a migration after the same one must
     # renumber one of them when they meet (docs/migrations.md)
@@ -445,11 +448,11 @@ def later(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
             return cfg
 
         monkeypatch.setattr(migrate, "config", config)
-        migrate.scripts.cache_clear()
+        migrate.reread()
         return revision
 
     yield add
-    migrate.scripts.cache_clear()
+    migrate.reread()
 
 
 def count(db: Database, table: str) -> int:

@@ -38,6 +38,8 @@ BASELINE_TABLES = ("games", "seats", "decks", "actions", "looks")
 SQLITE_WAIT_MS = 120_000
 #: Alembic's ``op`` and ``context`` are module globals: one migration at a time per process.
 _RUNNING = threading.Lock()
+#: The revisions are read once per process, by one thread.
+_READING = threading.Lock()
 
 
 class MigrationError(Exception):
@@ -95,17 +97,36 @@ def config(connection: sa.Connection | None = None, prefix: str = "") -> Config:
     return cfg
 
 
-@functools.cache
 def scripts() -> ScriptDirectory:
-    """The packaged migrations (read once per process)."""
+    """The packaged migrations, read afresh: Alembic's objects are not shared between
+    threads (:func:`revisions` keeps what the upgrades need to know)."""
     return ScriptDirectory.from_config(config())
 
 
+@functools.cache
+def _revisions() -> tuple[str, ...]:
+    script = scripts()
+    heads = script.get_heads()
+    if len(heads) != 1:
+        raise MigrationError(f"the migrations have {len(heads)} newest revisions "
+                             f"({', '.join(heads) or 'none'}), not one")
+    return tuple(s.revision for s in script.walk_revisions())
+
+
+def revisions() -> tuple[str, ...]:
+    """Every revision, the newest first (read once per process; threads may ask at once)."""
+    with _READING:
+        return _revisions()
+
+
+def reread() -> None:
+    """Forget the revisions read (after writing one, or in tests)."""
+    with _READING:
+        _revisions.cache_clear()
+
+
 def head() -> str:
-    found = scripts().get_current_head()
-    if found is None:  # pragma: no cover - the package always ships its baseline
-        raise MigrationError("the package has no migrations")
-    return found
+    return revisions()[0]
 
 
 def run_environment(context: Any) -> None:
@@ -163,8 +184,7 @@ def upgrade(engine: sa.Engine, prefix: str = "", target: str = "heads") -> Upgra
         try:
             lock(conn, prefix)
             before = current(conn, prefix)
-            known = {s.revision for s in scripts().walk_revisions()}
-            if before is not None and before not in known:
+            if before is not None and before not in revisions():
                 raise MigrationError(
                     f"the database is at revision {before}, which this version of Spades does "
                     f"not know: a newer version upgraded it. Install that version (or newer) "
@@ -297,7 +317,7 @@ def new_revision(message: str) -> str:
                                           rev_id=number)
         finally:
             engine.dispose()
-    scripts.cache_clear()
+    reread()
     if script is None or isinstance(script, list):  # pragma: no cover - one head, one script
         raise MigrationError("alembic wrote no single revision")
     return str(script.path)
