@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import os
 import random
 import secrets
 import threading
@@ -15,6 +14,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 import sqlalchemy as sa
+from storekit import Database
 
 from spades.engine import GameState, apply, legal_actions, make_rules, new_game
 from spades.engine.cards import CODE_OF
@@ -35,34 +35,10 @@ from spades.store import (
 
 pytestmark = pytest.mark.timeout(60)
 
-#: CI sets SPADES_TEST_POSTGRES; the default is the developers' machines' server
-POSTGRES = os.environ.get("SPADES_TEST_POSTGRES",
-                          "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
-
-def postgres_reachable() -> str | None:
-    try:
-        engine = sa.create_engine(POSTGRES, connect_args={"connect_timeout": 3})
-        with engine.connect() as conn:
-            conn.execute(sa.text("select 1"))
-        engine.dispose()
-    except Exception as error:  # any failure to connect: skip with the reason
-        where = POSTGRES.rsplit("@", 1)[-1]
-        return f"PostgreSQL is not reachable at {where} ({type(error).__name__})"
-    return None
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    prefix = f"t{secrets.token_hex(4)}_"
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'store.db'}"
-    else:
-        reason = postgres_reachable()
-        if reason:
-            pytest.skip(reason)
-        url = POSTGRES
-    opened = Store(url, prefix=prefix)
+@pytest.fixture
+def store(database: Database) -> Iterator[Store]:
+    opened = Store(database.url, prefix=database.prefix)
     try:
         yield opened
     finally:

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from typing import Any
 
-from spades.store import default_url
+from spades.store import Upgrade, default_url
 
 
 def register(subparsers: Any) -> None:
@@ -47,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     url = args.db or default_url()
-    refused = check_db(url)
-    if refused:
-        print(f"spades serve: {refused}", file=sys.stderr)
+    checked = check_db(url)  # and its tables created, adopted or upgraded
+    if isinstance(checked, str):
+        print(f"spades serve: {checked}", file=sys.stderr)
         return 2
     app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers))
     host = args.host
@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
             await asyncio.sleep(0.05)
         print(f"Spades is ready: open http://{shown}:{args.port}/ in your browser", flush=True)
         print(f"Games are saved in {Store.describe(url)}. Press Ctrl+C to stop.", flush=True)
+        if checked.changed:  # after the address, which comes first
+            print(f"The store {checked.describe()}.", flush=True)
 
     async def serve() -> None:
         told = asyncio.create_task(announce())
@@ -79,11 +81,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_db(url: str) -> str | None:
-    """Why the store at ``url`` cannot be used (None: it can), found before serving."""
+def check_db(url: str) -> Upgrade | str:
+    """Why the store at ``url`` cannot be used, found before serving; else what bringing
+    its tables to the newest schema did (created, adopted or upgraded them, or nothing)."""
     import sqlalchemy as sa
 
-    from spades.store import Store, StoreError
+    from spades.store import StoreError, upgrade
 
     try:
         sa.make_url(url)
@@ -91,10 +94,9 @@ def check_db(url: str) -> str | None:
         return ("--db is not a database URL (it is not repeated here: it may hold a "
                 "password); for example sqlite:///games.db or postgresql+psycopg://user@host/db")
     try:
-        Store(url).close()
+        return upgrade(url)
     except (StoreError, ValueError, ImportError) as error:
         return str(error)
-    return None
 
 
 def listening(app: Any, args: argparse.Namespace) -> Any:

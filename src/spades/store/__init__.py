@@ -1,5 +1,6 @@
 """Persistence behind one small interface: a game is its rules, decks and ordered actions."""
 
+from .migrate import Upgrade
 from .store import (
     OVER,
     PLAYING,
@@ -12,6 +13,7 @@ from .store import (
     StoredGame,
     StoreError,
     default_url,
+    upgrade,
 )
 
 __all__ = [
@@ -25,5 +27,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredGame",
+    "Upgrade",
     "default_url",
+    "upgrade",
 ]

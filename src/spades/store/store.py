@@ -18,6 +18,8 @@ import platformdirs
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
+from . import migrate
+from .migrate import Upgrade
 from .schema import Tables, make_tables
 
 PLAYING = "playing"
@@ -151,6 +153,25 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def bad_url(url: str, error: Exception) -> str:
+    """Why ``url`` cannot name a store, without repeating it (it may hold a password)."""
+    if isinstance(error, ImportError):
+        return f"the database driver is not installed ({error})"
+    if isinstance(error, sa.exc.NoSuchModuleError):
+        return f"no such kind of database ({error})"
+    return ("that is not a database URL: try sqlite:///games.db or "
+            "postgresql+psycopg://user@host/db")
+
+
+def upgrade(url: str | None = None, *, prefix: str = "") -> Upgrade:
+    """Bring the store at ``url`` to the newest schema (``spades serve``, ``spades db``)."""
+    store = Store(url, prefix=prefix, create=False)
+    try:
+        return store.upgrade()
+    finally:
+        store.close()
+
+
 def make_engine(url: str) -> sa.Engine:
     parsed = sa.make_url(url)
     if parsed.get_backend_name() != "sqlite":
@@ -174,16 +195,50 @@ class Store:
     """
 
     def __init__(self, url: str | None = None, *, prefix: str = "", create: bool = True):
+        """Open the store; with ``create`` (the default), bring its tables to the newest
+        schema first (create them, adopt tables made before migrations, or upgrade)."""
         self.url = url or default_url()
+        self.prefix = prefix
         try:
             self.engine = make_engine(self.url)
-            self.tables: Tables = make_tables(prefix)
-            if create:
-                self.tables.metadata.create_all(self.engine)
-        except sa.exc.SQLAlchemyError as error:
+        except (sa.exc.ArgumentError, ValueError, ImportError) as error:
+            raise StoreError(f"cannot open the store: {bad_url(self.url, error)}") from error
+        except (sa.exc.SQLAlchemyError, OSError) as error:
             raise StoreError(f"cannot open the store at {self.safe_url}: {error}") from error
+        self.tables: Tables = make_tables(prefix)
+        if create:
+            try:
+                self.upgrade()
+            except StoreError:
+                self.engine.dispose()
+                raise
         self._file = sqlite_file(self.url)
         self._identity = _identity(self._file)
+
+    def upgrade(self) -> Upgrade:
+        """Bring the tables to the newest schema, once however many processes ask at once."""
+        try:
+            return migrate.upgrade(self.engine, self.prefix)
+        except migrate.MigrationError as error:
+            raise StoreError(f"cannot upgrade the store at {self.safe_url}: {error}") from error
+        except sa.exc.SQLAlchemyError as error:
+            raise _failed(f"cannot open the store at {self.safe_url}", error) from error
+
+    def revision(self) -> str | None:
+        """The schema revision of the tables (None: none yet, or made before migrations)."""
+        try:
+            with self.engine.connect() as conn:
+                return migrate.current(conn, self.prefix)
+        except sa.exc.SQLAlchemyError as error:
+            raise _failed(f"cannot open the store at {self.safe_url}", error) from error
+
+    def is_legacy(self) -> bool:
+        """Whether the tables were made before migrations (``upgrade`` adopts them)."""
+        try:
+            with self.engine.connect() as conn:
+                return migrate.is_legacy(conn, self.prefix)
+        except sa.exc.SQLAlchemyError as error:
+            raise _failed(f"cannot open the store at {self.safe_url}", error) from error
 
     def _check_file(self) -> None:
         """Refuse to write when the SQLite file was deleted or replaced since it was opened:
@@ -211,7 +266,10 @@ class Store:
         self.engine.dispose()
 
     def drop_tables(self) -> None:
+        """Drop the store's tables and its migration version (tests clean up with this)."""
         self.tables.metadata.drop_all(self.engine)
+        version = sa.Table(migrate.version_table(self.prefix), sa.MetaData())
+        version.drop(self.engine, checkfirst=True)
 
     # ------------------------------------------------------------------ writing
 

@@ -1,0 +1,26 @@
+"""The databases the store tests run on: a SQLite file, and PostgreSQL when it answers."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from storekit import POSTGRES, Database, drop_prefixed, postgres_reachable
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    prefix = f"t{secrets.token_hex(4)}_"
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        reason = postgres_reachable()
+        if reason:
+            pytest.skip(reason)
+        url = POSTGRES
+    try:
+        yield Database(url, prefix, request.param)
+    finally:
+        drop_prefixed(url, prefix)
