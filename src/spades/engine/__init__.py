@@ -112,7 +112,7 @@ from .record import (
     summary,
 )
 from .rules import OPTION_HELP, Rules, RulesError
-from .scoring import apply_bags, game_end, score_hand, side_points
+from .scoring import END_REASONS, apply_bags, end_reason, game_end, score_hand, side_points
 from .shuffle import (
     COMMIT,
     Revealed,
@@ -139,6 +139,7 @@ __all__ = [
     "CODE_OF",
     "COMMIT",
     "DISCARD",
+    "END_REASONS",
     "FIRST_SPADE",
     "HOUSE_RULE_NAMES",
     "KEEP",
@@ -216,6 +217,7 @@ __all__ = [
     "commitment",
     "deck_mask",
     "deck_of_hand",
+    "end_reason",
     "events",
     "find_entry",
     "find_preset",

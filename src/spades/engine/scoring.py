@@ -87,3 +87,28 @@ def score_hand(rules: Rules, bids: Sequence[Bid], tricks: Sequence[int],
 def game_end(rules: Rules, score: HandScore) -> tuple[bool, int | None]:
     """(over, winning side) after a hand: ``laws.game_over`` on the hand's score."""
     return game_over(rules, score.scores, score.boston)
+
+
+#: Why a game ended: a side took every trick of a hand; a player shot the moon on the way to
+#: the win; a side reached the target; a side fell to the losing score (mercy rule).
+END_REASONS: tuple[str, ...] = ("boston", "moon", "target", "mercy")
+
+
+def end_reason(rules: Rules, bids: Sequence[Bid], tricks: Sequence[int],
+               score: HandScore) -> str | None:
+    """Why the game ended after this hand (one of ``END_REASONS``), or None if it goes on.
+
+    ``bids`` and ``tricks`` are the hand's, per seat; ``score`` is its ``HandScore``."""
+    over, winner = game_end(rules, score)
+    if not over or winner is None:
+        return None
+    if score.boston is not None:
+        return "boston"
+    if rules.moon_value is not None:
+        for seat in rules.sides[winner]:
+            bid = bids[seat]
+            if not bid.nil and bid.tricks == rules.hand_size == tricks[seat]:
+                return "moon"
+    if any(s >= rules.target_score for s in score.scores):
+        return "target"
+    return "mercy"

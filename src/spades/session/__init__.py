@@ -1,0 +1,40 @@
+"""One game's session between the transports (web server, terminal) and the computer
+players and the store: seats, the turn loop, saving, resuming, pacing, narration, and fair
+thinking in worker processes."""
+
+from .narration import GameEnded, Narrated, ending, narrate
+from .refusal import Refusal
+from .saving import RecordFile, Saver, StoreSaver, Unsaved, progress, state_from_store
+from .seating import COMPUTER, PERSON, Sitter, new_game_row, one_person, seat_rows
+from .session import Change, Decide, Listener, Session, Snapshot, computer_view
+from .thinking import Thinker
+from .workers import OverrunError, StoppingError
+
+__all__ = [
+    "COMPUTER",
+    "PERSON",
+    "Change",
+    "Decide",
+    "GameEnded",
+    "Listener",
+    "Narrated",
+    "OverrunError",
+    "RecordFile",
+    "Refusal",
+    "Saver",
+    "Session",
+    "Sitter",
+    "Snapshot",
+    "StoppingError",
+    "StoreSaver",
+    "Thinker",
+    "Unsaved",
+    "computer_view",
+    "ending",
+    "narrate",
+    "new_game_row",
+    "one_person",
+    "progress",
+    "seat_rows",
+    "state_from_store",
+]

@@ -1,0 +1,152 @@
+"""The record is the save: one stored row per action, resuming by replaying the record.
+
+A ``Saver`` is told each change before anyone hears of it; ``StoreSaver`` appends it to the
+store (with the deck of a hand it deals, and the game's standing), ``RecordFile`` writes the
+whole ``spades-record/2`` to a file (``spades play --save``), ``Unsaved`` keeps nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any, Protocol
+
+from spades.engine import (
+    CODE_OF,
+    RECORD_FORMAT,
+    Action,
+    GameState,
+    Look,
+    RecordError,
+    Shuffle,
+    action_to_json,
+    apply,
+    can_bid_blind_nil,
+    load_record,
+    record_of,
+)
+from spades.store import OVER, ActionRow, StaleVersionError, Store, StoredGame, StoreError
+
+from .refusal import Refusal
+
+log = logging.getLogger("spades.session")
+#: The shuffle version of games saved without one (Python's random, before spades-shuffle/1).
+LEGACY_SHUFFLE = 1
+
+
+def progress(state: GameState) -> dict[str, Any]:
+    """The game's standing, kept with the game row for the list of games."""
+    return {"hands": len(state.results), "scores": list(state.scores),
+            "winner": state.winner, "over": state.over}
+
+
+def state_from_store(stored: StoredGame) -> GameState:
+    """Replay the stored record through the engine; the secret seed deals later hands.
+
+    Looks are actions now; a game saved before kept them in the ``looks`` table: each such
+    look of the hand in play whose seat has not acted on its cards since is replayed at the
+    end, so the game resumes the same."""
+    game = stored.game
+    actions: list[list[dict[str, Any]]] = [[] for _ in stored.decks]
+    for row in stored.actions:
+        if not 0 <= row.hand < len(actions):
+            raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
+        actions[row.hand].append(row.action)
+    hands = [{"deck": list(deck), "actions": acts}
+             for deck, acts in zip(stored.decks, actions, strict=True)]
+    record = {"format": RECORD_FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
+              "hands": hands}
+    try:
+        # games saved before spades-shuffle/1 say no shuffle: they keep the old one
+        shuffle = Shuffle(version=game.options.get("shuffle", LEGACY_SHUFFLE))
+        state = load_record(record, seed=game.seed, shuffle=shuffle)
+    except RecordError as error:
+        raise StoreError(f"game {game.id!r} does not replay: {error}") from error
+    for hand, seat in sorted(stored.looks):
+        if hand == state.hand.number and can_bid_blind_nil(state, seat):
+            state = apply(state, Look(seat))
+    return state
+
+
+class Saver(Protocol):
+    async def save(self, version: int, step: int, before: GameState, after: GameState,
+                   seat: int, action: Action) -> int:
+        """Keep the change made from ``version`` (the ``step``-th action); the new version.
+        Raises ``Refusal`` when it cannot (nothing was kept)."""
+
+    async def reload(self) -> tuple[GameState, int, int]:
+        """The stored truth after another writer: (state, version, step)."""
+
+
+def unsaved(error: StoreError) -> Refusal:
+    """The refusal of a change that could not be saved, with its cause when known."""
+    cause = getattr(error, "reason", None)
+    if cause:
+        return Refusal("server", f"the table could not be saved: {cause}; nothing changed")
+    return Refusal("server", "the table could not be saved; nothing changed: try again")
+
+
+class StoreSaver:
+    """One row per action in the store, in the transaction that bumps the version."""
+
+    def __init__(self, store: Store, game_id: str):
+        self.store = store
+        self.game_id = game_id
+
+    async def save(self, version: int, step: int, before: GameState, after: GameState,
+                   seat: int, action: Action) -> int:
+        row = ActionRow(seq=step, hand=before.hand.number, seat=seat,
+                        action=action_to_json(seat, action))
+        deck = None
+        if not after.over and after.hand.number != before.hand.number:
+            deck = (after.hand.number, [CODE_OF[c] for c in after.hand.deck])
+        finished = len(after.results) > len(before.results)
+        try:
+            saved: int = await asyncio.to_thread(
+                self.store.append_action, self.game_id, version, row, deck=deck,
+                status=OVER if after.over else None,
+                result=progress(after) if finished else None)
+        except StaleVersionError:
+            raise
+        except StoreError as error:
+            log.exception("could not save an action of game %s", self.game_id)
+            raise unsaved(error) from None
+        return saved
+
+    async def reload(self) -> tuple[GameState, int, int]:
+        stored = await asyncio.to_thread(self.store.load_game, self.game_id)
+        if stored is None:
+            raise StoreError(f"game {self.game_id!r} is gone")
+        state = await asyncio.to_thread(state_from_store, stored)
+        return state, stored.game.version, len(stored.actions)
+
+
+class RecordFile:
+    """The whole game record, rewritten to a file after every action."""
+
+    def __init__(self, path: str | Path | None, names: tuple[str, ...]):
+        self.path = None if path is None else Path(path)
+        self.names = names
+
+    async def save(self, version: int, step: int, before: GameState, after: GameState,
+                   seat: int, action: Action) -> int:
+        if self.path is not None:
+            text = json.dumps(record_of(after, list(self.names)))
+            try:
+                self.path.write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise Refusal("server", f"the game could not be saved to {self.path}: "
+                              f"{error.strerror}") from None
+        return version + 1
+
+    async def reload(self) -> tuple[GameState, int, int]:
+        raise RuntimeError("a game saved to a file has no other writer")
+
+
+class Unsaved(RecordFile):
+    """Nothing kept (a game in the terminal without ``--save``)."""
+
+    def __init__(self, names: tuple[str, ...] = ()):
+        super().__init__(None, names)

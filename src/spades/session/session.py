@@ -1,0 +1,277 @@
+"""One game's session: the only turn loop in the code base.
+
+A ``Session`` is the single writer of one game, with any mix of people and computer players
+at any seats. Every change (a person's intent, a computer player's decision, turning up
+one's cards) happens under the session's lock, is checked by the engine, is kept by the
+``Saver`` (the record is the save) and only then is told to the listeners (the transports),
+as a ``Change`` from which each renders what its seat learns (``Change.events(seat)``).
+Computer players think through a ``Thinker`` without the lock held; the session paces them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from spades.engine import (
+    BLIND_NIL,
+    Action,
+    GameState,
+    IllegalActionError,
+    Look,
+    Play,
+    PlayerView,
+    apply,
+    can_bid_blind_nil,
+    parse_action,
+    player_view,
+)
+from spades.store import SeatRow, StaleVersionError, StoreError
+
+from .narration import Narrated, narrate
+from .refusal import Refusal
+from .saving import Saver
+from .seating import COMPUTER
+from .workers import StoppingError
+
+log = logging.getLogger("spades.session")
+#: After the last card of a trick the next computer move waits this many paces.
+TRICK_PAUSE = 2.0
+#: A person's decision for a seat (a transport that asks, such as the terminal).
+Decide = Callable[[PlayerView], Awaitable[Action]]
+
+
+class Thinking(Protocol):
+    async def decide(self, level: str, view: PlayerView, table: str = "") -> Action: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The game at one version: what every message about it is made from."""
+
+    state: GameState
+    version: int
+    step: int
+    thinking: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One accepted action: the state before, the snapshot after, who did what."""
+
+    before: GameState
+    after: Snapshot
+    seat: int
+    action: Action
+
+    def events(self, seat: int) -> list[Narrated]:
+        """What ``seat`` learns from this change (nothing it may not see)."""
+        return narrate(self.before, self.after.state, seat)
+
+
+class Listener(Protocol):
+    def changed(self, change: Change) -> None: ...
+
+    def thinking(self, seat: int, snapshot: Snapshot) -> None: ...
+
+
+def computer_view(view: PlayerView) -> PlayerView:
+    """Computer players never bid blind nil (seed 004)."""
+    if BLIND_NIL not in view.legal:
+        return view
+    return dataclasses.replace(view, legal=tuple(a for a in view.legal if a != BLIND_NIL),
+                               blind_nil_open=False)
+
+
+class Session:
+    def __init__(self, game_id: str, seats: tuple[SeatRow, ...], state: GameState, *,
+                 saver: Saver, thinker: Thinking, version: int = 0, step: int = 0,
+                 pace: float = 0.0):
+        self.id = game_id
+        self.seats = seats
+        self.names = tuple(s.name for s in seats)
+        self.state = state
+        self.version = version
+        self.step = step
+        self.saver = saver
+        self.thinker = thinker
+        self.pace = pace
+        self.lock = asyncio.Lock()
+        self.listeners: list[Listener] = []
+        self.thinking: int | None = None
+        self.last_change = 0.0
+        self.next_pause = 0.0
+        self.failures = 0
+        self._task: asyncio.Task[GameState] | None = None
+
+    # ------------------------------------------------------------------ who is who
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat of a person, or None if they do not sit here."""
+        for s in self.seats:
+            if s.kind != COMPUTER and s.player_id == player_id:
+                return s.seat
+        return None
+
+    def is_computer(self, seat: int) -> bool:
+        return self.seats[seat].kind == COMPUTER
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.state, self.version, self.step, self.thinking)
+
+    def listen(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def unlisten(self, listener: Listener) -> None:
+        with contextlib.suppress(ValueError):
+            self.listeners.remove(listener)
+
+    # ------------------------------------------------------------------ people
+
+    async def act(self, seat: int, version: int, data: Mapping[str, Any]) -> None:
+        """A person's intent in the record format without ``seat``, made from ``version``;
+        ``Refusal`` says why it is refused (then nothing changed)."""
+        data = {k: v for k, v in data.items() if k != "label"}
+        async with self.lock:
+            if version != self.version:
+                raise Refusal("stale", "that was made from an older view of the table "
+                              f"(version {version}; the table is at {self.version})")
+            await self._commit(seat, self._intent(seat, data))
+        self.kick()
+
+    def _intent(self, seat: int, data: dict[str, Any]) -> Action:
+        """The action a person's intent asks for, checked for its shape and its turn."""
+        if "look" in data:  # any seat may look, in turn or not
+            if data != {"look": True}:
+                raise Refusal("bad-message", 'to turn up your cards send {"look": true}')
+            if self.state.over or not can_bid_blind_nil(self.state, seat):
+                raise Refusal("illegal", "your cards are already face up")
+            return Look(seat)
+        if self.state.over:
+            raise Refusal("illegal", "the game is over")
+        turn = self.state.turn
+        if turn != seat:
+            who = self.names[turn] if turn is not None else "nobody"
+            busy = " (thinking)" if self.thinking == turn else ""
+            raise Refusal("not-your-turn", f"it is {who}'s turn{busy}, not yours")
+        if "seat" in data:
+            raise Refusal("bad-message", 'an action has no "seat": you act for your own')
+        try:
+            _, action = parse_action({**data, "seat": seat}, self.state.rules)
+        except ValueError as error:
+            raise Refusal("bad-message", str(error)) from None
+        return action
+
+    async def _commit(self, seat: int, action: Action) -> None:
+        """Apply, save, then tell the listeners. Call with the lock held."""
+        before = self.state
+        try:
+            after = apply(before, action)
+        except IllegalActionError as error:
+            raise Refusal("illegal", str(error)) from None
+        step = self.step + 1
+        try:
+            version = await self.saver.save(self.version, step, before, after, seat, action)
+        except StaleVersionError:
+            self.state, self.version, self.step = await self.saver.reload()
+            raise Refusal("stale", "the table changed meanwhile") from None
+        self.state, self.version, self.step = after, version, step
+        self.last_change = asyncio.get_running_loop().time()
+        # a finished trick stays in view a little longer before the next lead
+        ends_trick = isinstance(action, Play) and not after.hand.trick
+        self.next_pause = self.pace * (TRICK_PAUSE if ends_trick else 1.0)
+        change = Change(before, self.snapshot, seat, action)
+        for listener in list(self.listeners):
+            listener.changed(change)
+
+    # ------------------------------------------------------------------ the turn loop
+
+    async def run(self, people: Mapping[int, Decide] | None = None) -> GameState:
+        """Play until the game is over or a person who decides through ``act`` must act;
+        ``people`` decides for the seats of a transport that asks (the terminal)."""
+        people = people or {}
+        while not self.state.over:
+            seat = self.state.turn
+            assert seat is not None
+            if self.is_computer(seat):
+                if not await self._computer_turn(seat):
+                    break
+            elif seat in people:
+                await self._person_turn(seat, people[seat])
+            else:
+                break
+        return self.state
+
+    async def _person_turn(self, seat: int, decide: Decide) -> None:
+        action = await decide(player_view(self.state, seat))
+        async with self.lock:
+            await self._commit(seat, action)
+
+    def kick(self) -> None:
+        """Let the computer players play until a person must act."""
+        if self._task is None or self._task.done():
+            turn = self.state.turn
+            if turn is not None and self.is_computer(turn):
+                self._task = asyncio.create_task(self.run(), name=f"session {self.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    @property
+    def idle(self) -> bool:
+        return (not self.lock.locked() and (self._task is None or self._task.done()))
+
+    async def _computer_turn(self, seat: int) -> bool:
+        """One computer decision, paced; False when the thinking has stopped."""
+        async with self.lock:
+            view = computer_view(player_view(self.state, seat))
+            # computer players never bid blind nil: they look at their cards first
+            face_down = can_bid_blind_nil(self.state, seat)
+            version = self.version
+            self.thinking = seat
+            for listener in list(self.listeners):
+                listener.thinking(seat, self.snapshot)
+        action: Action = Look(seat)
+        if not face_down:
+            try:
+                action = await self.thinker.decide(self.seats[seat].level or "random", view,
+                                                   self.id)
+            except StoppingError:  # the server is going down: the turn waits for it
+                return False
+            await self._pause()
+        async with self.lock:
+            if self.version == version:
+                self.thinking = None
+                await self._commit_computer(seat, action, view)
+        if self.failures:
+            await asyncio.sleep(min(30.0, 0.5 * 2 ** self.failures))
+        return True
+
+    async def _pause(self) -> None:
+        delay = self.last_change + self.next_pause - asyncio.get_running_loop().time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    async def _commit_computer(self, seat: int, action: Action, view: PlayerView) -> None:
+        try:
+            try:
+                await self._commit(seat, action)
+            except Refusal as refusal:
+                if refusal.code != "illegal":
+                    raise
+                log.error("computer player at seat %d chose %s at game %s: %s",
+                          seat, action, self.id, refusal.message)
+                await self._commit(seat, view.legal[0])
+            self.failures = 0
+        except (Refusal, StoreError) as error:  # could not save: wait and try again
+            self.failures += 1
+            log.error("game %s: %s", self.id, error)

@@ -1,0 +1,165 @@
+"""Computer players think in other processes, never on the event loop, fairly.
+
+A ``Thinker`` has two lanes of worker processes (``spades.session.lanes``): Hard thinks in
+the deep lane, every cheaper level and the bid suggestion in the quick lane, so a cheap
+decision never waits behind an expensive one; inside a lane every table's decisions queue
+apart and are served in turn. Every decision has a budget: Hard plays to its
+``time_limit`` (``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after
+its budget is cut off (its process ended) and replaced by a legal move, logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+from typing import Any
+
+from spades.ai.base import Player
+from spades.ai.suggest import suggest_bid
+from spades.engine import Action, Bid, PlayerView
+
+from .lanes import Lane
+from .workers import OverrunError, StoppingError
+
+log = logging.getLogger("spades.session")
+
+_PLAYERS: dict[str, Player] = {}
+#: Every level a server offers (and ``random``, instant, for tests and benchmarks).
+LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+#: Levels that think in the deep lane.
+DEEP_LEVELS: frozenset[str] = frozenset({"hard"})
+#: Hard's time to think over one decision, in seconds (its ``time_limit``).
+HARD_TIME_LIMIT = 1.0
+#: A level's budget per decision, in seconds; a decision is cut off ``GRACE`` after it.
+BUDGETS: dict[str, float] = {"hard": HARD_TIME_LIMIT}
+DEFAULT_BUDGET = 2.0
+GRACE = 1.5
+#: The bid suggestion's budget (it is a help: without it the bid pad works the same).
+SUGGEST_BUDGET = 3.0
+
+
+def player_for(level: str) -> Player:
+    """The computer player of ``level`` (one per process); Hard keeps to its time limit."""
+    player = _PLAYERS.get(level)
+    if player is None:
+        from spades.ai.levels import make_player
+
+        options: dict[str, Any] = {"time_limit": HARD_TIME_LIMIT} if level == "hard" else {}
+        player = make_player(level, **options)
+        _PLAYERS[level] = player
+    return player
+
+
+def choose(level: str, view: PlayerView, seed: int) -> tuple[Action, float]:
+    """One decision and the seconds it took (runs in a worker process)."""
+    start = time.perf_counter()
+    action = player_for(level).choose(view, random.Random(seed))
+    return action, time.perf_counter() - start
+
+
+def suggest(view: PlayerView) -> dict[str, Any] | None:
+    """The bid suggestion for a person's view."""
+    result = suggest_bid(view)
+    bid = result.bid
+    code = bid.code if isinstance(bid, Bid) else bid
+    label = bid.label if isinstance(bid, Bid) else str(bid)
+    return {"bid": code, "label": label[:1].upper() + label[1:],
+            "reasons": [str(r) for r in result.reasons]}
+
+
+def warm() -> None:
+    """Load every computer player in a new worker, before its first decision."""
+    for level in LEVELS:
+        player_for(level)
+
+
+def budget_of(level: str) -> float:
+    return BUDGETS.get(level, DEFAULT_BUDGET)
+
+
+class Thinker:
+    """Decisions in worker processes (``workers`` in all, default one per core, at least one
+    per lane), or inline when ``workers`` is 0 (instant players in tests)."""
+
+    def __init__(self, workers: int | None = None, seed: int | None = None):
+        self.workers = (os.cpu_count() or 1) if workers is None else workers
+        deep = max(1, self.workers // 2)
+        self.quick = Lane("quick", max(1, self.workers - deep), warm)
+        self.deep = Lane("deep", deep, warm)
+        self._closed = False
+        #: decisions draw their random generators from here: secret unless seeded (tests)
+        self._seeds: random.Random = (random.SystemRandom() if seed is None
+                                      else random.Random(seed))
+
+    def lane(self, level: str) -> Lane:
+        return self.deep if level in DEEP_LEVELS else self.quick
+
+    async def start(self) -> None:
+        """Start the workers and load the computer players now."""
+        if self.workers:
+            self.quick.start()
+            self.deep.start()
+
+    async def _run(self, lane: Lane, table: str, budget: float | None, func: Any,
+                   *args: Any) -> Any:
+        if self._closed:
+            raise StoppingError("the server is stopping: no new decisions")
+        if not self.workers:
+            return func(*args)
+        return await lane.run(table, budget, func, *args)
+
+    async def choose(self, level: str, view: PlayerView,
+                     table: str = "") -> tuple[Action, float]:
+        """One decision and its seconds; ``OverrunError`` when it is cut off."""
+        result: tuple[Action, float] = await self._run(
+            self.lane(level), table, budget_of(level) + GRACE, choose, level, view,
+            self._seeds.getrandbits(64))
+        return result
+
+    async def decide(self, level: str, view: PlayerView, table: str = "") -> Action:
+        """One decision, always legal: a decision cut off, failed or illegal is replaced
+        by a legal move at random (logged). ``StoppingError`` when the server stops."""
+        try:
+            action, _seconds = await self.choose(level, view, table)
+        except StoppingError:
+            raise
+        except OverrunError:
+            log.warning("computer player %r overran its %.1f s at table %s: cut off",
+                        level, budget_of(level), table)
+            return self.fallback(view)
+        except Exception:
+            log.exception("computer player %r failed at table %s; playing at random",
+                          level, table)
+            return self.fallback(view)
+        if action not in view.legal:
+            log.error("computer player %r chose %s at table %s, which is not legal",
+                      level, action, table)
+            return self.fallback(view)
+        return action
+
+    def fallback(self, view: PlayerView) -> Action:
+        return random.Random(self._seeds.getrandbits(64)).choice(view.legal)
+
+    async def suggest(self, view: PlayerView, table: str = "") -> dict[str, Any] | None:
+        try:
+            result: dict[str, Any] | None = await self._run(
+                self.quick, table, SUGGEST_BUDGET, suggest, view)
+        except StoppingError:
+            return None
+        except Exception:  # a suggestion is a help, never a reason to fail
+            log.exception("the bid suggestion failed")
+            return None
+        return result
+
+    def stopping(self) -> None:
+        """The server is going down: no decision is started any more."""
+        self._closed = True
+
+    def close(self) -> None:
+        """End the workers for good: a decision asked for afterwards raises
+        ``StoppingError``."""
+        self._closed = True
+        self.quick.close()
+        self.deep.close()

@@ -1,0 +1,114 @@
+"""Thinking processes that can be cut off: each ``Worker`` is one process with a pipe, given
+one job at a time; a job that overruns its budget is ended by ending the process (a new one
+takes its place), so a runaway decision never holds a core.
+
+Each process ignores Ctrl+C (the server shuts the workers down in order) and ends as soon as
+its server is gone, however the server ended (a SIGKILL included).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+log = logging.getLogger("spades.session")
+
+#: How often a thinking process checks that its server is still there.
+WATCH_EVERY = 0.5
+
+
+class StoppingError(RuntimeError):
+    """The server is shutting down: no more decisions are started."""
+
+
+class OverrunError(TimeoutError):
+    """A job took longer than its budget and was cut off."""
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_EVERY)
+    os._exit(0)
+
+
+def _serve(conn: Connection, parent: int, warm: Any) -> None:
+    """The body of a thinking process: run each job sent, send back its result."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() != parent:  # the server died while this process was starting
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-server",
+                     daemon=True).start()
+    if warm is not None:
+        warm()
+    while True:
+        try:
+            func, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            result: tuple[bool, Any] = (True, func(*args))
+        except Exception as error:  # sent back and raised in the server
+            result = (False, error)
+        conn.send(result)
+
+
+class Worker:
+    """One thinking process."""
+
+    def __init__(self, warm: Any = None):
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child, os.getpid(), warm),
+                                       daemon=True, name="spades-thinking")
+        self.process.start()
+        child.close()
+
+    async def run(self, budget: float | None, func: Any, *args: Any) -> Any:
+        """``func(*args)`` in the process; ``OverrunError`` (and the process ended) after
+        ``budget`` seconds."""
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        fd = self.conn.fileno()
+
+        def readable() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        self.conn.send((func, args))
+        loop.add_reader(fd, readable)
+        try:
+            await asyncio.wait_for(ready, budget)
+        except TimeoutError:
+            self.end()
+            raise OverrunError(f"cut off after {budget} s") from None
+        except asyncio.CancelledError:  # its answer would be read as the next job's
+            self.end()
+            raise
+        finally:
+            loop.remove_reader(fd)
+        try:
+            ok, value = self.conn.recv()
+        except (EOFError, OSError) as error:
+            self.end()
+            raise RuntimeError("a thinking process died") from error
+        if not ok:
+            raise value
+        return value
+
+    @property
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def end(self) -> None:
+        """End the process now (its job, if any, is lost)."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.conn.close()
