@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+import asyncio
 import random
 import secrets
 import sys
@@ -25,7 +25,6 @@ from spades.engine import (
     CardPlayed,
     CardsPassed,
     Draw,
-    Event,
     Exchange,
     GameState,
     HandDealt,
@@ -44,15 +43,29 @@ from spades.engine import (
     Suit,
     TrickWon,
     apply,
-    events,
     new_game,
     parse_card,
-    player_view,
-    record_of,
 )
-from spades.seats import seat_names
+from spades.session import (
+    Change,
+    GameEnded,
+    InlineThinker,
+    Narrated,
+    RecordFile,
+    Session,
+    Snapshot,
+    Unsaved,
+    one_person,
+    seat_rows,
+)
 
 from .options import add_rules_arguments, rules_from_args
+
+#: The player id of the person at the terminal (seat 0).
+TERMINAL = "terminal"
+#: How the game ended, in words (``spades.session.GameEnded.reason``).
+REASONS = {"boston": " A Boston: every trick of a hand.", "moon": " The moon was shot.",
+           "target": "", "mercy": " The mercy rule ends it."}
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -104,50 +117,50 @@ def card_text(card: Card, ascii: bool = False) -> str:
 
 
 class Table:
-    """One game in the terminal; ``ask`` and ``say`` can be replaced (tests)."""
+    """One game in the terminal, a transport over the session (``spades.session``): the
+    session runs the turn loop and saves; this asks seat 0 and tells what it learns.
+    ``ask`` and ``say`` can be replaced (tests)."""
 
     def __init__(self, rules: Rules, *, seed: int, level: str = "normal", ascii: bool = False,
                  save: str | None = None, ask: Ask = input, say: Say = print,
                  players: dict[int, Player] | None = None) -> None:
         self.rules = rules
-        self.names = seat_names(rules.players)
-        self.state: GameState = new_game(rules, seed=seed)
-        self.rng = random.Random(seed)
         self.ascii = ascii
-        self.save = save
         self.ask = ask
         self.say = say
         self.tricks = 0
-        self.players: dict[int, Player] = players if players is not None else {
+        seats = seat_rows(one_person(TERMINAL, rules.players, level))
+        self.names = tuple(s.name for s in seats)
+        computers: dict[int, Player] = players if players is not None else {
             seat: make_player(level) for seat in range(1, rules.players)}
+        saver = RecordFile(save, self.names) if save else Unsaved(self.names)
+        self.session = Session("terminal", seats, new_game(rules, seed=seed), saver=saver,
+                               thinker=InlineThinker(computers, random.Random(seed)))
+        self.session.listen(self)
 
-    # ------------------------------------------------------------ the loop
+    @property
+    def state(self) -> GameState:
+        return self.session.state
+
+    # ------------------------------------------------------------ the session's loop
     def play(self) -> GameState:
         self.say(f"Spades: {self.rules.name}, to {self.rules.target_score}. "
                  + self._sides_text() + "  (h for help)")
         self._announce_hand()
-        while not self.state.over:
-            seat = self.state.hand.turn
-            view = player_view(self.state, seat)
-            if seat == 0:
-                action = self._human(view)
-            elif view.face_down:  # computer players look at their cards before deciding
-                action = Look(seat)
-            else:
-                action = self.players[seat].choose(view, self.rng)
-            self._apply(seat, action)
-        self._game_over()
-        return self.state
+        return asyncio.run(self.session.run({0: self._decide}))
 
-    def _apply(self, seat: int, action: Action) -> None:
-        before = self.state
-        self.state = apply(before, action)
-        self._narrate(before, seat, action)
-        if self.save:
-            with open(self.save, "w", encoding="utf-8") as file:
-                json.dump(record_of(self.state, self.names), file)
+    async def _decide(self, view: PlayerView) -> Action:
+        return self._human(view)
 
     # ------------------------------------------------------------ narration
+    def changed(self, change: Change) -> None:
+        """Tell what seat 0 learns: the session's events for it, in words."""
+        for event in change.events(0):
+            self._tell(event)
+
+    def thinking(self, seat: int, snapshot: Snapshot) -> None:
+        """A computer player thinks: nothing to say in the terminal."""
+
     def _sides_text(self) -> str:
         return "  vs  ".join(" & ".join(self.names[s] for s in side)
                              for side in self.rules.sides)
@@ -159,12 +172,7 @@ class Table:
         self.tricks = 0
         self.say(f"\n=== Hand {number + 1}: {self.names[dealer]} deals ===")
 
-    def _narrate(self, before: GameState, seat: int, action: Action) -> None:
-        """Tell what seat 0 learns: the engine's events for it, in words."""
-        for event in events(before, self.state, 0):
-            self._tell(event)
-
-    def _tell(self, event: Event) -> None:
+    def _tell(self, event: Narrated) -> None:
         def who(seat: int, verb: str, ending: str = "s") -> str:
             return f"{self.names[seat]} {verb}{ending if seat else ''}"
 
@@ -187,6 +195,8 @@ class Table:
             self._hand_over(event.line)
         elif isinstance(event, HandDealt):
             self._announce_hand(event.number, event.dealer)
+        elif isinstance(event, GameEnded):
+            self._game_over(event)
 
     def _hand_over(self, line: SheetLine) -> None:
         self.say("\nHand over.")
@@ -197,13 +207,13 @@ class Table:
             self.say(f"  {names:18} bid {bids:10} took {took:7} points {line.points[i]:5}"
                      f"  bags {line.bags[i]:2}  score {line.scores[i]:5}")
 
-    def _game_over(self) -> None:
-        winner = self.state.winner
-        side = self.rules.sides[winner] if winner is not None else ()
+    def _game_over(self, end: GameEnded) -> None:
+        side = self.rules.sides[end.winner] if end.winner is not None else ()
         names = " & ".join(self.names[s] for s in side)
         verdict = "You win!" if 0 in side else f"{names} win."
-        self.say(f"\nGame over. {verdict}  Final: " + ", ".join(
-            f"{' & '.join(self.names[s] for s in sd)} {self.state.scores[i]}"
+        why = REASONS.get(end.reason or "", "")
+        self.say(f"\nGame over. {verdict}{why}  Final: " + ", ".join(
+            f"{' & '.join(self.names[s] for s in sd)} {end.scores[i]}"
             for i, sd in enumerate(self.rules.sides)))
 
     # ------------------------------------------------------------ the human seat

@@ -7,7 +7,7 @@ from .refusal import Refusal
 from .saving import RecordFile, Saver, StoreSaver, Unsaved, progress, state_from_store
 from .seating import COMPUTER, PERSON, Sitter, new_game_row, one_person, seat_rows
 from .session import Change, Decide, Listener, Session, Snapshot, computer_view
-from .thinking import Thinker
+from .thinking import InlineThinker, Thinker
 from .workers import OverrunError, StoppingError
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "Change",
     "Decide",
     "GameEnded",
+    "InlineThinker",
     "Listener",
     "Narrated",
     "OverrunError",

@@ -163,3 +163,20 @@ class Thinker:
         self._closed = True
         self.quick.close()
         self.deep.close()
+
+
+class InlineThinker:
+    """Computer players that decide in this process, one ``Player`` per seat (the terminal,
+    tests): the same ``decide`` as a ``Thinker``, an illegal choice replaced and logged."""
+
+    def __init__(self, players: dict[int, Player], rng: random.Random):
+        self.players = players
+        self.rng = rng
+
+    async def decide(self, level: str, view: PlayerView, table: str = "") -> Action:
+        action = self.players[view.seat].choose(view, self.rng)
+        if action not in view.legal:
+            log.error("computer player at seat %d chose %s, which is not legal",
+                      view.seat, action)
+            return view.legal[0]
+        return action
