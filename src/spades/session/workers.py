@@ -22,6 +22,8 @@ log = logging.getLogger("spades.session")
 
 #: How often a thinking process checks that its server is still there.
 WATCH_EVERY = 0.5
+#: What a new thinking process says once its players are loaded.
+READY = "ready"
 
 
 class StoppingError(RuntimeError):
@@ -47,6 +49,7 @@ def _serve(conn: Connection, parent: int, warm: Any) -> None:
                      daemon=True).start()
     if warm is not None:
         warm()
+    conn.send((True, READY))
     while True:
         try:
             func, args = conn.recv()
@@ -69,10 +72,9 @@ class Worker:
                                        daemon=True, name="spades-thinking")
         self.process.start()
         child.close()
+        self.ready = False
 
-    async def run(self, budget: float | None, func: Any, *args: Any) -> Any:
-        """``func(*args)`` in the process; ``OverrunError`` (and the process ended) after
-        ``budget`` seconds."""
+    async def _readable(self, timeout: float | None) -> None:
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
         fd = self.conn.fileno()
@@ -81,18 +83,13 @@ class Worker:
             if not ready.done():
                 ready.set_result(None)
 
-        self.conn.send((func, args))
         loop.add_reader(fd, readable)
         try:
-            await asyncio.wait_for(ready, budget)
-        except TimeoutError:
-            self.end()
-            raise OverrunError(f"cut off after {budget} s") from None
-        except asyncio.CancelledError:  # its answer would be read as the next job's
-            self.end()
-            raise
+            await asyncio.wait_for(ready, timeout)
         finally:
             loop.remove_reader(fd)
+
+    def _receive(self) -> Any:
         try:
             ok, value = self.conn.recv()
         except (EOFError, OSError) as error:
@@ -101,6 +98,28 @@ class Worker:
         if not ok:
             raise value
         return value
+
+    async def _started(self) -> None:
+        """Wait for the process to load its players (not counted in any budget)."""
+        if not self.ready:
+            await self._readable(None)
+            self._receive()
+            self.ready = True
+
+    async def run(self, budget: float | None, func: Any, *args: Any) -> Any:
+        """``func(*args)`` in the process; ``OverrunError`` (and the process ended) after
+        ``budget`` seconds."""
+        try:
+            await self._started()
+            self.conn.send((func, args))
+            await self._readable(budget)
+        except TimeoutError:
+            self.end()
+            raise OverrunError(f"cut off after {budget} s") from None
+        except asyncio.CancelledError:  # its answer would be read as the next job's
+            self.end()
+            raise
+        return self._receive()
 
     @property
     def alive(self) -> bool:
