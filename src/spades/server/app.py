@@ -150,14 +150,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return error_response(400, f"the body is not JSON we can read: {reason(error)}")
         if not isinstance(data, dict):
             return error_response(400, 'the body is an object such as {"preset": "house"}')
-        unknown = sorted(set(data) - {"preset", "level", "house_rules"})
+        unknown = sorted(set(data) - {"preset", "level", "house_rules", "seats"})
         if unknown:
             return error_response(400, f"unknown field(s): {', '.join(unknown)}; a new game "
-                                  "takes preset, level and house_rules")
+                                  "takes preset, level, house_rules and seats")
         try:
             row = await lobby_of(request).create(
                 player, data.get("preset", "house"), data.get("house_rules"),
-                data.get("level", "normal"))
+                data.get("level", "normal"), data.get("seats"))
         except ChoiceError as error:
             return error_response(400, str(error))
         except StoreError as error:
@@ -237,9 +237,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         assert seat is not None
 
         async def refresh() -> Json:
-            async with table.lock:
-                message: Json = await table.state_message(seat, [])
-                return message
+            return await table.state_message(seat)
 
         async def hang_up() -> None:
             await ws.close(code=POLICY_CLOSE)
@@ -248,7 +246,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         pump = asyncio.create_task(conn.pump(dumps))
         buckets = limits.socket(), limits.player(player)
         try:
-            await table.join(conn)
+            table.join(conn)
             while not conn.closed:
                 await limits.take(*buckets)  # a flood is read at a person's pace at most
                 message = await ws.receive()
@@ -281,9 +279,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                      "message": "the server failed on that; nothing changed"}
         else:
             return
-        async with table.lock:  # the error and the table as it is now, together
-            conn.send({**error, "version": table.version})
-            conn.send(await table.state_message(conn.seat, []))
+        table.reply(conn, error)  # the error and the table as it is now, together
 
     routes = [
         Route("/", index),

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import re
-import secrets
 from typing import Any
 
-from spades.engine import GameState, Rules, new_game, rules_from_json, rules_to_json
-from spades.seats import seat_names
-from spades.store import PLAYING, GameRow, SeatRow, Store, StoredGame
-from spades.store.store import now
+from spades.engine import GameState, Rules, rules_from_json
+from spades.session import Sitter, one_person
+from spades.session import new_game_row as session_game_row
+from spades.store import PLAYING, GameRow, Store, StoredGame
 
 from .download import download
-from .presets import PRESET_LABELS, level_of, rules_for
-from .table import Table, progress, state_from_store
+from .presets import CREATOR_SEAT, PRESET_LABELS, ChoiceError, level_of, rules_for
+from .seating import sitters_of
+from .table import Table, state_from_store
 from .thinking import Brain
 from .wire import Json, codes
 
@@ -60,25 +60,15 @@ def summary_json(row: GameRow) -> Json:
 
 
 def new_game_row(owner: str, rules: Rules, house_rules: dict[str, Any], level: str,
-                 first_dealer: int | None = None) -> tuple[GameRow, GameState]:
-    """A new game for ``owner`` in seat 0 and computer players of ``level`` elsewhere:
-    its row and its first deal, from a secret seed that never leaves the server."""
-    seed = secrets.token_hex(16)
-    state = new_game(rules, seed, first_dealer=first_dealer)
-    names = seat_names(rules.players)
-    seats = (SeatRow(seat=0, kind="human", name=names[0], player_id=owner),
-             *(SeatRow(seat=s, kind="computer", name=names[s], level=level)
-               for s in range(1, rules.players)))
-    moment = now()
-    row = GameRow(
-        id=secrets.token_urlsafe(9), owner=owner, rules=rules_to_json(rules), seed=seed,
-        first_dealer=state.first_dealer,
-        options={"preset": rules.name, "label": PRESET_LABELS.get(rules.name, rules.name),
-                 "level": level, "house_rules": house_rules,
-                 "shuffle": state.shuffle.version},
-        seats=seats, created=moment, updated=moment, status=PLAYING, version=0,
-        result=progress(state))
-    return row, state
+                 first_dealer: int | None = None,
+                 sitters: tuple[Sitter, ...] | None = None) -> tuple[GameRow, GameState]:
+    """A new game: ``owner`` in seat 0 and computer players of ``level`` elsewhere unless
+    ``sitters`` say who sits where; its row and first deal (``spades.session``)."""
+    if sitters is None:
+        sitters = one_person(owner, rules.players, level, CREATOR_SEAT)
+    options = {"preset": rules.name, "label": PRESET_LABELS.get(rules.name, rules.name),
+               "level": level, "house_rules": house_rules}
+    return session_game_row(owner, rules, sitters, options, first_dealer)
 
 
 class Lobby:
@@ -90,16 +80,19 @@ class Lobby:
         #: game id -> its loading lock and how many wait for it (only while loading)
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
-    async def create(self, owner: str, preset: Any, house_rules: Any, level: Any) -> GameRow:
-        """A new game for ``owner`` in seat 0, computer players elsewhere; dealt and saved."""
-        from .presets import ChoiceError
-
+    async def create(self, owner: str, preset: Any, house_rules: Any, level: Any,
+                     seats: Any = None) -> GameRow:
+        """A new game for ``owner``: in seat 0 with computer players elsewhere, or seated
+        as ``seats`` say (``seating.sitters_of``); dealt and saved."""
         if not isinstance(preset, str):
             raise ChoiceError(f"preset must be a preset name, not {preset!r}")
         if house_rules is not None and not isinstance(house_rules, dict):
             raise ChoiceError("house_rules must be an object such as {\"target_score\": 300}")
         rules, chosen = rules_for(preset, house_rules)
-        row, state = new_game_row(owner, rules, chosen, level_of(level))
+        chosen_level = level_of(level)
+        sitters = None if seats is None else sitters_of(seats, owner, rules.players,
+                                                        chosen_level)
+        row, state = new_game_row(owner, rules, chosen, chosen_level, sitters=sitters)
         await asyncio.to_thread(self.store.create_game, row, codes(state.hand.deck))
         stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
                             looks=frozenset())

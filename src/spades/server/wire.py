@@ -18,7 +18,6 @@ from spades.engine import (
     CardDrawn,
     CardPlayed,
     CardsPassed,
-    Event,
     GameOver,
     GameState,
     HandScored,
@@ -30,8 +29,8 @@ from spades.engine import (
     SheetLine,
     SpadesBroken,
     TrickWon,
-    events,
 )
+from spades.session import GameEnded, Narrated, narrate
 
 Json = dict[str, Any]
 
@@ -163,16 +162,22 @@ def _bid_words(bid: Bid) -> str:
 
 
 def events_for(before: GameState, after: GameState, step: int, speaker: Speaker) -> list[Json]:
-    """What happened between two states, as the viewer may know it: the engine's events for
-    the viewer's seat (``spades.engine.events``), in words."""
-    n = before.rules.players
+    """What happened between two states, as the viewer may know it: the session's
+    narration for the viewer's seat (``spades.session.narrate``), in words."""
+    return narrated_json(narrate(before, after, speaker.viewer), step, speaker,
+                         before.rules.players)
+
+
+def narrated_json(told: list[Narrated], step: int, speaker: Speaker,
+                  players: int) -> list[Json]:
+    """The session's events for the viewer, as the protocol's event objects."""
     out: list[Json] = []
-    for event in events(before, after, speaker.viewer):
-        out.extend(event_json(event, step, speaker, n))
+    for event in told:
+        out.extend(event_json(event, step, speaker, players))
     return out
 
 
-def event_json(event: Event, step: int, speaker: Speaker, players: int) -> list[Json]:
+def event_json(event: Narrated, step: int, speaker: Speaker, players: int) -> list[Json]:
     """One engine event as the protocol's event objects (none for another seat's look)."""
     viewer = speaker.viewer
     if isinstance(event, Looked):
@@ -222,8 +227,10 @@ def event_json(event: Event, step: int, speaker: Speaker, players: int) -> list[
                  if event.take else speaker.says(event.seat, "keep", "the two of clubs")}]
     if isinstance(event, HandScored):
         return [hand_json(event.line, step, speaker)]
-    if isinstance(event, GameOver):
+    if isinstance(event, GameEnded):
         return [game_json(event, step, speaker)]
+    if isinstance(event, GameOver):  # the session tells GameEnded instead
+        return [game_json(GameEnded(event.winner, event.scores, None), step, speaker)]
     return [{"kind": "deal", "step": step, "hand_number": event.number + 1,
              "dealer": event.dealer,
              "text": f"Hand {event.number + 1}: {speaker.says(event.dealer, 'deal', '')}"}]
@@ -243,7 +250,13 @@ def hand_json(line: SheetLine, step: int, speaker: Speaker) -> Json:
             "text": f"Hand {line.number + 1}: " + " ".join(parts) + f" Score {scores}."}
 
 
-def game_json(event: GameOver, step: int, speaker: Speaker) -> Json:
+#: Why the game ended, in words (``GameEnded.reason``).
+REASONS = {"boston": "{side} took every trick of a hand (a Boston).",
+           "moon": "{side} shot the moon.",
+           "mercy": "The mercy rule ends the game.", "target": ""}
+
+
+def game_json(event: GameEnded, step: int, speaker: Speaker) -> Json:
     sides = speaker.sides
     winner = event.winner
     scores = " to ".join(str(s) for s in event.scores)
@@ -251,5 +264,8 @@ def game_json(event: GameOver, step: int, speaker: Speaker) -> Json:
     if winner is not None:
         verb = "win" if speaker.viewer in sides[winner] or len(sides[winner]) > 1 else "wins"
         text = f"{speaker.side(winner)} {verb}, {scores}."
+    why = REASONS.get(event.reason or "", "")
+    if why and winner is not None:
+        text = f"{text} {why.format(side=speaker.side(winner))}"
     return {"kind": "game", "step": step, "winner": winner, "scores": list(event.scores),
-            "text": text}
+            "reason": event.reason, "text": text}

@@ -82,7 +82,7 @@ class Saver(Protocol):
 
 def unsaved(error: StoreError) -> Refusal:
     """The refusal of a change that could not be saved, with its cause when known."""
-    cause = getattr(error, "reason", None)
+    cause = error.reason
     if cause:
         return Refusal("server", f"the table could not be saved: {cause}; nothing changed")
     return Refusal("server", "the table could not be saved; nothing changed: try again")

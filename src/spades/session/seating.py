@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from spades.engine import GameState, Rules, new_game, rules_to_json
 from spades.seats import seat_names
@@ -55,7 +56,7 @@ def seat_rows(sitters: Sequence[Sitter]) -> tuple[SeatRow, ...]:
     return tuple(rows)
 
 
-def new_game_row(owner: str, rules: Rules, sitters: Sequence[Sitter], options: dict[str, object],
+def new_game_row(owner: str, rules: Rules, sitters: Sequence[Sitter], options: dict[str, Any],
                  first_dealer: int | None = None) -> tuple[GameRow, GameState]:
     """A new game's row and its first deal, from a secret seed that never leaves the
     server; ``options`` are kept with it (preset, label, level, house rules)."""

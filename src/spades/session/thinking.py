@@ -130,6 +130,8 @@ class Thinker:
                         level, budget_of(level), table)
             return self.fallback(view)
         except Exception:
+            if self._closed:  # its process was stopped with the server
+                raise StoppingError("the server is stopping: no new decisions") from None
             log.exception("computer player %r failed at table %s; playing at random",
                           level, table)
             return self.fallback(view)

@@ -40,13 +40,19 @@ def _watch_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _serve(conn: Connection, parent: int, warm: Any) -> None:
-    """The body of a thinking process: run each job sent, send back its result."""
+def _start_worker(parent: int) -> None:
+    """Each worker: leave Ctrl+C to the server, which shuts the workers down in order, and
+    end with the server."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if os.getppid() != parent:  # the server died while this process was starting
         os._exit(0)
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-server",
                      daemon=True).start()
+
+
+def _serve(conn: Connection, parent: int, warm: Any) -> None:
+    """The body of a thinking process: run each job sent, send back its result."""
+    _start_worker(parent)
     if warm is not None:
         warm()
     conn.send((True, READY))

@@ -1,0 +1,100 @@
+"""The websockets watching a table: one ``Connection`` per socket, its messages sent in
+order through a bounded queue, so that a slow browser never holds the table nor grows the
+server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .wire import Json
+
+log = logging.getLogger("spades.server")
+
+#: Messages a connection may have waiting to be sent; beyond this the client has fallen
+#: behind: what waits is dropped and it gets the table as it is now instead.
+QUEUE_LIMIT = 64
+#: A client that has not taken one message in this many seconds is disconnected.
+SEND_TIMEOUT = 30.0
+#: Put in a queue instead of the messages dropped from it: send a fresh state.
+FRESH: Json = {"type": "fresh"}
+
+
+class Connection:
+    """One websocket watching a table for a seat.
+
+    ``refresh`` makes the state message that replaces the messages of a client that fell
+    behind; ``hang_up`` closes the socket of a client that stopped reading."""
+
+    def __init__(self, seat: int, send_text: Callable[[str], Awaitable[Any]],
+                 refresh: Callable[[], Awaitable[Json]] | None = None,
+                 hang_up: Callable[[], Awaitable[Any]] | None = None,
+                 limit: int = QUEUE_LIMIT, timeout: float = SEND_TIMEOUT):
+        self.seat = seat
+        self._send_text = send_text
+        self._refresh = refresh
+        self._hang_up = hang_up
+        self.limit = limit
+        self.timeout = timeout
+        self.queue: asyncio.Queue[Json | None] = asyncio.Queue()
+        #: how many times the client fell behind and its messages were dropped
+        self.dropped = 0
+        self.closed = False
+        self._fresh_waiting = False
+
+    def send(self, message: Json) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self._fresh_waiting = False
+            self.dropped += 1
+            if self._refresh is None:  # nothing to catch up with: hang up
+                self.close()
+                return
+            message = FRESH
+        if message is FRESH:
+            if self._fresh_waiting or self._refresh is None:
+                return  # one fresh state already waits: it will do for both
+            self._fresh_waiting = True
+        self.queue.put_nowait(message)
+
+    def send_fresh(self) -> None:
+        """Send the table as it is when the client reads it (made only then: asking again
+        and again while not reading costs nothing)."""
+        self.send(FRESH)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def pump(self, dumps: Callable[[Json], str]) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            try:
+                if message is FRESH:
+                    self._fresh_waiting = False
+                    assert self._refresh is not None
+                    message = await self._refresh()
+                async with asyncio.timeout(self.timeout):  # no task per message
+                    await self._send_text(dumps(message))
+            except TimeoutError:
+                log.warning("a client of seat %d took nothing for %.0f s: disconnected",
+                            self.seat, self.timeout)
+                break
+            except Exception:  # the browser went away, or the state could not be made
+                break
+        await self._end()
+
+    async def _end(self) -> None:
+        self.closed = True
+        if self._hang_up is not None:
+            with contextlib.suppress(Exception):
+                await self._hang_up()

@@ -1,0 +1,134 @@
+"""What a table tells its watchers: the ``Hub`` listens to a session and sends each socket
+the state for its seat, in the order the changes happened.
+
+The session tells a change while it holds its lock; the hub only queues it there. Its own
+task then makes the messages (the bid suggestion included, computed by the thinking
+processes) without the session's lock, one change after the other, so the table is never
+held by a message nor by a suggestion, and every socket gets the versions in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from spades.engine import PlayerView, player_view
+from spades.session import Change, Session, Snapshot
+
+from .connections import Connection
+from .messages import state_json, wants_suggestion
+from .wire import Json, Speaker, narrated_json
+
+log = logging.getLogger("spades.server")
+
+Suggest = Callable[[PlayerView, str], Awaitable[Json | None]]
+Job = Callable[[], Awaitable[None]]
+
+
+class Hub:
+    def __init__(self, session: Session, meta: Json, suggest: Suggest):
+        self.session = session
+        self.meta = meta
+        self.suggest = suggest
+        self.connections: set[Connection] = set()
+        #: the last snapshot told to the sockets
+        self.told: Snapshot = session.snapshot
+        self._outbox: asyncio.Queue[Job] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._suggestions: dict[tuple[int, int], Json | None] = {}
+
+    # ------------------------------------------------------------------ the session's news
+
+    def changed(self, change: Change) -> None:
+        self._post(lambda: self._tell_change(change))
+
+    def thinking(self, seat: int, snapshot: Snapshot) -> None:
+        self._post(lambda: self._tell_thinking(seat, snapshot))
+
+    # ------------------------------------------------------------------ sockets
+
+    def join(self, conn: Connection) -> None:
+        """A new socket: it gets the table as told so far, then every change after."""
+        self._post(lambda: self._welcome(conn))
+
+    def leave(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+
+    def reply(self, conn: Connection, error: Json) -> None:
+        """A refused intent: the error and the table as it is, together."""
+        self._post(lambda: self._refuse(conn, error))
+
+    async def message(self, seat: int, events: list[Json] | None = None) -> Json:
+        """The state message of ``seat`` for the snapshot told last."""
+        return await self._state(self.told, seat, events or [])
+
+    @property
+    def idle(self) -> bool:
+        return not self.connections and self._outbox.empty()
+
+    async def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    # ------------------------------------------------------------------ the outbox
+
+    def _post(self, job: Job) -> None:
+        self._outbox.put_nowait(job)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._drain(), name=f"hub {self.session.id}")
+
+    async def _drain(self) -> None:
+        while not self._outbox.empty():
+            job = self._outbox.get_nowait()
+            try:
+                await job()
+            except Exception:
+                log.exception("a message of game %s could not be made", self.session.id)
+
+    async def _suggestion(self, snapshot: Snapshot, seat: int) -> Json | None:
+        if not wants_suggestion(snapshot, seat):
+            return None
+        key = (snapshot.version, seat)
+        if key not in self._suggestions:
+            view = player_view(snapshot.state, seat)
+            self._suggestions = {key: await self.suggest(view, self.session.id)}
+        return self._suggestions[key]
+
+    async def _state(self, snapshot: Snapshot, seat: int, events: list[Json]) -> Json:
+        suggestion = await self._suggestion(snapshot, seat)
+        return state_json(self.meta, snapshot, seat, events, suggestion, self.session.names)
+
+    def speaker(self, seat: int) -> Speaker:
+        return Speaker(self.session.names, seat, self.session.state.rules.sides)
+
+    async def _tell_change(self, change: Change) -> None:
+        self.told = change.after
+        players = change.before.rules.players
+        messages: dict[int, Json] = {}
+        for conn in list(self.connections):
+            seat = conn.seat
+            if seat not in messages:
+                events = narrated_json(change.events(seat), change.after.step,
+                                       self.speaker(seat), players)
+                messages[seat] = await self._state(change.after, seat, events)
+            conn.send(messages[seat])
+
+    async def _tell_thinking(self, seat: int, snapshot: Snapshot) -> None:
+        self.told = snapshot
+        message = {"type": "thinking", "version": snapshot.version, "seat": seat,
+                   "name": self.session.names[seat]}
+        for conn in list(self.connections):
+            conn.send(message)
+
+    async def _welcome(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        conn.send(await self.message(conn.seat))
+
+    async def _refuse(self, conn: Connection, error: Json) -> None:
+        conn.send({**error, "version": self.told.version})
+        conn.send(await self.message(conn.seat))
