@@ -1,0 +1,165 @@
+"""The HTTP routes of the JSON API and the table's page (docs/protocol.md): each a small
+function of the request; the server's parts are in ``request.app.state``."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+from spades import __version__
+from spades.stats import store_stats
+from spades.store import StoreError
+
+from .common import (
+    BAD_PLAYER,
+    MAX_MESSAGE,
+    NOT_FOUND,
+    error_response,
+    lobby_of,
+    player_of,
+    read_body,
+    reason,
+)
+from .lobby import summary_json
+from .presets import ChoiceError, presets_json
+
+log = logging.getLogger("spades.server")
+#: What a new game's body may hold.
+NEW_GAME_FIELDS = ("preset", "level", "house_rules", "seats")
+
+
+async def index(request: Request) -> Response:
+    page = Path(request.app.state.settings.web_dir) / "index.html"
+    if page.is_file():
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse("<!doctype html><title>Spades</title><p>The table is not built.")
+
+
+def web_version(web_dir: Path) -> str:
+    """The version of the web client, which names its offline cache: the package's version
+    and a digest of the files served (a client that reports another one must reload)."""
+    digest = hashlib.sha256()
+    for path in sorted(web_dir.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(web_dir).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
+async def version_info(request: Request) -> Response:
+    return JSONResponse({"version": request.app.state.web_version},
+                        headers={"Cache-Control": "no-store"})
+
+
+async def presets(request: Request) -> Response:
+    return JSONResponse(presets_json())
+
+
+async def list_games(request: Request) -> Response:
+    player = player_of(request)
+    if player is None:
+        return error_response(400, BAD_PLAYER)
+    try:
+        games = await lobby_of(request).list_games(player)
+    except StoreError:
+        log.exception("could not list games")
+        return error_response(503, "the saved games cannot be read right now")
+    return JSONResponse({"games": games})
+
+
+async def new_game_body(request: Request) -> dict[str, Any] | Response:
+    """The new game's body as an object, or the response that refuses it."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return error_response(415, "the body is JSON: send Content-Type: application/json")
+    body = await read_body(request)
+    if body is None:  # the rest is not read: the connection closes after the answer
+        return JSONResponse({"error": f"the request is over {MAX_MESSAGE} bytes"},
+                            status_code=413, headers={"Connection": "close"})
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError) as error:  # also too deep, or too long a number
+        return error_response(400, f"the body is not JSON we can read: {reason(error)}")
+    if not isinstance(data, dict):
+        return error_response(400, 'the body is an object such as {"preset": "house"}')
+    unknown = sorted(set(data) - set(NEW_GAME_FIELDS))
+    if unknown:
+        return error_response(400, f"unknown field(s): {', '.join(unknown)}; a new game "
+                              "takes preset, level, house_rules and seats")
+    return data
+
+
+async def create_game(request: Request) -> Response:
+    player = player_of(request)
+    if player is None:
+        return error_response(400, BAD_PLAYER)
+    data = await new_game_body(request)
+    if isinstance(data, Response):
+        return data
+    try:
+        row = await lobby_of(request).create(
+            player, data.get("preset", "house"), data.get("house_rules"),
+            data.get("level", "normal"), data.get("seats"))
+    except ChoiceError as error:
+        return error_response(400, str(error))
+    except StoreError as error:
+        log.exception("could not create a game")
+        if error.reason:
+            return error_response(503, f"the game could not be saved: {error.reason}")
+        return error_response(503, "the game could not be saved; try again")
+    return JSONResponse({"id": row.id, "websocket": f"/ws/games/{row.id}",
+                         "game": summary_json(row)}, status_code=201)
+
+
+async def game_summary(request: Request) -> Response:
+    player = player_of(request)
+    if player is None:
+        return error_response(400, BAD_PLAYER)
+    try:
+        summary = await lobby_of(request).summary(request.path_params["game_id"], player)
+    except StoreError:
+        log.exception("could not read a game")
+        return error_response(503, "this game cannot be read right now")
+    if summary is None:
+        return error_response(404, NOT_FOUND)
+    return JSONResponse(summary)
+
+
+async def record(request: Request) -> Response:
+    player = player_of(request)
+    if player is None:
+        return error_response(400, BAD_PLAYER)
+    game_id = request.path_params["game_id"]
+    try:
+        data = await lobby_of(request).download(game_id, player)
+    except StoreError:
+        log.exception("could not load game %s", game_id)
+        return error_response(503, "this game cannot be read right now")
+    if data is None:
+        return error_response(404, NOT_FOUND)
+    return Response(json.dumps(data, indent=1), media_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="spades-{game_id}.json"'})
+
+
+async def stats(request: Request) -> Response:
+    """The player's statistics, from their own games only (docs/protocol.md)."""
+    player = player_of(request)
+    if player is None:
+        return error_response(400, BAD_PLAYER)
+    unreadable: list[str] = []
+    state = request.app.state
+    try:
+        found = await asyncio.to_thread(store_stats, state.store, player, state.figures,
+                                        unreadable)
+    except StoreError:
+        log.exception("could not work out statistics")
+        return error_response(503, "the statistics cannot be worked out right now")
+    for message in unreadable:
+        log.error("statistics left a game out: %s", message)
+    return JSONResponse({**found.to_json(), "unreadable": len(unreadable)})

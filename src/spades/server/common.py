@@ -1,0 +1,80 @@
+"""What every route of the server shares: its settings, reading the player id, JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.websockets import WebSocket
+
+from .lobby import Lobby, is_player_id
+from .wire import Json
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: The largest request body or websocket message we read.
+MAX_MESSAGE = 16 * 1024
+PLAYER_HEADER = "x-spades-player"
+NOT_FOUND = "no such game for this player"
+#: The websocket close code for a client that stopped taking its messages.
+POLICY_CLOSE = 1008
+BAD_PLAYER = ("a player id is needed: send the header X-Spades-Player (or ?player=) with 8 "
+              "to 64 characters of A-Z, a-z, 0-9, - and _")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to run the server. ``db_url`` None is SQLite in the user's data folder;
+    ``workers`` None is one thinking process per core, 0 thinks inline (tests);
+    ``pace`` is the least time between two changes made by computer players;
+    ``seed`` makes the computer players' choices repeatable (tests only)."""
+
+    db_url: str | None = None
+    web_dir: Path = field(default=WEB_DIR)
+    workers: int | None = None
+    pace: float = 0.6
+    table_prefix: str = ""
+    seed: int | None = None
+
+
+def dumps(message: Json) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def player_of(request: Request) -> str | None:
+    value = request.headers.get(PLAYER_HEADER) or request.query_params.get("player")
+    return value if is_player_id(value) else None
+
+
+def lobby_of(request: Request | WebSocket) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+async def read_body(request: Request, limit: int = MAX_MESSAGE) -> bytes | None:
+    """The request body, or None as soon as it is over ``limit`` bytes (it is never read
+    whole: a huge body costs no memory)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def reason(error: Exception) -> str:
+    """Why JSON could not be read, in a sentence (never a traceback)."""
+    if isinstance(error, RecursionError):
+        return "it is nested too deep"
+    return str(error)
