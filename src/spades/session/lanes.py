@@ -26,10 +26,13 @@ class Job:
 
 
 class Lane:
-    """``size`` worker processes (started when first needed) and one queue per table."""
+    """``size`` worker processes (started when first needed) and one queue per table;
+    ``nice`` lowers the workers' CPU priority (a lane of long thinking yields the cores to
+    the server and to quick decisions)."""
 
-    def __init__(self, name: str, size: int, warm: Any = None):
+    def __init__(self, name: str, size: int, warm: Any = None, nice: int = 0):
         self.name = name
+        self.nice = nice
         self.size = max(1, size)
         self.warm = warm
         self.idle: list[Worker] = []
@@ -45,7 +48,7 @@ class Lane:
             self.idle.append(self._new())
 
     def _new(self) -> Worker:
-        worker = Worker(self.warm)
+        worker = Worker(self.warm, self.nice)
         self.workers.add(worker)
         return worker
 

@@ -3,9 +3,10 @@
 A ``Thinker`` has two lanes of worker processes (``spades.session.lanes``): Hard thinks in
 the deep lane, every cheaper level and the bid suggestion in the quick lane, so a cheap
 decision never waits behind an expensive one; inside a lane every table's decisions queue
-apart and are served in turn. Every decision has a budget: Hard plays to its
-``time_limit`` (``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after
-its budget is cut off (its process ended) and replaced by a legal move, logged.
+apart and are served in turn; the deep lane runs at a lower CPU priority. Every decision
+has a budget: Hard plays to its ``time_limit`` (``HARD_TIME_LIMIT``), and a decision still
+running ``GRACE`` seconds after its budget is cut off (its process ended) and replaced by a
+legal move, logged.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ _PLAYERS: dict[str, Player] = {}
 LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 #: Levels that think in the deep lane.
 DEEP_LEVELS: frozenset[str] = frozenset({"hard"})
+#: The deep lane's processes run at this lower CPU priority (``os.nice``): a Hard decision
+#: is bounded by its time limit, so it thinks a little less when the cores are busy, while
+#: the server and the quick lane never wait for it.
+DEEP_NICE = 10
 #: Hard's time to think over one decision, in seconds (its ``time_limit``).
 HARD_TIME_LIMIT = 1.0
 #: A level's budget per decision, in seconds; a decision is cut off ``GRACE`` after it.
@@ -87,7 +92,7 @@ class Thinker:
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         deep = max(1, self.workers // 2)
         self.quick = Lane("quick", max(1, self.workers - deep), warm)
-        self.deep = Lane("deep", deep, warm)
+        self.deep = Lane("deep", deep, warm, DEEP_NICE)
         self._closed = False
         #: decisions draw their random generators from here: secret unless seeded (tests)
         self._seeds: random.Random = (random.SystemRandom() if seed is None

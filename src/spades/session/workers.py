@@ -50,9 +50,11 @@ def _start_worker(parent: int) -> None:
                      daemon=True).start()
 
 
-def _serve(conn: Connection, parent: int, warm: Any) -> None:
+def _serve(conn: Connection, parent: int, warm: Any, nice: int) -> None:
     """The body of a thinking process: run each job sent, send back its result."""
     _start_worker(parent)
+    if nice:
+        os.nice(nice)
     if warm is not None:
         warm()
     conn.send((True, READY))
@@ -69,12 +71,12 @@ def _serve(conn: Connection, parent: int, warm: Any) -> None:
 
 
 class Worker:
-    """One thinking process."""
+    """One thinking process; ``nice`` lowers its CPU priority (``os.nice``)."""
 
-    def __init__(self, warm: Any = None):
+    def __init__(self, warm: Any = None, nice: int = 0):
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, os.getpid(), warm),
+        self.process = context.Process(target=_serve, args=(child, os.getpid(), warm, nice),
                                        daemon=True, name="spades-thinking")
         self.process.start()
         child.close()
