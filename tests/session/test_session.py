@@ -3,12 +3,12 @@ change saved before it is told, refusals that change nothing."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from pathlib import Path
 
 import pytest
+from sessionkit import run_async
 
 from spades.ai.simple import RandomPlayer
 from spades.engine import Action, PlayerView, find_preset, load_record, new_game
@@ -65,7 +65,7 @@ def test_people_at_seats_1_and_3_play_a_whole_game(tmp_path: Path) -> None:
         asked.append(view.seat)
         return rng.choice(view.legal)
 
-    state = asyncio.run(session.run({1: person, 3: person}))
+    state = run_async(session.run({1: person, 3: person}))
     assert state.over
     assert set(asked) == {1, 3} and set(ear.thought) == {0, 2}
     assert [c.after.step for c in ear.changes] == list(range(1, session.step + 1))
@@ -94,6 +94,6 @@ def test_a_run_stops_where_a_person_who_acts_by_intent_must_act(tmp_path: Path) 
         assert session.version == version  # nothing changed
         return turn, version
 
-    turn, version = asyncio.run(go())
+    turn, version = run_async(go())
     assert turn == 2
     assert not (tmp_path / "g.json").exists() or version > 0

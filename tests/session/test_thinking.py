@@ -9,6 +9,7 @@ import operator
 import time
 
 import pytest
+from sessionkit import run_async
 
 from spades.engine import find_preset, new_game, player_view
 from spades.session import OverrunError, Thinker
@@ -30,7 +31,7 @@ def test_a_job_over_its_budget_is_cut_off_and_the_lane_goes_on() -> None:
         finally:
             lane.close()
 
-    cut, after = asyncio.run(go())
+    cut, after = run_async(go())
     assert cut < 10  # not the 30 s the job asked for
     assert after == 3
 
@@ -55,7 +56,7 @@ def test_a_lane_serves_the_tables_in_turn() -> None:
             lane.close()
         return done
 
-    done = asyncio.run(go())
+    done = run_async(go())
     assert done.index("b0") <= 2, done
 
 
@@ -74,7 +75,7 @@ def test_an_overrun_decision_is_replaced_by_a_legal_move(
             thinker.close()
 
     with caplog.at_level(logging.WARNING, logger="spades.session"):
-        action = asyncio.run(go())
+        action = run_async(go())
     assert action in view.legal
     assert any("overran" in r.getMessage() for r in caplog.records)
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import random
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from spades.ai.base import Player
@@ -108,6 +109,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_through(game: Coroutine[Any, Any, GameState]) -> GameState:
+    """Run the session to its end; in a thread of its own when this thread already runs an
+    event loop (the terminal's loop is the session's alone)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(game)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, game).result()
+
+
 def card_text(card: Card, ascii: bool = False) -> str:
     code = str(card)
     if card.is_joker:
@@ -147,7 +159,7 @@ class Table:
         self.say(f"Spades: {self.rules.name}, to {self.rules.target_score}. "
                  + self._sides_text() + "  (h for help)")
         self._announce_hand()
-        return asyncio.run(self.session.run({0: self._decide}))
+        return run_through(self.session.run({0: self._decide}))
 
     async def _decide(self, view: PlayerView) -> Action:
         return self._human(view)
