@@ -60,8 +60,9 @@ def test_a_stopped_brain_never_starts_a_pool_again() -> None:
         view = player_view(new_game(find_preset("house"), 9), 0)
         try:
             await brain.start()
-            assert brain._pool is not None
-            pids = list(brain._pool._processes)
+            # the thinking processes are the lanes' workers now (issue 9), not a pool's
+            pids = [w.process.pid for lane in (brain.quick, brain.deep) for w in lane.workers]
+            assert pids
             brain.stopping()  # a signal came
             for pid in pids:
                 os.kill(pid, signal.SIGKILL)

@@ -82,79 +82,82 @@ class Guard:
             log.warning(message, address, *args)
 
 
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol under ``guard`` (a subclass per server sets it)."""
+
+    guard: Guard
+    _head: int | None = 0  # bytes of the request head read so far; None: in the body
+    _timer: asyncio.TimerHandle | None = None
+    _address = ""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._address = self.client[0] if self.client else ""
+        if not self.guard.admit(self._address, transport):
+            self.guard.tell("crowd", self._address, "refused a connection from %s: it has %d "
+                       "open already (the most for one address)", self.guard.per_address)
+            transport.abort()
+            return
+        self._start_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_timer()
+        self.guard.release(self._address, self.transport)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._head is not None:
+            self._head += len(data)
+            if self._head > self.guard.head_limit:
+                self.guard.tell("head", self._address, "refused a request from %s: its head "
+                           "is over %d bytes", self.guard.head_limit)
+                self._refuse(431, f"the request head is over {self.guard.head_limit} bytes")
+                return
+            if self._timer is None:
+                self._start_timer()
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        self._stop_timer()
+        self._head = None
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._head = 0  # the next request's head is counted and timed from its start
+        super().on_message_complete()
+
+    def _start_timer(self) -> None:
+        self._stop_timer()
+        self._timer = self.loop.call_later(self.guard.head_timeout, self._too_slow)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if self.transport.is_closing():
+            return
+        self.guard.tell("slow", self._address, "closed a connection from %s: no complete "
+                   "request head within %.0f s", self.guard.head_timeout)
+        self._refuse(408, f"the request head did not come within {self.guard.head_timeout:.0f} "
+                     "seconds")
+
+    def _refuse(self, status: int, message: str) -> None:
+        self._stop_timer()
+        self._head = None
+        body = json.dumps({"error": message}).encode()
+        reasons = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
+        self.transport.write(
+            f"HTTP/1.1 {status} {reasons[status]}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n".encode() + body)
+        self.transport.close()
+
+
 def guarded_protocol(guard: Guard) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol under ``guard``."""
-
-    class GuardedHttp(HttpToolsProtocol):
-        _head: int | None = 0  # bytes of the request head read so far; None: in the body
-        _timer: asyncio.TimerHandle | None = None
-        _address = ""
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._address = self.client[0] if self.client else ""
-            if not guard.admit(self._address, transport):
-                guard.tell("crowd", self._address, "refused a connection from %s: it has %d "
-                           "open already (the most for one address)", guard.per_address)
-                transport.abort()
-                return
-            self._start_timer()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_timer()
-            guard.release(self._address, self.transport)
-            super().connection_lost(exc)
-
-        def data_received(self, data: bytes) -> None:
-            if self._head is not None:
-                self._head += len(data)
-                if self._head > guard.head_limit:
-                    guard.tell("head", self._address, "refused a request from %s: its head "
-                               "is over %d bytes", guard.head_limit)
-                    self._refuse(431, f"the request head is over {guard.head_limit} bytes")
-                    return
-                if self._timer is None:
-                    self._start_timer()
-            super().data_received(data)
-
-        def on_headers_complete(self) -> None:
-            self._stop_timer()
-            self._head = None
-            super().on_headers_complete()
-
-        def on_message_complete(self) -> None:
-            self._head = 0  # the next request's head is counted and timed from its start
-            super().on_message_complete()
-
-        def _start_timer(self) -> None:
-            self._stop_timer()
-            self._timer = self.loop.call_later(guard.head_timeout, self._too_slow)
-
-        def _stop_timer(self) -> None:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-
-        def _too_slow(self) -> None:
-            self._timer = None
-            if self.transport.is_closing():
-                return
-            guard.tell("slow", self._address, "closed a connection from %s: no complete "
-                       "request head within %.0f s", guard.head_timeout)
-            self._refuse(408, f"the request head did not come within {guard.head_timeout:.0f} "
-                         "seconds")
-
-        def _refuse(self, status: int, message: str) -> None:
-            self._stop_timer()
-            self._head = None
-            body = json.dumps({"error": message}).encode()
-            reasons = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
-            self.transport.write(
-                f"HTTP/1.1 {status} {reasons[status]}\r\ncontent-type: application/json\r\n"
-                f"content-length: {len(body)}\r\nconnection: close\r\n\r\n".encode() + body)
-            self.transport.close()
-
-    return GuardedHttp
+    return type("GuardedHttp", (GuardedHttp,), {"guard": guard})
 
 
 class Server(uvicorn.Server):
