@@ -1,0 +1,366 @@
+"""A double-dummy review of a finished hand: where a side lost a trick, took a bag it did
+not want, or broke a partner's nil.
+
+For every play of the hand, the tricks the player's side ends the hand with under best play
+by every seat (every hand visible), just before the card and just after it; with more than
+two sides, the player's own tricks against all the others. The counts include the tricks the
+side has already won, so ``before - after`` is what the card cost. One ``TrickSolver`` per
+side answers every position of the line of play, the later positions first, so that its
+reusable transposition table is full when the slow opening position is searched. With two
+sides the game is zero-sum, so one solver serves both (the other side's count is the tricks
+left minus this one's).
+
+Marks (docs/review.md):
+
+- ``cost``: the card lowered its side's best-play count (``after < before``).
+- ``bag``: the rules make bags cost (a bag limit with a penalty or a take-back), the player
+  did not bid nil, the player's side had already taken its bid (its non-nil seats' tricks)
+  before this trick, the player's card won the trick, it held a legal card that would have
+  lost the trick to the cards the others actually played, and no other side ended the hand
+  short of its bid (an extra trick that sets the other side is not a wasted bag).
+- ``nil``: a seat that bid nil (or blind nil) had taken no trick before this one and won
+  this one, and the card marked is the nil bidder's own or its partner's, when a legal card
+  of that seat (for a lead: of the same suit) would have let the trick go elsewhere, every
+  other card of the trick unchanged.
+
+The review is only for a finished hand: ``review_hand`` refuses any other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from spades.engine import CODE_OF, NAME_OF, GameState, HandResult
+
+from . import kernel as k
+from .tricks import TrickSolver
+
+
+class ReviewError(ValueError):
+    """A hand that cannot be reviewed (not finished, or no such hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Something a player would want to know about one play."""
+
+    kind: str  #: "cost", "bag" or "nil"
+    text: str  #: one sentence for a player
+    cards: tuple[str, ...] = ()  #: the cards that made the difference (record codes)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReview:
+    trick: int  #: from 1
+    seat: int
+    side: int
+    card: str  #: record code, e.g. "KH"
+    before: int  #: the side's tricks for the hand under best play, before the card
+    after: int  #: the same just after it
+    best: tuple[str, ...]  #: the legal cards that keep ``before``
+    marks: tuple[Mark, ...] = ()
+
+    @property
+    def cost(self) -> int:
+        return self.before - self.after
+
+
+@dataclass(frozen=True, slots=True)
+class SideReview:
+    side: int
+    seats: tuple[int, ...]
+    bids: tuple[int | str, ...]  #: each seat's bid as a record writes it
+    par: int  #: the side's double-dummy tricks at the opening lead
+    took: int  #: the tricks it took
+
+
+@dataclass(frozen=True, slots=True)
+class HandReview:
+    hand: int  #: from 1
+    preset: str
+    sides: tuple[SideReview, ...]
+    plays: tuple[PlayReview, ...]
+    positions: int = 0  #: positions solved
+    nodes: int = 0  #: search nodes
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for play, review in zip(data["plays"], self.plays, strict=True):
+            play["cost"] = review.cost
+        data["format"] = "spades-review/1"
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json())
+
+
+Progress = Callable[[int, int], None]
+
+
+def finished_hand(state: GameState, hand: int) -> HandResult:
+    """The finished hand ``hand`` (from 1) of a replayed game, or ``ReviewError``."""
+    results = state.results
+    if hand < 1:
+        raise ReviewError(f"hands count from 1, not {hand}")
+    if hand > len(results):
+        if hand == len(results) + 1 and not state.over:
+            raise ReviewError(f"hand {hand} is still in play: a review is only for a "
+                              "finished hand")
+        raise ReviewError(f"there is no hand {hand}: the record has {len(results)} "
+                          "finished hand(s)")
+    return results[hand - 1]
+
+
+def _start(t: k.Table, result: HandResult) -> tuple[k.Position, list[int]]:
+    """The position at the opening lead, and the cards in play order."""
+    n = t.n
+    hands = [0] * n
+    line: list[int] = []
+    for trick in result.history:
+        for seat, card in trick.plays(n):
+            hands[seat] |= 1 << int(card)
+            line.append(int(card))
+    bids = [b.tricks for b in result.bids]
+    nils = [(k.BLIND if b.blind else k.NIL) if b.nil else k.PLAIN for b in result.bids]
+    leader = result.history[0].leader if result.history else 0
+    pos = k.Position(hands=hands, leader=leader, tricks=[0] * n, bids=bids, nils=nils,
+                     players=n)
+    return pos, line
+
+
+def _line(t: k.Table, start: k.Position, line: Sequence[int]) -> list[k.Position]:
+    """Every position of the line of play: ``out[i]`` is before card ``i``; the last is
+    the end of the hand."""
+    out = [start.copy()]
+    pos = start.copy()
+    for card in line:
+        k.play(t, pos, card)
+        out.append(pos.copy())
+    return out
+
+
+class _Values:
+    """Best-play counts of positions for each side, one reused solver per side."""
+
+    def __init__(self, t: k.Table) -> None:
+        self.t = t
+        self.two = len(t.sides) == 2
+        self.solvers: dict[int, TrickSolver] = {}
+        self.cache: dict[tuple[int, int], int] = {}
+        self.positions = 0
+
+    def solver(self, side: int) -> TrickSolver:
+        if self.two:
+            side = 0
+        found = self.solvers.get(side)
+        if found is None:
+            found = self.solvers[side] = TrickSolver(self.t, side)
+        return found
+
+    def total(self, index: int, pos: k.Position, side: int) -> int:
+        """The side's tricks for the whole hand under best play from ``pos``."""
+        key = (index, 0 if self.two else side)
+        value = self.cache.get(key)
+        if value is None:
+            value = self.solver(side).tricks(pos) if not pos.over else 0
+            self.cache[key] = value
+            self.positions += 1
+        seats = self.t.sides[side]
+        if self.two and side != 0:
+            value = pos.left - value
+        return value + sum(pos.tricks[s] for s in seats)
+
+    @property
+    def nodes(self) -> int:
+        return sum(s.nodes for s in self.solvers.values())
+
+
+def _name(card: int) -> str:
+    return NAME_OF[card]
+
+
+def _winner(trick: Sequence[int], leader: int, n: int) -> int:
+    """The seat that wins a full trick (kernel rules: spades and jokers trump)."""
+    best, win = trick[0], leader
+    led = k.SUIT_MASK_OF[trick[0]]
+    for i, card in enumerate(trick[1:], start=1):
+        if card >= k.SPADE:
+            if best < k.SPADE or card > best:
+                best, win = card, (leader + i) % n
+        elif best < k.SPADE and card > best and (1 << card) & led:
+            best, win = card, (leader + i) % n
+    return win
+
+
+def _escapes(t: k.Table, pos: k.Position, trick: Sequence[int], index: int,
+             avoid: Callable[[int], bool]) -> list[int]:
+    """The legal cards of the seat playing ``trick[index]`` (``pos``: before it) that, put
+    in its place with the rest of the trick unchanged, make ``avoid(winner)`` false. For a
+    lead only cards of the led suit are tried (another suit would change what the others
+    had to play)."""
+    legal = k.legal_mask(t, pos)
+    if index == 0:
+        legal &= k.SUIT_MASK_OF[trick[0]]
+    out = []
+    for card in k.cards_of(legal):
+        if card == trick[index]:
+            continue
+        other = list(trick)
+        other[index] = card
+        if not avoid(_winner(other, pos.leader, t.n)):
+            out.append(card)
+    return out
+
+
+def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int, card: int,
+               seat: int, side: int, best: list[int]) -> tuple[str, tuple[str, ...]]:
+    """One sentence saying why ``card`` cost, naming the cards that made the difference."""
+    pos = positions[i]
+    lost = values.total(i, pos, side) - values.total(i + 1, positions[i + 1], side)
+    what = "a trick" if lost == 1 else f"{lost} tricks"
+    head = f"the {_name(card)} cost {what}"
+    keep = best[0] if best else -1
+    keeper = f"; the {_name(keep)} kept it" if keep >= 0 else ""
+    named = (CODE_OF[keep],) if keep >= 0 else ()
+    mine = t.sides[side]
+    if pos.trick and pos.win_seat in mine and pos.win_seat != seat:
+        beats = (card >= k.SPADE and (pos.win_card < k.SPADE or card > pos.win_card)) or (
+            pos.win_card < k.SPADE and card > pos.win_card
+            and (1 << card) & k.SUIT_MASK_OF[pos.trick[0]])
+        if beats:
+            return (f"{head}: it overtook the partner's {_name(pos.win_card)}, already "
+                    f"winning{keeper}", (CODE_OF[pos.win_card], *named))
+    # the best line after the card, to the end of this trick: who beat it?
+    cards = [*pos.trick, card]
+    after = positions[i + 1].copy()
+    solver = values.solver(side)
+    while after.trick:
+        move = solver.best_moves(after)[0]
+        cards.append(move)
+        k.play(t, after, move)
+    if len(cards) == t.n and _winner(cards, pos.leader, t.n) not in mine:
+        top = max(cards, key=lambda c: _rank_in(cards, c))
+        if top != card and k.SUIT_MASK_OF[top] == k.SUIT_MASK_OF[card]:
+            return (f"{head}: the {_name(top)} was still out{keeper}",
+                    (CODE_OF[top], *named))
+        if top >= k.SPADE > card and (1 << card) & k.SUIT_MASK_OF[cards[0]]:
+            return (f"{head}: the {_name(top)} ruffed it{keeper}", (CODE_OF[top], *named))
+    return f"{head}{keeper}" if keeper else head, named
+
+
+def _rank_in(cards: Sequence[int], card: int) -> int:
+    """Sort key: the winning card of a trick is the highest key."""
+    led = k.SUIT_MASK_OF[cards[0]]
+    if card >= k.SPADE:
+        return 200 + card
+    if (1 << card) & led:
+        return 100 + card
+    return card
+
+
+def review_hand(state: GameState, hand: int, progress: Progress | None = None) -> HandReview:
+    """The double-dummy review of finished hand ``hand`` (from 1) of a replayed game."""
+    result = finished_hand(state, hand)
+    t = k.table_of(state.rules)
+    n = t.n
+    start, line = _start(t, result)
+    positions = _line(t, start, line)
+    values = _Values(t)
+    # every (position, side) the review needs, the later positions first
+    needed: list[tuple[int, int]] = []
+    for i in range(len(line)):
+        side = t.side_of[positions[i].turn]
+        needed += [(i + 1, side), (i, side)]
+    needed += [(0, s) for s in range(len(t.sides))]
+    order = sorted(set(needed), key=lambda x: (-x[0], x[1]))
+    todo = [(i, s) for i, s in order if not positions[i].over]
+    for done, (i, s) in enumerate(todo, start=1):
+        values.total(i, positions[i], s)
+        if progress is not None:
+            progress(done, len(todo))
+    plays: list[PlayReview] = []
+    final = positions[-1].tricks
+    bids = result.bids
+    for i, card in enumerate(line):
+        pos = positions[i]
+        seat = pos.turn
+        side = t.side_of[seat]
+        before = values.total(i, pos, side)
+        after = values.total(i + 1, positions[i + 1], side)
+        best = values.solver(side).best_moves(pos) if after < before else []
+        marks: list[Mark] = []
+        if after < before:
+            text, cards = _cost_text(t, values, positions, i, card, seat, side, best)
+            marks.append(Mark("cost", _sentence(text), cards))
+        start_of_trick = i - len(pos.trick)
+        trick = line[start_of_trick:start_of_trick + n]
+        index = len(pos.trick)
+        winner = _winner(trick, positions[start_of_trick].leader, n)
+        marks += _bag_mark(t, pos, bids, final, trick, index, seat, side, winner, card)
+        marks += _nil_mark(t, pos, bids, trick, index, seat, winner, card)
+        plays.append(PlayReview(trick=i // n + 1, seat=seat, side=side, card=CODE_OF[card],
+                                before=before, after=after,
+                                best=tuple(CODE_OF[c] for c in best), marks=tuple(marks)))
+    sides = tuple(SideReview(side=s, seats=tuple(seats),
+                             bids=tuple(bids[x].code for x in seats),
+                             par=values.total(0, positions[0], s),
+                             took=sum(final[x] for x in seats))
+                  for s, seats in enumerate(t.sides))
+    return HandReview(hand=hand, preset=state.rules.name, sides=sides, plays=tuple(plays),
+                      positions=values.positions, nodes=values.nodes)
+
+
+def _sentence(text: str) -> str:
+    return text[0].upper() + text[1:] + "."
+
+
+def _bag_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], final: Sequence[int],
+              trick: Sequence[int], index: int, seat: int, side: int, winner: int,
+              card: int) -> list[Mark]:
+    if not t.bags_cost or bids[seat].nil or winner != seat:
+        return []
+    seats = t.sides[side]
+    contract = sum(bids[s].tricks for s in seats if not bids[s].nil)
+    taken = sum(pos.tricks[s] for s in seats if not bids[s].nil)
+    if taken < contract:
+        return []
+    for other, others in enumerate(t.sides):
+        if other == side:
+            continue
+        need = sum(bids[s].tricks for s in others if not bids[s].nil)
+        if sum(final[s] for s in others if not bids[s].nil) < need:
+            return []  # the extra trick may have set them
+    escapes = _escapes(t, pos, trick, index, lambda w: w == seat)
+    if not escapes:
+        return []
+    low = escapes[0]
+    return [Mark("bag", _sentence(
+        f"the {_name(card)} took a bag: the side had made its bid of {contract} and the "
+        f"{_name(low)} would have lost the trick"), (CODE_OF[low],))]
+
+
+def _nil_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], trick: Sequence[int],
+              index: int, seat: int, winner: int, card: int) -> list[Mark]:
+    if not bids[winner].nil or pos.tricks[winner]:
+        return []
+    if seat != winner and t.side_of[seat] != t.side_of[winner]:
+        return []
+    escapes = _escapes(t, pos, trick, index, lambda w: w == winner)
+    if not escapes:
+        return []
+    other = escapes[-1] if seat != winner else escapes[0]
+    if seat == winner:
+        text = (f"the {_name(card)} broke the nil: the {_name(other)} would have lost "
+                "the trick")
+    else:
+        text = (f"the {_name(card)} broke the partner's nil: with the {_name(other)} the "
+                "nil bidder would not have won the trick")
+    return [Mark("nil", _sentence(text), (CODE_OF[other],))]
+
+
+__all__ = ["HandReview", "Mark", "PlayReview", "ReviewError", "SideReview", "finished_hand",
+           "review_hand"]
