@@ -1,0 +1,65 @@
+"""Hand review speed: median, p95 and max time to review a whole hand (a double-dummy count
+before and after each of its plays), over seeded random games.
+
+    python bench/review.py [--hands 20] [--preset partnership] [--seed 1]
+
+Each hand is the first hand of a game played with random legal bids and cards from a seeded
+generator, reviewed from scratch (fresh solvers). It prints wall-clock and CPU time per
+hand, the positions solved and search nodes, the machine and its load; it never fails on
+speed. The goal (issue 11) is a median of at most 5 s per hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+from engine import machine  # bench/engine.py
+from spades.ai.review import review_hand
+from spades.engine import GameState, apply, find_preset, legal_actions, new_game
+
+
+def random_game(preset: str, seed: int) -> GameState:
+    """A game whose first hand is finished, every action chosen at random."""
+    rng = random.Random(f"bench-review/{seed}")
+    state = new_game(find_preset(preset), seed)
+    while not state.over and not state.results:
+        state = apply(state, rng.choice(list(legal_actions(state))))
+    return state
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--preset", default="partnership")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"hand review, preset {args.preset}, {args.hands} hands:")
+    walls: list[float] = []
+    cpus: list[float] = []
+    for h in range(args.hands):
+        state = random_game(args.preset, args.seed * 1000 + h)
+        wall, cpu = time.perf_counter(), time.process_time()
+        review = review_hand(state, 1)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+        print(f"  hand {h + 1:3d}: wall {walls[-1]:7.2f} s  cpu {cpus[-1]:7.2f} s  "
+              f"positions {review.positions:3d}  nodes {review.nodes}", flush=True)
+    for name, values in (("wall", walls), ("cpu", cpus)):
+        print(f"  {name:4s} median {statistics.median(values):7.2f} s  "
+              f"p95 {quantile(values, 0.95):7.2f} s  max {max(values):7.2f} s")
+    print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
