@@ -1,4 +1,4 @@
-"""The ``spades`` command: play, replay, rules, arena, serve, stats, verify, db.
+"""The ``spades`` command: play, replay, review, rules, arena, serve, stats, verify, db.
 
 Each sub-command lives in its own module of this package and exposes
 ``register(subparsers)``, which adds its parser and sets ``func`` to a callable taking the
@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("play", "serve", "replay", "rules", "arena", "stats", "verify", "db")
+COMMANDS = ("play", "serve", "replay", "review", "rules", "arena", "stats", "verify", "db")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,106 @@
+"""``spades review RECORD.json [--hand N] [--json]``: a double-dummy review of finished
+hands (docs/review.md): for each play, the tricks its side could take under best play before
+and after it, and the plays that cost a trick, took a bag that mattered or broke a nil."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from spades.ai.review import HandReview, ReviewError, finished_hand, review_hand
+from spades.engine import RecordError, parse_record, replay
+
+from .replay import MAX_MESSAGE, MAX_NAME, Unreadable, read_record, shown
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("review", help="double-dummy review of a record's finished hands",
+                            description="For each play of a finished hand, the tricks its "
+                                        "side could still take under best play (every hand "
+                                        "visible) before and after it; the plays that cost "
+                                        "a trick, took a bag that mattered or broke a nil, "
+                                        "and each side's double-dummy par beside its bids. "
+                                        "Exit code 2 when the record cannot be read or the "
+                                        "hand is not finished.")
+    parser.add_argument("record", help="a game record (JSON); - reads standard input")
+    parser.add_argument("--hand", type=int, default=None,
+                        help="review only this hand (from 1); default: every finished hand")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=run)
+
+
+def _fail(source: str, message: str) -> int:
+    print(f"spades review: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
+          file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = read_record(args.record)
+    except OSError as error:
+        return _fail(args.record, f"cannot read it: {error.strerror or error}")
+    except Unreadable as error:
+        return _fail(args.record, str(error))
+    try:
+        state = replay(parse_record(data))
+    except RecordError as error:
+        return _fail(args.record, str(error))
+    try:
+        if args.hand is not None:
+            finished_hand(state, args.hand)
+            numbers = [args.hand]
+        else:
+            numbers = list(range(1, len(state.results) + 1))
+            if not numbers:
+                raise ReviewError("no hand is finished: a review is only for a finished hand")
+    except ReviewError as error:
+        return _fail(args.record, str(error))
+    err = Console(stderr=True)
+    reviews: list[HandReview] = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        for number in numbers:
+            task = bar.add_task(f"hand {number}", total=None)
+
+            def step(done: int, total: int, task: Any = task) -> None:
+                bar.update(task, completed=done, total=total)
+
+            reviews.append(review_hand(state, number, step))
+            bar.remove_task(task)
+    if args.json:
+        print(json.dumps({"format": "spades-review/1",
+                          "hands": [r.to_json() for r in reviews]}))
+        return 0
+    console = Console()
+    for review in reviews:
+        _show(console, review)
+    return 0
+
+
+def _show(console: Console, review: HandReview) -> None:
+    sides = Table(title=f"Hand {review.hand}: bids and double-dummy par", box=box.SIMPLE)
+    for name in ("side", "seats", "bids", "par", "took"):
+        sides.add_column(name)
+    for side in review.sides:
+        sides.add_row(str(side.side), " ".join(str(s) for s in side.seats),
+                      " + ".join(str(b) for b in side.bids), str(side.par), str(side.took))
+    console.print(sides)
+    plays = Table(box=box.SIMPLE, title=f"Hand {review.hand}: every play")
+    for name in ("trick", "seat", "card", "before", "after", "note"):
+        plays.add_column(name)
+    for play in review.plays:
+        note = " ".join(m.text for m in play.marks)
+        style = "bold red" if play.marks else None
+        plays.add_row(str(play.trick), str(play.seat), play.card, str(play.before),
+                      str(play.after), note, style=style)
+    console.print(plays)
+    marked = sum(1 for p in review.plays if p.marks)
+    console.print(f"{marked} play(s) marked; {review.positions} positions solved.")
