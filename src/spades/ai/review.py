@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from spades.engine import CODE_OF, NAME_OF, GameState, HandResult
+from spades.engine import CODE_OF, NAME_OF, Bid, GameState, HandResult
 
 from . import kernel as k
 from .tricks import TrickSolver
@@ -275,8 +275,16 @@ def review_hand(state: GameState, hand: int, progress: Progress | None = None) -
     """The double-dummy review of finished hand ``hand`` (from 1) of a replayed game."""
     result = finished_hand(state, hand)
     t = k.table_of(state.rules)
-    n = t.n
     start, line = _start(t, result)
+    return review_line(t, start, line, result.bids, hand=hand, progress=progress)
+
+
+def review_line(t: k.Table, start: k.Position, line: Sequence[int], bids: Sequence[Bid], *,
+                hand: int = 1, progress: Progress | None = None) -> HandReview:
+    """The review of the cards ``line`` played in order from ``start`` (a trick boundary)
+    to the end of the hand; ``par`` is the sides' counts at ``start``. ``review_hand``
+    starts at the opening lead; a test may start at any ending."""
+    n = t.n
     positions = _line(t, start, line)
     values = _Values(t)
     # every (position, side) the review needs, in the order of play
@@ -293,7 +301,7 @@ def review_hand(state: GameState, hand: int, progress: Progress | None = None) -
             progress(done, len(todo))
     plays: list[PlayReview] = []
     final = positions[-1].tricks
-    bids = result.bids
+    done = sum(start.tricks)  # tricks played before ``start``
     for i, card in enumerate(line):
         pos = positions[i]
         seat = pos.turn
@@ -311,15 +319,15 @@ def review_hand(state: GameState, hand: int, progress: Progress | None = None) -
         winner = _winner(trick, positions[start_of_trick].leader, n)
         marks += _bag_mark(t, pos, bids, final, trick, index, seat, side, winner, card)
         marks += _nil_mark(t, pos, bids, trick, index, seat, winner, card)
-        plays.append(PlayReview(trick=i // n + 1, seat=seat, side=side, card=CODE_OF[card],
-                                before=before, after=after,
+        plays.append(PlayReview(trick=i // n + 1 + done, seat=seat, side=side,
+                                card=CODE_OF[card], before=before, after=after,
                                 best=tuple(CODE_OF[c] for c in best), marks=tuple(marks)))
     sides = tuple(SideReview(side=s, seats=tuple(seats),
                              bids=tuple(bids[x].code for x in seats),
                              par=values.total(0, positions[0], s),
                              took=sum(final[x] for x in seats))
                   for s, seats in enumerate(t.sides))
-    return HandReview(hand=hand, preset=state.rules.name, sides=sides, plays=tuple(plays),
+    return HandReview(hand=hand, preset=t.rules.name, sides=sides, plays=tuple(plays),
                       positions=values.positions, nodes=values.nodes)
 
 
@@ -372,4 +380,4 @@ def _nil_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], trick: Sequence[
 
 
 __all__ = ["HandReview", "Mark", "PlayReview", "ReviewError", "SideReview", "finished_hand",
-           "review_hand"]
+           "review_hand", "review_line"]
