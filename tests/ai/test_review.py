@@ -161,3 +161,23 @@ def test_a_whole_hand_to_json() -> None:
     for play in data["plays"]:
         assert play["cost"] == play["before"] - play["after"]
     assert [s["took"] for s in data["sides"]] == list(state.results[0].tricks)
+
+
+@pytest.mark.parametrize("preset", ["partnership", "three-player"])
+def test_a_guess_changes_only_the_speed(preset: str) -> None:
+    """``TrickSolver.tricks(pos, guess)`` gives the same count for every guess, right or
+    wrong, as the plain binary search (and as brute force)."""
+    from spades.ai.tricks import TrickSolver
+    state = _game(preset, 5)
+    t = k.table_of(state.rules)
+    start, line = _start(t, state.results[0])
+    positions = _line(t, start, line)
+    first = len(line) - 3 * t.n
+    for pos in positions[first:first + t.n + 1]:
+        for side in range(len(t.sides)):
+            exact = _minimax(t, pos, side)
+            solver = TrickSolver(t, side)
+            assert solver.tricks(pos) == exact
+            for guess in range(-1, pos.left + 2):
+                assert TrickSolver(t, side).tricks(pos, guess) == exact
+                assert solver.tricks(pos, guess) == exact
