@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import subprocess
 import sys
@@ -160,3 +161,62 @@ def test_two_player_shows_nothing_before_the_blind_nil_choice(answer: str) -> No
     else:
         assert hand.bids[0] is None and player_view(table.state, 0).drawn == top
         assert card_text(top) in prompts[1]
+
+
+def _random_game(preset: str, seed: int, hands: int,
+                 **options: object) -> tuple[Table, list[str]]:
+    """Random play by every seat until ``hands`` hands were dealt (or the game ends)."""
+    rules = find_preset(preset).with_options(**options)
+    rng = random.Random(seed)
+    lines: list[str] = []
+    table: Table
+
+    def ask(prompt: str) -> str:
+        if sum("=== Hand" in line for line in lines) > hands:
+            raise EOFError
+        view = player_view(table.state, 0)
+        if "blind nil before you look" in prompt:
+            return "n"
+        return typed(rng.choice(view.legal))
+
+    table = Table(rules, seed=seed, ask=ask, say=lines.append,
+                  players={s: RandomPlayer() for s in range(1, rules.players)})
+    with contextlib.suppress(EOFError):
+        table.play()
+    return table, lines
+
+
+def test_the_person_deals_in_the_second_person() -> None:
+    table, lines = _random_game("partnership", 5, 4, target_score=2000, losing_score=-2000)
+    heads = [line for line in lines if line.lstrip().startswith("=== Hand")]
+    assert len(heads) >= 4  # every seat deals once in four hands
+    assert not any("You deals" in line for line in heads)
+    assert any(line.endswith(": You deal ===") for line in heads)
+    assert any(line.endswith(f": {table.names[1]} deals ===") for line in heads)
+
+
+@pytest.mark.parametrize("reason,words", [
+    ("mercy", "the mercy rule ends it"), ("target", "The target of"),
+    ("boston", "A Boston"), ("moon", "The moon was shot"),
+])
+def test_game_over_says_why_the_game_ended(reason: str, words: str) -> None:
+    from spades.session import GameEnded
+
+    rules = find_preset("partnership")
+    lines: list[str] = []
+    table = Table(rules, seed=1, ask=lambda _: "", say=lines.append)
+    table._game_over(GameEnded(1, (-47, -330), reason))
+    (text,) = [line for line in lines if "Game over" in line]
+    assert words in text
+    assert f"{table.names[1]} & {table.names[3]} win." in text
+
+
+def test_one_winner_wins_in_the_singular() -> None:
+    from spades.session import GameEnded
+
+    rules = find_preset("two-player")
+    lines: list[str] = []
+    table = Table(rules, seed=1, ask=lambda _: "", say=lines.append)
+    table._game_over(GameEnded(1, (120, 250), "target"))
+    (text,) = [line for line in lines if "Game over" in line]
+    assert f"{table.names[1]} wins." in text

@@ -66,7 +66,8 @@ from .options import add_rules_arguments, rules_from_args
 TERMINAL = "terminal"
 #: How the game ended, in words (``spades.session.GameEnded.reason``).
 REASONS = {"boston": " A Boston: every trick of a hand.", "moon": " The moon was shot.",
-           "target": "", "mercy": " The mercy rule ends it."}
+           "target": " The target of {target} was reached.",
+           "mercy": " A side fell to {losing} or lower: the mercy rule ends it."}
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -182,7 +183,8 @@ class Table:
         number = hand.number if number is None else number
         dealer = hand.dealer if dealer is None else dealer
         self.tricks = 0
-        self.say(f"\n=== Hand {number + 1}: {self.names[dealer]} deals ===")
+        deals = "You deal" if dealer == 0 else f"{self.names[dealer]} deals"
+        self.say(f"\n=== Hand {number + 1}: {deals} ===")
 
     def _tell(self, event: Narrated) -> None:
         def who(seat: int, verb: str, ending: str = "s") -> str:
@@ -222,8 +224,9 @@ class Table:
     def _game_over(self, end: GameEnded) -> None:
         side = self.rules.sides[end.winner] if end.winner is not None else ()
         names = " & ".join(self.names[s] for s in side)
-        verdict = "You win!" if 0 in side else f"{names} win."
-        why = REASONS.get(end.reason or "", "")
+        verdict = "You win!" if 0 in side else f"{names} win{'s' if len(side) == 1 else ''}."
+        why = REASONS.get(end.reason or "", "").format(target=self.rules.target_score,
+                                                       losing=self.rules.losing_score)
         self.say(f"\nGame over. {verdict}{why}  Final: " + ", ".join(
             f"{' & '.join(self.names[s] for s in sd)} {end.scores[i]}"
             for i, sd in enumerate(self.rules.sides)))
