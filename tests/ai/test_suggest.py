@@ -142,3 +142,37 @@ def test_with_nil_off_a_weak_hand_gets_the_lowest_bid() -> None:
     suggestion = suggest_bid(view)
     assert suggestion.bid == Bid(2)
     assert suggestion.bid in view.legal
+
+
+def _nil_suggestions() -> list[tuple[PlayerView, list[str]]]:
+    found = []
+    for name in ("nil on", "blind nil", "two-player", "cutthroat", "suicide"):
+        for view in _bid_views(RULES[name], 20):
+            suggestion = suggest_bid(view)
+            if suggestion.bid.nil:
+                found.append((view, suggestion.reasons))
+    return found
+
+
+def test_a_nil_suggestion_gives_one_figure_and_only_reasons_that_fit_a_nil() -> None:
+    from spades.ai.bidding import normal_bid
+
+    found = _nil_suggestions()
+    assert len(found) >= 5
+    for view, reasons in found:
+        text = " | ".join(reasons)
+        assert sum("%" in r for r in reasons) == 1, text  # one figure, said once
+        assert len(set(reasons)) == len(reasons), text
+        tricky = {item.reason for item in normal_bid(view, blind_nil=False).estimate.items}
+        assert not tricky & set(reasons), text  # no "an extra trick from length" under a nil
+        assert not any("tricks in all" in r for r in reasons), text
+
+
+def test_long_low_spades_under_a_nil_are_not_called_an_extra_trick() -> None:
+    view = _view_for(find_preset("partnership"),
+                     "2S 3S 4S 5S 2C 3C 4C 2D 3D 4D 2H 3H 4H")
+    suggestion = suggest_bid(view)
+    text = " | ".join(suggestion.reasons)
+    assert suggestion.bid.nil, text
+    assert "extra trick" not in text, text
+    assert text.count("%") == 1, text

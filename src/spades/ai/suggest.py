@@ -34,20 +34,28 @@ def suggest_bid(view: PlayerView) -> Suggestion:
     bid = choice.bid
     if bid not in allowed_bids(view):  # never, but a suggestion must be legal
         bid = next(b for b in allowed_bids(view) if not b.blind)
-    reasons: list[str] = []
-    if bid.nil:
-        reasons.append(_nil_reason(est.nil_chance, est.nil_risks))
-    items = sorted(est.items, key=lambda item: -item.value)
-    for item in items:
-        if item.value >= 0.15:
-            reasons.append(item.reason)
     tricks = est.tricks
-    if not bid.nil:
+    reasons: list[str] = []
+    notes = list(choice.notes)
+    if bid.nil:
+        # One nil figure (the hand's) and the reasons a nil can fail; the decision's own
+        # "nil: about N%" note would repeat it, and the trick-taking reasons argue for a
+        # number bid, not for this one.
+        reasons.append(_nil_reason(est.nil_chance, est.nil_risks))
+        notes = [note for note in notes if not note.startswith(NIL_NOTE)]
+        if NIL in allowed_bids(view) and len(allowed_bids(view)) == 1:
+            reasons.append("your partner bid, so this hand bids nil")
+    else:
+        items = sorted(est.items, key=lambda item: -item.value)
+        reasons.extend(item.reason for item in items if item.value >= 0.15)
         reasons.append(f"about {tricks:.1f} tricks in all: bid {bid.label}")
-    elif NIL in allowed_bids(view) and len(allowed_bids(view)) == 1:
-        reasons.append("your partner bid, so this hand bids nil")
-    reasons.extend(choice.notes)
+    reasons.extend(notes)
     return Suggestion(bid=bid, reasons=reasons, tricks=round(tricks, 2))
+
+
+#: How the bidder's own note on a nil starts (``bidding._nil_choice``); the suggestion gives
+#: that figure once, in its first reason.
+NIL_NOTE = "nil: about "
 
 
 def _nil_reason(chance: float, risks: list[int]) -> str:
