@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from spades.engine import GameState
+
 RECORDS = Path(__file__).resolve().parents[3] / "shared" / "records"
 EXPECTED = json.loads((RECORDS / "expected.json").read_text()) if RECORDS.exists() else {}
 
@@ -68,3 +70,52 @@ def test_bad_card_in_an_action_names_its_place() -> None:
     result = spades("replay", "-", stdin=json.dumps(data))
     assert result.returncode == 2
     assert "hand 1, action 31" in result.stderr and "'XX' is not a card" in result.stderr
+
+
+def _finished_record(tmp_path: Path, preset: str, players: list[str] | None,
+                     **options: object) -> tuple[Path, GameState]:
+    """A whole game of random play, written as a record."""
+    import random
+
+    from spades.ai.simple import RandomPlayer
+    from spades.engine import apply, find_preset, new_game, player_view, record_of
+
+    rules = find_preset(preset).with_options(**options)
+    state = new_game(rules, seed=4)
+    rng = random.Random(4)
+    bot = RandomPlayer()
+    while not state.over:
+        state = apply(state, bot.choose(player_view(state, state.hand.turn), rng))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record_of(state, players)))
+    return path, state
+
+
+@pytest.mark.parametrize("preset,players,winners", [
+    ("partnership", ["You", "Bramble", "Juniper", "Clover"], ("and", "win,")),
+    ("two-player", ["Juniper", "Bramble"], ("wins,",)),
+])
+def test_replay_says_who_won_in_good_grammar_and_why(
+        tmp_path: Path, preset: str, players: list[str], winners: tuple[str, ...]) -> None:
+    from spades.engine import end_reason
+
+    path, state = _finished_record(tmp_path, preset, players, target_score=200,
+                                   losing_score=-200)
+    last = state.results[-1]
+    reason = end_reason(state.rules, last.bids, last.tricks, last.score)
+    assert reason is not None
+    text = spades("replay", str(path))
+    assert text.returncode == 0, text.stderr
+    (over,) = [line for line in text.stdout.splitlines() if line.startswith("Game over")]
+    assert "win(s)" not in over
+    assert state.winner is not None
+    winner = [players[s] for s in state.rules.sides[state.winner]]
+    assert over.startswith(f"Game over: {' and '.join(winner)} win"), over
+    for word in winners:
+        assert word in over, over
+    words = {"target": "reached the target of 200", "mercy": "mercy rule",
+             "boston": "Boston", "moon": "moon"}[reason]
+    assert words in over, over
+    data = json.loads(spades("replay", str(path), "--json").stdout)
+    assert data["final"]["over"] is True
+    assert data["final"]["reason"] == reason

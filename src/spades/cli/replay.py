@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from spades.engine import RecordError, parse_record, replay, summary
+from spades.engine import GameState, RecordError, end_reason, parse_record, replay, summary
 
 
 def register(sub: Any) -> None:
@@ -85,6 +85,28 @@ def _side_name(side: list[int], players: list[str] | None) -> str:
     return " & ".join(f"seat {s}" for s in side)
 
 
+#: Why the game ended, in words (``spades.engine.END_REASONS``).
+REASONS = {"target": "{who} reached the target of {target}.",
+           "mercy": "A side fell to {losing} or lower: the mercy rule ended the game.",
+           "boston": "A Boston (every trick of a hand) ended the game.",
+           "moon": "A shot at the moon ended the game."}
+
+
+def _reason(state: GameState) -> str | None:
+    """Why a finished game ended (one of ``END_REASONS``), from its last hand."""
+    if not state.over or not state.results:
+        return None
+    last = state.results[-1]
+    return end_reason(state.rules, last.bids, last.tricks, last.score)
+
+
+def _verdict(side: list[int], players: list[str] | None) -> str:
+    """"Bramble wins", "Bramble and Clover win" (and "You win"): one name or several."""
+    names = [players[s] if players else f"seat {s}" for s in side]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{who} win{'s' if len(names) == 1 and who != 'You' else ''}"
+
+
 def _fail(source: str, message: str) -> int:
     print(f"spades replay: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
           file=sys.stderr)
@@ -104,6 +126,9 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         return _fail(args.record, str(error))
     result = summary(state)
+    reason = _reason(state)
+    if reason is not None:  # only a finished game says why it ended
+        result["final"]["reason"] = reason
     if args.json:
         print(json.dumps(result))
         return 0
@@ -126,8 +151,14 @@ def run(args: argparse.Namespace) -> int:
     final = result["final"]
     print()
     if final["over"]:
-        print(f"Game over: {names[final['winner']]} win(s), "
-              + ", ".join(f"{names[i]} {s}" for i, s in enumerate(final["scores"])))
+        winner = final["winner"]
+        why = REASONS.get(reason or "", "").format(
+            who=names[winner] if winner is not None else "a side",
+            target=state.rules.target_score, losing=state.rules.losing_score)
+        verdict = _verdict(sides[winner], players) if winner is not None else "nobody wins"
+        print(f"Game over: {verdict}, "
+              + ", ".join(f"{names[i]} {s}" for i, s in enumerate(final["scores"]))
+              + "." + (f" {why}" if why else ""))
     else:
         print("Game not finished: " + ", ".join(f"{names[i]} {s}"
                                                  for i, s in enumerate(final["scores"])))
