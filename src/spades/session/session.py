@@ -140,8 +140,7 @@ class Session:
         data = {k: v for k, v in data.items() if k != "label"}
         async with self.lock:
             if version != self.version:
-                raise Refusal("stale", "that was made from an older view of the table "
-                              f"(version {version}; the table is at {self.version})")
+                raise Refusal("stale", "the table had moved on; here it is now")
             await self._commit(seat, self._intent(seat, data))
         self.kick()
 

@@ -220,10 +220,13 @@ export function handOverBody(v, names, line, passes) {
   return box;
 }
 
-/** Why the game ended, from what the view says: a side reached the target, or fell to the
- * mercy rule's losing score. */
-export function endReason(v, names) {
+/** Why the game ended: the server's ``reason`` of the game event (target, mercy, boston,
+ * moon) when known, else what the view says (a side reached the target or fell to the mercy
+ * rule's losing score). */
+export function endReason(v, names, reason = null) {
   const sides = v.sides;
+  if (reason === "boston") return "A Boston (every trick of a hand) ends the game.";
+  if (reason === "moon") return "A shot at the moon (every trick, bid and made) ends the game.";
   const target = v.rules.target_score;
   const reached = sides.map((_, i) => i).filter((i) => v.scores[i] >= target);
   const losing = v.rules.losing_score;

@@ -24,6 +24,7 @@ const app = {
   passes: new Map(), // hand number -> the passes of that hand (blind nil), for its summary
   presets: null,
   shownKind: "", // the decision the page shows now
+  endReason: null, // why the game ended, from the server's game event (target, mercy, ...)
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -71,6 +72,11 @@ function tableView(msg) {
     passes: v.passes || [],
   };
 }
+
+/** Refusals said in a player's words, by the server's code (the others quote its message). */
+const REFUSALS = {
+  stale: "The table had moved on; here it is now.",
+};
 
 function sentence(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".") : "";
@@ -153,7 +159,7 @@ function prompt(msg, v, who) {
     return s;
   };
   if (v.over) {
-    p.append(strong("Game over. "), gameOverText(v, who), " ", endReason(v, who));
+    p.append(strong("Game over. "), gameOverText(v, who), " ", endReason(v, who, app.endReason));
     return;
   }
   if (legal) {
@@ -250,7 +256,10 @@ function onState(msg) {
       trickView.finished(app.lastTrick.plays, e.winner);
     }
     if (e.kind === "hand") handLine = e.line;
-    if (e.kind === "game") gameOver = true;
+    if (e.kind === "game") {
+      gameOver = true;
+      app.endReason = e.reason || null;
+    }
   }
   const last = tableView(msg).lastTrick;
   if (last) app.lastTrick = last;
@@ -300,7 +309,7 @@ function showOver(msg, line, gameOver) {
     p.textContent = gameOverText(v, who);
     const why = document.createElement("p");
     why.className = "why";
-    why.textContent = endReason(v, who);
+    why.textContent = endReason(v, who, app.endReason);
     body.prepend(p, why);
     button("New game", () => { $("dlg-over").close(); openNewGame(); }, true);
     button("Download the record", download);
@@ -362,6 +371,7 @@ function openGame(id) {
   app.thinking = null;
   app.lastTrick = null;
   app.passes = new Map();
+  app.endReason = null;
   app.shownKind = "";
   trickView.reset();
   app.gameId = id;
@@ -371,7 +381,8 @@ function openGame(id) {
     onState,
     onThinking: (m) => { app.thinking = m.seat; render(); },
     onError: (m) => {
-      const text = sentence(m.message || "That can't be done now");
+      // the server sends the code; the words for a person are the client's (a state follows)
+      const text = REFUSALS[m.code] || sentence(m.message || "That can't be done now");
       toast(text);
       announce(text);
     },
