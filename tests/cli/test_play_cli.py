@@ -220,3 +220,20 @@ def test_one_winner_wins_in_the_singular() -> None:
     table._game_over(GameEnded(1, (120, 250), "target"))
     (text,) = [line for line in lines if "Game over" in line]
     assert f"{table.names[1]} wins." in text
+
+
+def test_the_terminal_nil_suggestion_gives_one_figure() -> None:
+    from spades.cli.play import _suggestion
+    from spades.engine import GameState, new_game, parse_card
+
+    rules = find_preset("partnership")
+    hand = "2S 3S 4S 5S 2C 3C 4C 2D 3D 4D 2H 3H 4H"
+    mine = [parse_card(c) for c in hand.split(" ")]
+    rest = [c for c in rules.deck if c not in set(mine)]
+    deck = [mine[i // 4] if i % 4 == 0 else rest.pop() for i in range(52)]
+    state: GameState = new_game(rules, seed=0, decks=[deck])
+    assert state.hand.turn == 0
+    text = _suggestion(player_view(state, 0))
+    assert text.startswith("nil"), text
+    assert text.count("%") == 1, text
+    assert "extra trick" not in text, text
