@@ -107,24 +107,27 @@ def _verdict(side: list[int], players: list[str] | None) -> str:
     return f"{who} win{'s' if len(names) == 1 and who != 'You' else ''}"
 
 
-def _fail(source: str, message: str) -> int:
-    print(f"spades replay: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
+def refuse(command: str, source: str, message: str) -> int:
+    """Say on standard error why ``spades COMMAND`` cannot use the record ``source``: exit 2."""
+    print(f"spades {command}: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
           file=sys.stderr)
     return 2
 
 
+def open_record(source: str) -> Any:
+    """``read_record`` with a file that cannot be opened refused as ``Unreadable`` too."""
+    try:
+        return read_record(source)
+    except OSError as error:
+        raise Unreadable(f"cannot read it: {error.strerror or error}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        data = read_record(args.record)
-    except OSError as error:
-        return _fail(args.record, f"cannot read it: {error.strerror or error}")
-    except Unreadable as error:
-        return _fail(args.record, str(error))
-    try:
-        record = parse_record(data)
+        record = parse_record(open_record(args.record))
         state = replay(record)
-    except RecordError as error:
-        return _fail(args.record, str(error))
+    except (Unreadable, RecordError) as error:
+        return refuse("replay", args.record, str(error))
     result = summary(state)
     reason = _reason(state)
     if reason is not None:  # only a finished game says why it ended

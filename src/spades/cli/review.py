@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from rich import box
@@ -17,7 +16,7 @@ from rich.table import Table
 from spades.ai.review import HandReview, ReviewError, finished_hand, review_hand
 from spades.engine import RecordError, parse_record, replay
 
-from .replay import MAX_MESSAGE, MAX_NAME, Unreadable, read_record, shown
+from .replay import Unreadable, open_record, refuse
 
 
 def register(sub: Any) -> None:
@@ -36,23 +35,11 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _fail(source: str, message: str) -> int:
-    print(f"spades review: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
-          file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     try:
-        data = read_record(args.record)
-    except OSError as error:
-        return _fail(args.record, f"cannot read it: {error.strerror or error}")
-    except Unreadable as error:
-        return _fail(args.record, str(error))
-    try:
-        state = replay(parse_record(data))
-    except RecordError as error:
-        return _fail(args.record, str(error))
+        state = replay(parse_record(open_record(args.record)))
+    except (Unreadable, RecordError) as error:
+        return refuse("review", args.record, str(error))
     try:
         if args.hand is not None:
             finished_hand(state, args.hand)
@@ -62,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             if not numbers:
                 raise ReviewError("no hand is finished: a review is only for a finished hand")
     except ReviewError as error:
-        return _fail(args.record, str(error))
+        return refuse("review", args.record, str(error))
     err = Console(stderr=True)
     reviews: list[HandReview] = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -35,7 +35,7 @@ from spades.stats import (
 )
 from spades.store import Store, StoreError, default_url
 
-from .replay import MAX_MESSAGE, MAX_NAME, Unreadable, read_record, shown
+from .replay import MAX_MESSAGE, MAX_NAME, Unreadable, open_record, shown
 
 
 class Refused(Exception):
@@ -95,11 +95,9 @@ def figures_of_files(paths: list[str], seats: list[int]) -> list[GameFigures]:
     for path in paths:
         name = "standard input" if path == "-" else shown(path, MAX_NAME)
         try:
-            data = read_record(path)
-        except OSError as error:
-            raise Refused(f"cannot read {name}: {error.strerror}") from None
+            data = open_record(path)
         except Unreadable as error:
-            raise Refused(f"{name} {error}") from None
+            raise Refused(f"{name}: {error}") from None
         try:
             out.append(game_figures(data, seats, game="standard input" if path == "-"
                                     else Path(path).name))

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from spades.engine import VERIFIED, RecordError, verify_record
 
-from .replay import MAX_MESSAGE, MAX_NAME, MAX_RECORD_BYTES, Unreadable, read_record, shown
+from .replay import MAX_MESSAGE, MAX_RECORD_BYTES, Unreadable, open_record, refuse, shown
 
 
 def register(sub: Any) -> None:
@@ -30,23 +29,11 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _fail(source: str, message: str) -> int:
-    print(f"spades verify: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
-          file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     try:
-        data = read_record(args.record)
-    except OSError as error:
-        return _fail(args.record, f"cannot read it: {error.strerror or error}")
-    except Unreadable as error:
-        return _fail(args.record, str(error))
-    try:
-        checks = verify_record(data)
-    except RecordError as error:
-        return _fail(args.record, str(error))
+        checks = verify_record(open_record(args.record))
+    except (Unreadable, RecordError) as error:
+        return refuse("verify", args.record, str(error))
     ok = all(check.ok for check in checks)
     if args.json:
         print(json.dumps({"verified": ok, "hands": [check.to_json() for check in checks]}))
