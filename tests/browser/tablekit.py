@@ -365,3 +365,71 @@ def seed_game_behind(db_url: str, player: str) -> str:
         store.close()
     assert state.scores[1] - state.scores[0] >= 100, state.scores
     return game_id
+
+
+# ---------------------------------------------------------------------- a hand to bid nil
+
+def seed_game_nil(db_url: str, player: str) -> tuple[str, list[str]]:
+    """Store a house game whose first hand is yours to bid, with a hand the table suggests
+    nil for and that still has some trick-taking strength (a guarded king, a short suit, a
+    spade...: reasons for a number bid that a nil suggestion must not list). The computer
+    players (random) bid 3 before you if they bid first. Returns the game id and the hand's
+    trick-taking reasons, in the engine's words."""
+    import secrets
+
+    from spades.ai.bidding import normal_bid
+    from spades.ai.suggest import suggest_bid
+    from spades.engine import Bid, apply, new_game, player_view
+    from spades.engine.record import action_to_json, rules_to_json
+    from spades.seats import seat_names
+    from spades.server.presets import rules_for
+    from spades.server.table import progress
+    from spades.server.wire import codes
+    from spades.store import PLAYING, ActionRow, GameRow, SeatRow, Store
+    from spades.store.store import now
+
+    rules, chosen = rules_for("house", {})
+
+    def to_you(state: Any) -> tuple[Any, list[tuple[int, Any]]]:
+        bids = []
+        while state.turn != 0:
+            bids.append((state.turn, Bid(3)))
+            state = apply(state, Bid(3))
+        return state, bids
+
+    for _ in range(5000):  # about one deal in twenty
+        seed = secrets.token_hex(8)
+        state, bids = to_you(new_game(rules, seed))
+        view = player_view(state, 0)
+        if not suggest_bid(view).bid.nil:
+            continue
+        strength = [item.reason for item in normal_bid(view).estimate.items
+                    if item.value >= 0.15]
+        if strength:
+            break
+    else:
+        raise AssertionError("no deal to bid nil in 5000")
+    start = new_game(rules, seed)
+    names = seat_names(rules.players)
+    game_id = "seeded-" + secrets.token_hex(4)
+    moment = now()
+    row = GameRow(
+        id=game_id, owner=player, rules=rules_to_json(rules), seed=seed,
+        first_dealer=start.first_dealer,
+        options={"preset": "house", "label": "House rules", "level": "random",
+                 "house_rules": chosen},
+        seats=(SeatRow(seat=0, kind="human", name=names[0], player_id=player),
+               *(SeatRow(seat=s, kind="computer", name=names[s], level="random")
+                 for s in range(1, rules.players))),
+        created=moment, updated=moment, status=PLAYING, version=0, result=progress(start))
+    store = Store(db_url)
+    try:
+        store.create_game(row, codes(start.hand.deck))
+        version = 0
+        for step, (seat, bid) in enumerate(bids, 1):
+            version = store.append_action(
+                game_id, version, ActionRow(seq=step, hand=start.hand.number, seat=seat,
+                                            action=action_to_json(seat, bid)))
+    finally:
+        store.close()
+    return game_id, strength
