@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tablekit import ServerProcess, Table
 
 pytestmark = pytest.mark.browser
@@ -71,19 +72,31 @@ def test_killed_server_resumes(page: Any, tmp_path: Path) -> None:
         assert after["view"]["trick"] == before["view"]["trick"]
         assert after["view"]["bids"] == before["view"]["bids"]
         assert hand_shown(page) == cards
-        card = page.locator("#hand .card-btn.playable").first
-        card.click()
-        # the next player thinks, and the table says so next to the seat and in the prompt
-        # read the seat and the prompt in one go: the computer players move on quickly, and two
-        # separate reads could see two different thinkers
-        seat, badge, prompt = page.wait_for_function("""() => {
-            const s = document.querySelector('.seat.thinking');
-            return s && [Number(s.dataset.seat), s.innerText,
-                         document.querySelector('#prompt').innerText];
-        }""").json_value()
+        # the next player thinks, and the table says so next to the seat and in the prompt: note
+        # every moment a seat shows it is thinking, with the prompt of that same moment (the
+        # computer players move on quickly, and two separate reads could see two thinkers)
+        page.evaluate("""() => {
+            window.thinkers = [];
+            new MutationObserver(() => {
+                const s = document.querySelector('.seat.thinking');
+                if (s) window.thinkers.push([Number(s.dataset.seat), s.innerText,
+                                             document.querySelector('#prompt').innerText]);
+            }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                                       characterData: true});
+        }""")
+        played = 0
+        for _ in range(2):  # a card that wins the trick leads again: nobody thinks until the next
+            page.locator("#hand .card-btn.playable").first.click()
+            played += 1
+            try:
+                page.wait_for_function("() => window.thinkers.length > 0", timeout=5_000)
+                break
+            except PlaywrightTimeout:
+                assert table.wait_decision() == "play", "nobody thought, yet it is not our lead"
+        seat, badge, prompt = page.evaluate("() => window.thinkers[0]")
         name = after["game"]["players"][seat]
         assert "Thinking" in badge
         assert f"{name} is thinking" in prompt
-        assert len(hand_shown(page)) == len(cards) - 1
+        assert len(hand_shown(page)) == len(cards) - played
     finally:
         server.stop()
