@@ -190,6 +190,10 @@ export class ActionsView {
     const head = el("summary");
     head.append("Suggested bid: ", el("strong", "", s.label || String(s.bid)), " (why?)");
     const list = el("ul");
+    // On a small screen a long list scrolls inside itself, so the hand and the pad stay in view;
+    // it can take the focus so that it scrolls by keyboard too.
+    list.tabIndex = 0;
+    list.setAttribute("aria-label", "Why this bid");
     for (const r of s.reasons || []) list.append(el("li", "", r.charAt(0).toUpperCase() + r.slice(1)));
     box.append(head, list);
     return box;
