@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 LISTEN = """
 window.__violations = [];
 document.addEventListener('securitypolicyviolation', e => window.__violations.push(
-    `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));
+    `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}`));
 """
 
 
