@@ -42,6 +42,20 @@ def test_bandit_finds_nothing_in_the_source() -> None:
     assert report["metrics"]["_totals"]["loc"] > 5000  # it read the source
 
 
+@pytest.mark.timeout(120)
+def test_the_bandit_gate_can_fail(tmp_path: Path) -> None:
+    """With the same configuration, a real finding is reported (nothing is skipped wholesale)."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import subprocess\n\n\ndef run(name: str) -> None:\n"
+                   "    subprocess.call('ls ' + name, shell=True)\n"
+                   "    password = 'hunter2'\n    print(password)\n")
+    done = subprocess.run([*tool("bandit"), "-c", str(ROOT / "pyproject.toml"), "-q", "-f",
+                           "json", str(bad)], capture_output=True, text=True, timeout=110)
+    found = {r["test_id"] for r in json.loads(done.stdout)["results"]}
+    assert {"B602", "B105"} <= found
+    assert done.returncode == 1
+
+
 def audit() -> dict[str, Any]:
     done = subprocess.run([*tool("pip-audit"), "--format", "json", "--progress-spinner", "off",
                            "--skip-editable", "--timeout", "20"],
