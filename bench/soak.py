@@ -247,7 +247,7 @@ async def slowloris(port: int, until: float, counts: dict[str, int], most: int =
             try:
                 reader, writer = await asyncio.open_connection(
                     "127.0.0.1", port, local_addr=(address, 0))
-                writer.write(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")
+                writer.write(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 held.append(writer)
                 counts["slowloris connections"] += 1
                 asyncio.get_running_loop().create_task(_watch(reader, writer))
@@ -275,7 +275,7 @@ async def huge_heads(port: int, until: float, counts: dict[str, int]) -> None:
         with contextlib.suppress(Exception):
             reader, writer = await asyncio.open_connection("127.0.0.1", port,
                                                            local_addr=(address, 0))
-            writer.write(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 2**20
+            writer.write(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 2**20
                          + b"\r\n\r\n")
             with contextlib.suppress(Exception):
                 await writer.drain()

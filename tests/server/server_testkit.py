@@ -23,6 +23,7 @@ from spades.engine import GameState, apply, can_bid_blind_nil, new_game, parse_c
 from spades.engine.cards import CODE_OF, NAME_OF
 from spades.engine.record import parse_action, rules_from_json
 from spades.server import Settings, create_app
+from spades.server.hosts import LOCAL_HOSTS
 from spades.store import Store, StoredGame
 
 with warnings.catch_warnings():
@@ -40,9 +41,13 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.db'}"
 
 
+#: The names the test app answers to: Starlette's TestClient sends ``Host: testserver``.
+TEST_HOSTS = (*LOCAL_HOSTS, "testserver")
+
+
 def client(tmp_path: Path, **settings: Any) -> TestClient:
     options: dict[str, Any] = {"db_url": db_url(tmp_path), "workers": 0, "pace": 0.0,
-                               "seed": 5}
+                               "seed": 5, "allowed_hosts": TEST_HOSTS}
     options.update(settings)
     return TestClient(create_app(Settings(**options)))
 

@@ -137,19 +137,19 @@ def test_slow_and_crowding_clients_are_cut_off(tmp_path: Path) -> None:
     with LiveServer(tmp_path, "--per-address", "5", "--head-timeout", "1") as server:
         slow = [raw(server.port) for _ in range(5)]
         for sock in slow:
-            sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")  # never ends
+            sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never ends
         extra = raw(server.port)
         extra.settimeout(5)
         assert answer(extra) == b""  # over the cap: closed at once
         other = raw(server.port, "127.0.0.2")  # another address is served meanwhile
-        other.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        other.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         assert answer(other).startswith(b"HTTP/1.1 200")
         start = time.monotonic()
         for sock in slow:
             assert answer(sock).startswith(b"HTTP/1.1 408")
         assert time.monotonic() - start < 5
         again = raw(server.port)  # the address may connect again
-        again.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        again.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         assert answer(again).startswith(b"HTTP/1.1 200")
         for sock in (*slow, extra, other, again):
             sock.close()
@@ -165,7 +165,7 @@ def test_a_huge_request_head_is_refused_with_bounded_memory(tmp_path: Path) -> N
     with LiveServer(tmp_path) as server:
         before = server.rss()
         sock = raw(server.port)
-        sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Big: ")
+        sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
         sent, most = 0, 64 * 1024 * 1024
         stop = time.monotonic() + 20
         try:

@@ -15,6 +15,7 @@ from stats_testkit import OTHER, PLAYER, store_game
 
 from spades.engine import CODE_OF, action_to_json, apply, legal_actions, record_of
 from spades.server import Settings, create_app
+from spades.server.hosts import LOCAL_HOSTS
 from spades.stats import (
     FigureCache,
     game_figures,
@@ -34,6 +35,12 @@ pytestmark = pytest.mark.timeout(120)
 
 def db_url(folder: Path) -> str:
     return f"sqlite:///{folder / 'games.db'}"
+
+
+def table_app(url: str) -> Any:
+    """The server's app on ``url``, answering to TestClient's ``Host: testserver``."""
+    return create_app(Settings(db_url=url, workers=0,
+                               allowed_hosts=(*LOCAL_HOSTS, "testserver")))
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +79,7 @@ def get(http: TestClient, player: str | None) -> Any:
 def test_stats_are_the_players_own_games_replayed(folder: Path,
                                                   games: dict[str, Any]) -> None:
     assert games["p1"].over and games["p2"].over and not games["p3"].over
-    with TestClient(create_app(Settings(db_url=db_url(folder), workers=0))) as http:
+    with TestClient(table_app(db_url(folder))) as http:
         response = get(http, PLAYER)
         assert response.status_code == 200, response.text
         data = response.json()
@@ -91,7 +98,7 @@ def test_stats_are_the_players_own_games_replayed(folder: Path,
 
 
 def test_another_id_sees_nothing_of_yours(folder: Path, games: dict[str, Any]) -> None:
-    with TestClient(create_app(Settings(db_url=db_url(folder), workers=0))) as http:
+    with TestClient(table_app(db_url(folder))) as http:
         other = get(http, OTHER).json()
         assert [g["game"] for g in other["recent"]] == ["o1"]
         assert other["overall"] == expected(games, {"o1": 1})["overall"]
@@ -180,7 +187,7 @@ def test_a_game_that_does_not_replay_is_left_out_and_counted(tmp_path: Path) -> 
                                                 action={"seat": wrong, "bid": 3}))
     finally:
         store.close()
-    with TestClient(create_app(Settings(db_url=db_url(tmp_path), workers=0))) as http:
+    with TestClient(table_app(db_url(tmp_path))) as http:
         response = get(http, PLAYER)
         assert response.status_code == 200, response.text
         data = response.json()

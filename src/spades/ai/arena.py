@@ -106,7 +106,8 @@ def _player_module(path: str) -> ModuleType:
         init, search = place, None
     else:
         raise ValueError(f"{path}: not a player module (a .py file or a package directory)")
-    name = "spades_player_" + hashlib.sha1(str(init.resolve()).encode()).hexdigest()[:12]
+    name = "spades_player_" + hashlib.sha1(str(init.resolve()).encode(),
+                                               usedforsecurity=False).hexdigest()[:12]
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, init,

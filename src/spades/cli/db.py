@@ -1,8 +1,10 @@
-"""``spades db``: ``upgrade`` the store's tables to the newest schema, show the ``current``."""
+"""``spades db``: ``upgrade`` the store's tables to the newest schema, show the ``current``
+revision, ``backup`` the store to a file while the server runs, ``restore`` a backup."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,22 +14,68 @@ from spades.store import default_url
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "db", help="the saved games' database: upgrade its tables, show their revision",
+        "db", help="the saved games' database: upgrade, show the revision, back up, restore",
         description="Upgrade the tables of the store to this version of Spades (spades serve "
-                    "does it on start), or show which revision they are at. A database made "
-                    "before migrations is adopted as it is: every game stays.")
-    sub = parser.add_subparsers(dest="action", metavar="{upgrade,current}", required=True)
-    for name, text, run_ in (
+                    "does it on start), or show which revision they are at; back the store "
+                    "up to a file (safe while spades serve runs) or restore a backup into a "
+                    "new database. A database made before migrations is adopted as it is: "
+                    "every game stays.")
+    sub = parser.add_subparsers(dest="action", metavar="{upgrade,current,backup,restore}",
+                                required=True)
+    for name, text, run_, file_help in (
             ("upgrade", "bring the tables to the newest schema (creating them if needed)",
-             upgrade),
+             upgrade, None),
             ("current", "show the revision of the tables and the newest this version knows",
-             current)):
+             current, None),
+            ("backup", "copy the store into a new file, safely while spades serve runs "
+             "(SQLite: its backup API; PostgreSQL: pg_dump's custom format)", backup,
+             "the backup file to make (never overwritten)"),
+            ("restore", "copy a backup into a new database (never over one that exists; "
+             "PostgreSQL: pg_restore into an empty database)", restore,
+             "the backup file made by spades db backup")):
         action = sub.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".")
+        if file_help is not None:
+            action.add_argument("file", type=Path, metavar="FILE", help=file_help)
         action.add_argument("--db", default=None, metavar="URL",
                             help="SQLAlchemy URL of the store, e.g. sqlite:///games.db or "
-                                 "postgresql+psycopg://user@host/db (default: "
-                                 f"{default_url()})")
+                                 "postgresql+psycopg://user@host/db (default: $SPADES_DB, "
+                                 f"else {default_url()})")
         action.set_defaults(func=run_)
+
+
+def backup(args: argparse.Namespace) -> int:
+    from spades.store import Store
+    from spades.store.backup import BackupError
+    from spades.store.backup import backup as back_up
+
+    url = chosen_url(args, "backup")
+    if url is None:
+        return 2
+    try:
+        copied = back_up(url, args.file)
+    except (BackupError, ValueError) as error:
+        print(f"spades db backup: {error}", file=sys.stderr)
+        return 2
+    print(f"Backed up {Store.describe(url)} to {args.file} ({copied.describe()}).")
+    return 0
+
+
+def restore(args: argparse.Namespace) -> int:
+    from spades.store import Store
+    from spades.store.backup import BackupError
+    from spades.store.backup import restore as restore_into
+
+    url = chosen_url(args, "restore")
+    if url is None:
+        return 2
+    try:
+        copied = restore_into(args.file, url)
+    except (BackupError, ValueError) as error:
+        print(f"spades db restore: {error}", file=sys.stderr)
+        return 2
+    print(f"Restored {args.file} into {Store.describe(url)} ({copied.describe()}). "
+          "spades serve brings its tables to this version's schema on start.")
+    return 0
 
 
 def upgrade(args: argparse.Namespace) -> int:
@@ -79,9 +127,10 @@ def current(args: argparse.Namespace) -> int:
 
 
 def chosen_url(args: argparse.Namespace, action: str) -> str | None:
-    """The --db URL, or the default; None (after saying why) for an empty one."""
+    """The --db URL, else $SPADES_DB, else the default; None (after saying why) for an
+    empty --db."""
     if args.db is None:
-        return default_url()
+        return os.environ.get("SPADES_DB", "").strip() or default_url()
     if not args.db.strip():
         print(f"spades db {action}: --db needs a database URL, e.g. sqlite:///games.db",
               file=sys.stderr)

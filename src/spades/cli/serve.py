@@ -4,40 +4,142 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
+import os
 import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from spades.store import Upgrade, default_url
+
+#: The environment variable beside each flag of ``spades serve``; a flag given wins.
+ENVIRONMENT = {
+    "host": "SPADES_HOST",
+    "port": "SPADES_PORT",
+    "db": "SPADES_DB",
+    "pace": "SPADES_PACE",
+    "workers": "SPADES_WORKERS",
+    "per_address": "SPADES_PER_ADDRESS",
+    "head_timeout": "SPADES_HEAD_TIMEOUT",
+    "allowed_host": "SPADES_ALLOWED_HOSTS",
+    "trusted_proxy": "SPADES_TRUSTED_PROXY",
+}
+DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6,
+                            "allowed_host": [], "trusted_proxy": []}
+
+
+def names(value: str) -> list[str]:
+    """A comma-separated list (``--allowed-host a,b`` or ``SPADES_ALLOWED_HOSTS=a,b``)."""
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def whole(value: str) -> int:
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Flag:
+    name: str
+    kind: Callable[[str], Any]
+    meaning: str  # what a bad value should be, for the message
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve", help="play in the browser: start the web table",
         description="Start the web table. Games are saved after every action in a SQLite "
-                    "file in your data folder, or in the database --db names.")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this computer only)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--db", default=None, metavar="URL",
-                        help="SQLAlchemy URL of the store, e.g. sqlite:///games.db or "
-                             "postgresql+psycopg://user@host/db (default: "
-                             f"{default_url()})")
-    parser.add_argument("--pace", type=float, default=0.6, metavar="SECONDS",
-                        help="least time between two computer players' moves (default 0.6)")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="processes for the computer players (default: one per core)")
-    parser.add_argument("--per-address", type=int, default=None, metavar="N",
-                        help="connections one address may hold open at once (default "
-                             "50; behind a proxy every client has the proxy's address)")
-    parser.add_argument("--head-timeout", type=float, default=None, metavar="SECONDS",
-                        help="time a client has to send a request's headers (default 10)")
+                    "file in your data folder, or in the database --db names. Each option "
+                    "can also be set by the environment variable in brackets (a flag given "
+                    "wins); docs/self-hosting.md explains running it for others.")
+
+    def option(flag: str, dest: str, text: str, **kwargs: Any) -> None:
+        parser.add_argument(flag, dest=dest, default=None,
+                            help=f"{text} [{ENVIRONMENT[dest]}]", **kwargs)
+
+    option("--host", "host", "address to listen on (default 127.0.0.1: this computer only); "
+           "a name or address other than 0.0.0.0 is also a name the server answers to")
+    option("--port", "port", "port (default 8000)", type=int)
+    option("--db", "db", "SQLAlchemy URL of the store, e.g. sqlite:///games.db or "
+           f"postgresql+psycopg://user@host/db (default: {default_url()})", metavar="URL")
+    option("--pace", "pace", "least time between two computer players' moves (default 0.6)",
+           type=float, metavar="SECONDS")
+    option("--workers", "workers",
+           "processes for the computer players (default: one per core)", type=int)
+    option("--per-address", "per_address", "connections one address may hold open at once "
+           "(default 50; behind a proxy every client has the proxy's address)",
+           type=int, metavar="N")
+    option("--head-timeout", "head_timeout",
+           "time a client has to send a request's headers (default 10)",
+           type=float, metavar="SECONDS")
+    option("--allowed-host", "allowed_host", "a host name the server answers to besides "
+           "127.0.0.1, localhost and [::1], e.g. the name of this computer on your network "
+           "or behind your proxy (repeat it, or separate names with commas)",
+           action="append", type=names, metavar="NAME")
+    option("--trusted-proxy", "trusted_proxy", "the address of a reverse proxy whose "
+           "X-Forwarded-For and X-Forwarded-Proto are believed (an IP address or network; "
+           "repeat it, or separate them with commas); without it they are ignored",
+           action="append", type=names, metavar="ADDRESS")
     parser.set_defaults(func=run)
+
+
+FLAGS = {
+    "host": Flag("--host", str, "an address or host name"),
+    "port": Flag("--port", whole, "a whole number"),
+    "db": Flag("--db", str, "a database URL"),
+    "pace": Flag("--pace", float, "a number of seconds"),
+    "workers": Flag("--workers", whole, "a whole number"),
+    "per_address": Flag("--per-address", whole, "a whole number"),
+    "head_timeout": Flag("--head-timeout", float, "a number of seconds"),
+    "allowed_host": Flag("--allowed-host", names, "host names separated by commas"),
+    "trusted_proxy": Flag("--trusted-proxy", names, "addresses separated by commas"),
+}
+
+
+def configure(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> str | None:
+    """Fill every option not given as a flag from its environment variable, then from its
+    default; the flags given win. Returns why a value is unusable (None: all good)."""
+    environ = os.environ if environ is None else environ
+    for dest, variable in ENVIRONMENT.items():
+        value = getattr(args, dest, None)
+        if isinstance(value, list):  # --allowed-host a,b --allowed-host c
+            value = [name for group in value for name in group]
+        raw = environ.get(variable, "").strip()
+        if value is None and raw:
+            flag = FLAGS[dest]
+            try:
+                value = flag.kind(raw)
+            except ValueError:
+                return f"{variable} (for {flag.name}) should be {flag.meaning}: {raw!r}"
+        if value is None:
+            value = DEFAULTS.get(dest)
+        setattr(args, dest, value)
+    if args.port is not None and not 0 <= args.port <= 65535:
+        return "--port should be between 0 and 65535"
+    for address in args.trusted_proxy:
+        if address != "*" and not is_address(address):
+            return (f"--trusted-proxy takes IP addresses or networks (such as 127.0.0.1 or "
+                    f"10.0.0.0/8), not {address!r}")
+    return None
+
+
+def is_address(value: str) -> bool:
+    try:
+        ipaddress.ip_network(value, strict=False)
+    except ValueError:
+        return False
+    return True
 
 
 def run(args: argparse.Namespace) -> int:
     from spades.server import Settings, create_app
+    from spades.server.hosts import ANY_ADDRESS, allowed_names
     from spades.store import Store
 
+    problem = configure(args)
+    if problem is not None:
+        print(f"spades serve: {problem}", file=sys.stderr)
+        return 2
     if args.pace < 0 or (args.workers is not None and args.workers < 0):
         print("spades serve: --pace and --workers must not be negative", file=sys.stderr)
         return 2
@@ -51,9 +153,11 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(checked, str):
         print(f"spades serve: {checked}", file=sys.stderr)
         return 2
-    app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers))
     host = args.host
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    hosts = allowed_names([host, *args.allowed_host])
+    app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers,
+                              allowed_hosts=hosts))
+    shown = "127.0.0.1" if host in ANY_ADDRESS else host
     if ":" in shown:
         shown = f"[{shown}]"
     server = listening(app, args)
@@ -105,4 +209,4 @@ def listening(app: Any, args: argparse.Namespace) -> Any:
 
     guard = Guard(per_address=args.per_address or PER_ADDRESS,
                   head_timeout=args.head_timeout or HEAD_TIMEOUT)
-    return make_server(app, args.host, args.port, guard)
+    return make_server(app, args.host, args.port, guard, trusted_proxy=args.trusted_proxy)

@@ -238,7 +238,8 @@ OPTION_HELP: dict[str, str] = {
     "blind_nil_value": "points for a made blind nil (and lost for a failed one)",
     "blind_nil_deficit": "blind nil only when the side is behind by at least this many "
                          "points (null = any time)",
-    "blind_nil_pass": "after the bids the blind-nil bidder passes this many cards to the "
+    # bandit reads a key holding "pass" as a password: it is passing cards (B105)
+    "blind_nil_pass": "after the bids the blind-nil bidder passes this many cards to the "  # nosec B105
                       "partner, who passes as many back (0 = no passing)",
     "bag_limit": "every time a side's bags reach this it loses bag_penalty (null = bags "
                  "cost nothing)",

@@ -19,7 +19,7 @@ class Phase(Enum):
     DRAW = "draw"
     KITTY = "kitty"
     BID = "bid"
-    PASS = "pass"
+    PASS = "pass"  # nosec B105 - the phase of passing cards, not a password
     PLAY = "play"
     OVER = "over"
 

@@ -57,6 +57,19 @@ async def version_info(request: Request) -> Response:
                         headers={"Cache-Control": "no-store"})
 
 
+async def health(request: Request) -> Response:
+    """Whether the server can read its store (a trivial query), for a monitor or a proxy."""
+    headers = {"Cache-Control": "no-store"}
+    try:
+        await asyncio.to_thread(request.app.state.store.check)
+    except StoreError as error:
+        log.error("health check: %s", error)
+        return JSONResponse({"ok": False, "store": "error", "version": __version__,
+                             "error": "the saved games cannot be read right now"},
+                            status_code=503, headers=headers)
+    return JSONResponse({"ok": True, "store": "ok", "version": __version__}, headers=headers)
+
+
 async def presets(request: Request) -> Response:
     return JSONResponse(presets_json())
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -33,6 +34,8 @@ from .common import (
     read_body,
     reason,
 )
+from .headers import SecurityHeaders
+from .hosts import AllowedHosts
 from .limits import Limits
 from .lobby import Lobby
 from .sockets import game_socket, read_message
@@ -86,6 +89,7 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/", api.index),
         Route("/api/presets", api.presets),
         Route("/api/version", api.version_info),
+        Route("/api/health", api.health),
         Route("/api/games", api.list_games, methods=["GET"]),
         Route("/api/games", api.create_game, methods=["POST"]),
         Route("/api/games/{game_id}", api.game_summary),
@@ -102,6 +106,8 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     web_dir = Path(settings.web_dir)
-    app = Starlette(routes=routes_of(web_dir), lifespan=lifespan_of(settings))
+    guards = [Middleware(SecurityHeaders),  # outermost: a refused host gets them too
+              Middleware(AllowedHosts, names=settings.allowed_hosts)]
+    app = Starlette(routes=routes_of(web_dir), middleware=guards, lifespan=lifespan_of(settings))
     app.state.web_version = api.web_version(web_dir)  # the web client's, for /api/version
     return app

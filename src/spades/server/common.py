@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
+from .hosts import LOCAL_HOSTS
 from .lobby import Lobby, is_player_id
 from .wire import Json
 
@@ -29,7 +30,8 @@ class Settings:
     """How to run the server. ``db_url`` None is SQLite in the user's data folder;
     ``workers`` None is one thinking process per core, 0 thinks inline (tests);
     ``pace`` is the least time between two changes made by computer players;
-    ``seed`` makes the computer players' choices repeatable (tests only)."""
+    ``seed`` makes the computer players' choices repeatable (tests only);
+    ``allowed_hosts`` are the names the server answers to (``Host``), None: any."""
 
     db_url: str | None = None
     web_dir: Path = field(default=WEB_DIR)
@@ -37,6 +39,7 @@ class Settings:
     pace: float = 0.6
     table_prefix: str = ""
     seed: int | None = None
+    allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS
 
 
 def dumps(message: Json) -> str:

@@ -18,7 +18,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import uvicorn
@@ -173,8 +173,13 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def make_server(app: Any, host: str, port: int, guard: Guard | None = None) -> Server:
-    """The server of ``spades serve`` for the Starlette ``app`` of ``create_app``."""
+def make_server(app: Any, host: str, port: int, guard: Guard | None = None,
+                trusted_proxy: Sequence[str] = ()) -> Server:
+    """The server of ``spades serve`` for the Starlette ``app`` of ``create_app``. The
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are believed only from the
+    ``trusted_proxy`` addresses (uvicorn's ProxyHeadersMiddleware): a request through that
+    proxy has the client's address and the scheme the client used (https); from anywhere
+    else they are ignored."""
     guard = guard or Guard()
 
     def stopping() -> None:
@@ -183,5 +188,7 @@ def make_server(app: Any, host: str, port: int, guard: Guard | None = None) -> S
             brain.stopping()
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            http=guarded_protocol(guard), ws_max_size=WS_LIMIT)
+                            http=guarded_protocol(guard), ws_max_size=WS_LIMIT,
+                            proxy_headers=bool(trusted_proxy),
+                            forwarded_allow_ips=list(trusted_proxy) or None)
     return Server(config, stopping)

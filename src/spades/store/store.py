@@ -339,6 +339,15 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
+    def check(self) -> None:
+        """A trivial read of the games table (the health check); StoreError if it fails."""
+        self._check_file()
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(sa.select(self.tables.games.c.id).limit(1)).all()
+        except sa.exc.SQLAlchemyError as error:
+            raise _failed("the store cannot be read", error) from error
+
     def get_game(self, game_id: str) -> GameRow | None:
         t = self.tables
         try:

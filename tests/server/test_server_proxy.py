@@ -1,0 +1,139 @@
+"""Behind a TLS reverse proxy: the real uvicorn server of `spades serve`, in-process, with
+the headers nginx sends (docs/self-hosting.md). From a trusted proxy X-Forwarded-Proto and
+X-Forwarded-For are believed (the scheme is https, the client is the real one, HSTS is
+sent); from any other address they are ignored."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_testkit import db_url
+
+from spades.server import Settings, create_app
+from spades.server.hosts import allowed_names
+from spades.server.listen import make_server
+
+pytestmark = pytest.mark.timeout(120)
+PUBLIC = "cards.example.org"
+#: What nginx's `proxy_set_header` lines of docs/self-hosting.md send.
+NGINX = {"Host": PUBLIC, "X-Forwarded-For": "198.51.100.7", "X-Forwarded-Proto": "https",
+         "X-Real-IP": "198.51.100.7"}
+
+
+class Seen:
+    """The app wrapped so a test sees the scheme and client each request reached it with."""
+
+    def __init__(self, app: Any):
+        self.app = app
+        self.scopes: list[dict[str, Any]] = []
+        self.state = app.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            self.scopes.append(scope)
+        await self.app(scope, receive, send)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving(tmp_path: Path, trusted: Sequence[str]) -> Iterator[tuple[str, Seen]]:
+    app = Seen(create_app(Settings(db_url=db_url(tmp_path), workers=0, pace=0.0,
+                                   allowed_hosts=allowed_names([PUBLIC]))))
+    port = free_port()
+    server = make_server(app, "127.0.0.1", port, trusted_proxy=trusted)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def get(url: str, headers: dict[str, str]) -> tuple[int, Any]:
+    request = urllib.request.Request(url, headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, response.headers
+
+
+def test_a_trusted_proxy_makes_the_scheme_https_and_the_client_real(tmp_path: Path) -> None:
+    with serving(tmp_path, ["127.0.0.1"]) as (url, seen):
+        status, headers = get(url + "/api/health", NGINX)
+        assert status == 200
+        assert headers["Strict-Transport-Security"].startswith("max-age=")
+        scope = seen.scopes[-1]
+        assert scope["scheme"] == "https"
+        assert scope["client"][0] == "198.51.100.7"
+
+
+@pytest.mark.parametrize("trusted", [[], ["10.9.8.7"], ["192.168.0.0/16"]])
+def test_forwarded_headers_from_an_untrusted_address_are_ignored(
+        tmp_path: Path, trusted: list[str]) -> None:
+    with serving(tmp_path, trusted) as (url, seen):
+        status, headers = get(url + "/api/health", NGINX)
+        assert status == 200
+        assert "Strict-Transport-Security" not in headers
+        scope = seen.scopes[-1]
+        assert scope["scheme"] == "http"
+        assert scope["client"][0] == "127.0.0.1"
+
+
+def test_a_websocket_upgrades_through_the_proxy(tmp_path: Path) -> None:
+    """The upgrade as nginx forwards it (Host, Upgrade, Connection and the forwarded
+    headers passed on): the game's first state comes, and the app saw wss from the client."""
+    from websockets.sync.client import connect
+
+    player = "player-proxy-0001"
+    with serving(tmp_path, ["127.0.0.1"]) as (url, seen):
+        request = urllib.request.Request(
+            url + "/api/games", data=json.dumps({"preset": "house", "level": "random"}).encode(),
+            headers={**NGINX, "Content-Type": "application/json", "X-Spades-Player": player})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            game_id = json.loads(response.read())["id"]
+        port = int(url.rsplit(":", 1)[1])
+        extra = {k: v for k, v in NGINX.items() if k != "Host"}
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        with connect(f"ws://{PUBLIC}/ws/games/{game_id}?player={player}", sock=sock,
+                     additional_headers=extra, origin=f"https://{PUBLIC}",
+                     open_timeout=10) as ws:
+            first = json.loads(ws.recv(timeout=10))
+        assert first["type"] in ("hello", "state")
+        socket_scope = [s for s in seen.scopes if s["type"] == "websocket"][-1]
+        assert socket_scope["scheme"] == "wss"
+        assert socket_scope["client"][0] == "198.51.100.7"
+
+
+def test_uvicorn_refuses_a_websocket_to_another_host_with_400(tmp_path: Path) -> None:
+    """DNS rebinding through a websocket: the real server answers the upgrade with 400."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with serving(tmp_path, []) as (url, _):
+        port = int(url.rsplit(":", 1)[1])
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        with pytest.raises(InvalidStatus) as refused:
+            connect("ws://rebind.attacker.example/ws/games/x?player=player-proxy-0002",
+                    sock=sock, open_timeout=10)
+        response = refused.value.response
+        assert response.status_code == 400
+        assert b"does not answer to that host name" in response.body
+        assert response.headers["X-Frame-Options"] == "DENY"
