@@ -97,7 +97,8 @@ def budget_of(level: str) -> float:
 
 class Thinker:
     """Decisions in worker processes (``workers`` in all, default one per core, at least one
-    per lane), or inline when ``workers`` is 0 (instant players in tests)."""
+    per lane), or inline when ``workers`` is 0 (instant players in tests); hand reviews in
+    one more process, started by the first review (inline too when ``workers`` is 0)."""
 
     def __init__(self, workers: int | None = None, seed: int | None = None):
         self.workers = (os.cpu_count() or 1) if workers is None else workers
