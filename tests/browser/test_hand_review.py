@@ -1,7 +1,8 @@
 """The review of a hand in the browser: finish a hand at Easy by keyboard, open its review
 from the end-of-hand window, step through it with the arrow keys and hear a marked play's
 sentence; nothing to review before the hand is over; on a phone, from the score sheet,
-without sideways scrolling; axe clean."""
+without sideways scrolling; axe clean. (Not test_review.py: tests/ai has one, and test
+modules need distinct names.)"""
 
 from __future__ import annotations
 
