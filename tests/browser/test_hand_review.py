@@ -13,7 +13,10 @@ from typing import Any
 import pytest
 from tablekit import PHONE, ServerProcess, Table, new_page, serious_violations
 
-pytestmark = pytest.mark.browser
+# the review's process runs at the lowest CPU priority: on a loaded machine it waits
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
+#: How long the page may wait for a review (milliseconds).
+REVIEW_WAIT = 240_000
 
 FOCUS_TEXT = "document.activeElement ? document.activeElement.textContent.trim() : ''"
 LIVE = "document.getElementById('review-live').textContent"
@@ -126,7 +129,7 @@ def test_review_a_hand_by_keyboard(browser: Any, server: ServerProcess) -> None:
         page.keyboard.press("Tab")
         assert page.evaluate(FOCUS_TEXT) == "Review"
         page.keyboard.press("Enter")
-        page.wait_for_selector("#dlg-review[open] #review-trick h3")
+        page.wait_for_selector("#dlg-review[open] #review-trick h3", timeout=REVIEW_WAIT)
         assert page.locator("#review-title").inner_text() == "Review of hand 1"
         # the server told its progress, then the review
         kinds = [f["type"] for f in table.frames if f["type"].startswith("review")]
@@ -185,7 +188,7 @@ def test_review_on_a_phone_from_the_score_sheet(browser: Any, server: ServerProc
         page.wait_for_function("() => document.getElementById('dlg-over').open")
         page.locator("#over-actions button", has_text="Score sheet").tap()
         page.locator("#sheet-body button", has_text="Review").first.tap()
-        page.wait_for_selector("#dlg-review[open] #review-trick h3")
+        page.wait_for_selector("#dlg-review[open] #review-trick h3", timeout=REVIEW_WAIT)
         page.locator("#review-next-mark").tap()
         assert page.locator(".review-play.current .mark").count() >= 1
         assert no_sideways_scroll(page) == []
