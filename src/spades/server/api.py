@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from spades import __version__
+from spades.session import OverrunError, ReviewError, StoppingError
 from spades.stats import store_stats
 from spades.store import StoreError
 
@@ -29,6 +30,7 @@ from .common import (
 )
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
+from .review import failure
 
 log = logging.getLogger("spades.server")
 #: What a new game's body may hold.
@@ -176,3 +178,35 @@ async def stats(request: Request) -> Response:
     for message in unreadable:
         log.error("statistics left a game out: %s", message)
     return JSONResponse({**found.to_json(), "unreadable": len(unreadable)})
+
+
+async def hand_review(request: Request) -> Response:
+    """``GET /api/games/{id}/hands/{n}/review``: the review of a finished hand (it waits
+    while the review is worked out)."""
+    player = player_of(request)
+    if player is None:
+        return error_response(400, BAD_PLAYER)
+    game_id = request.path_params["game_id"]
+    text = request.path_params["hand"]
+    if not text.isdigit() or len(text) > 6:
+        return error_response(400, f"hands are numbered from 1, not {text!r}")
+    hand = int(text)
+    try:
+        table = await lobby_of(request).table(game_id, player)
+    except StoreError:
+        log.exception("could not load game %s", game_id)
+        return error_response(503, "this game cannot be read right now")
+    if table is None:
+        return error_response(404, NOT_FOUND)
+    state = table.state
+    try:
+        review = await table.reviews.review(table.id, state, hand)
+    except ReviewError as error:
+        # the hand in play is not over yet (409); a hand that does not exist is not found
+        in_play = hand == len(state.results) + 1 and not state.over
+        return error_response(409 if in_play else 404, str(error))
+    except Exception as error:
+        if not isinstance(error, OverrunError | StoppingError):
+            log.exception("the review of hand %d of game %s failed", hand, game_id)
+        return error_response(503, failure(error))
+    return JSONResponse({"hand": hand, "review": review})

@@ -94,6 +94,7 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/api/games", api.create_game, methods=["POST"]),
         Route("/api/games/{game_id}", api.game_summary),
         Route("/api/games/{game_id}/record", api.record),
+        Route("/api/games/{game_id}/hands/{hand}/review", api.hand_review),
         Route("/api/stats", api.stats),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
     ]

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from spades.engine import GameState, Rules, rules_from_json
-from spades.session import Sitter, one_person
+from spades.session import Reviews, Sitter, one_person
 from spades.session import new_game_row as session_game_row
 from spades.store import PLAYING, GameRow, Store, StoredGame
 
@@ -77,6 +77,8 @@ class Lobby:
         self.brain = brain
         self.pace = pace
         self.tables: dict[str, Table] = {}
+        #: hand reviews, kept for every table (a table let go keeps its reviews)
+        self.reviews = Reviews(brain)
         #: game id -> its loading lock and how many wait for it (only while loading)
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
@@ -96,7 +98,7 @@ class Lobby:
         await asyncio.to_thread(self.store.create_game, row, codes(state.hand.deck))
         stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
                             looks=frozenset())
-        self._keep(Table(stored, state, self.store, self.brain, self.pace))
+        self._keep(Table(stored, state, self.store, self.brain, self.pace, self.reviews))
         return row
 
     def _keep(self, table: Table) -> None:
@@ -137,7 +139,7 @@ class Lobby:
                                              for s in stored.game.seats):
                     return None
                 state = await asyncio.to_thread(state_from_store, stored)
-                table = Table(stored, state, self.store, self.brain, self.pace)
+                table = Table(stored, state, self.store, self.brain, self.pace, self.reviews)
                 self._keep(table)
                 return table
         finally:

@@ -93,6 +93,9 @@ async def handle(table: Table, conn: Connection, text: str | None) -> None:
         if kind == "sync":
             conn.send_fresh()
             return
+        if kind == "review":
+            table.review(conn, data["hand"])
+            return
         await table.act(conn.seat, data["version"], data["action"])
     except Refusal as refusal:
         error = {"type": "error", "code": refusal.code, "message": refusal.message}
@@ -121,9 +124,15 @@ def read_message(text: str | None) -> tuple[str, dict[str, Any]]:
     kind = data.get("type")
     if kind in ("ping", "sync"):
         return kind, data
+    if kind == "review":
+        hand = data.get("hand")
+        if not isinstance(hand, int) or isinstance(hand, bool) or not 1 <= hand <= 10**6:
+            raise Refusal("bad-message", '"review" needs the "hand" to review (a whole '
+                          "number from 1)")
+        return kind, data
     if kind != "act":
-        raise Refusal("bad-message", f'unknown message type {kind!r}: send "act", "sync" or '
-                      '"ping"')
+        raise Refusal("bad-message", f'unknown message type {kind!r}: send "act", "review", '
+                      '"sync" or "ping"')
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise Refusal("bad-message", '"act" needs the "version" of the state it was made '

@@ -5,11 +5,13 @@ through the hub."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from spades.engine import GameState
 from spades.session import (
     Refusal,
+    Reviews,
     Session,
     StoreSaver,
     computer_view,
@@ -21,6 +23,7 @@ from spades.store import Store, StoredGame
 from .connections import FRESH, QUEUE_LIMIT, SEND_TIMEOUT, Connection
 from .hub import Hub
 from .messages import meta_json
+from .review import send_review
 from .thinking import Brain
 from .wire import Json, codes
 
@@ -40,7 +43,7 @@ __all__ = [
 
 class Table:
     def __init__(self, stored: StoredGame, state: GameState, store: Store, brain: Brain,
-                 pace: float):
+                 pace: float, reviews: Reviews | None = None):
         row = stored.game
         self.row = row
         self.id = row.id
@@ -51,6 +54,9 @@ class Table:
         self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
                        brain.suggest)
         self.session.listen(self.hub)
+        #: the server's hand reviews (shared by its tables)
+        self.reviews = reviews if reviews is not None else Reviews(brain)
+        self._reviewing: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ the session
 
@@ -88,6 +94,14 @@ class Table:
     def reply(self, conn: Connection, error: Json) -> None:
         self.hub.reply(conn, error)
 
+    def review(self, conn: Connection, hand: int) -> None:
+        """Send ``conn`` the review of finished hand ``hand`` (its progress first), or an
+        error; the socket goes on meanwhile."""
+        task = asyncio.get_running_loop().create_task(
+            send_review(self.reviews, self.id, self.state, conn, hand))
+        self._reviewing.add(task)
+        task.add_done_callback(self._reviewing.discard)
+
     async def state_message(self, seat: int, events: list[Json] | None = None) -> Json:
         return await self.hub.message(seat, events)
 
@@ -96,5 +110,7 @@ class Table:
         return self.hub.idle and self.session.idle
 
     async def stop(self) -> None:
+        for task in list(self._reviewing):
+            task.cancel()
         await self.session.stop()
         await self.hub.stop()

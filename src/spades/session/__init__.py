@@ -4,6 +4,7 @@ thinking in worker processes."""
 
 from .narration import GameEnded, Narrated, ending, narrate
 from .refusal import Refusal
+from .reviewing import ReviewError, Reviews
 from .saving import RecordFile, Saver, StoreSaver, Unsaved, progress, state_from_store
 from .seating import COMPUTER, PERSON, Sitter, new_game_row, one_person, seat_rows
 from .session import Change, Decide, Listener, Session, Snapshot, computer_view
@@ -22,6 +23,8 @@ __all__ = [
     "OverrunError",
     "RecordFile",
     "Refusal",
+    "ReviewError",
+    "Reviews",
     "Saver",
     "Session",
     "Sitter",

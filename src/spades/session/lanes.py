@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,7 @@ class Job:
     func: Any
     args: tuple[Any, ...]
     future: asyncio.Future[Any] = field(repr=False)
+    progress: Callable[[Any], None] | None = None
 
 
 class Lane:
@@ -52,11 +54,13 @@ class Lane:
         self.workers.add(worker)
         return worker
 
-    async def run(self, table: str, budget: float | None, func: Any, *args: Any) -> Any:
-        """``func(*args)`` in a worker, when ``table``'s turn in the lane comes."""
+    async def run(self, table: str, budget: float | None, func: Any, *args: Any,
+                  progress: Callable[[Any], None] | None = None) -> Any:
+        """``func(*args)`` in a worker, when ``table``'s turn in the lane comes; what it
+        reports meanwhile (``workers.report``) goes to ``progress``."""
         if self.closed:
             raise StoppingError("the server is stopping: no new decisions")
-        job = Job(budget, func, args, asyncio.get_running_loop().create_future())
+        job = Job(budget, func, args, asyncio.get_running_loop().create_future(), progress)
         self.queues.setdefault(table, deque()).append(job)
         self._dispatch()
         return await job.future
@@ -90,7 +94,7 @@ class Lane:
 
     async def _execute(self, worker: Worker, job: Job) -> None:
         try:
-            result = await worker.run(job.budget, job.func, *job.args)
+            result = await worker.run(job.budget, job.func, *job.args, progress=job.progress)
         except Exception as error:
             if not job.future.done():
                 job.future.set_exception(error)

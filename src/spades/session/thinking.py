@@ -7,6 +7,10 @@ apart and are served in turn; the deep lane runs at a lower CPU priority. Every 
 has a budget: Hard plays to its ``time_limit`` (``HARD_TIME_LIMIT``), and a decision still
 running ``GRACE`` seconds after its budget is cut off (its process ended) and replaced by a
 legal move, logged.
+
+Hand reviews (``spades.session.reviewing``) think in a third lane of their own, one process
+at the lowest CPU priority (``REVIEW_NICE``) with a budget of ``REVIEW_BUDGET`` seconds:
+a review waits for the cores the tables leave free, and never holds up a computer player.
 """
 
 from __future__ import annotations
@@ -15,14 +19,16 @@ import logging
 import os
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from spades.ai.base import Player
 from spades.ai.suggest import suggest_bid
-from spades.engine import Action, Bid, PlayerView
+from spades.engine import Action, Bid, GameState, PlayerView
 
 from .lanes import Lane
-from .workers import OverrunError, StoppingError
+from .reviewing import review_job
+from .workers import OverrunError, StoppingError, reporting
 
 log = logging.getLogger("spades.session")
 
@@ -43,6 +49,11 @@ DEFAULT_BUDGET = 2.0
 GRACE = 1.5
 #: The bid suggestion's budget (it is a help: without it the bid pad works the same).
 SUGGEST_BUDGET = 3.0
+#: A hand review's process runs at the lowest CPU priority: the computer players' processes
+#: and the server take the cores first, the review the time they leave.
+REVIEW_NICE = 19
+#: A hand review is cut off after this many seconds (most take a few; docs/review.md).
+REVIEW_BUDGET = 600.0
 
 
 def player_for(level: str) -> Player:
@@ -86,13 +97,16 @@ def budget_of(level: str) -> float:
 
 class Thinker:
     """Decisions in worker processes (``workers`` in all, default one per core, at least one
-    per lane), or inline when ``workers`` is 0 (instant players in tests)."""
+    per lane), or inline when ``workers`` is 0 (instant players in tests); hand reviews in
+    one more process, started by the first review (inline too when ``workers`` is 0)."""
 
     def __init__(self, workers: int | None = None, seed: int | None = None):
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         deep = max(1, self.workers // 2)
         self.quick = Lane("quick", max(1, self.workers - deep), warm)
         self.deep = Lane("deep", deep, warm, DEEP_NICE)
+        #: hand reviews: one process, started by the first review
+        self.reviews = Lane("review", 1, None, REVIEW_NICE)
         self._closed = False
         #: decisions draw their random generators from here: secret unless seeded (tests)
         self._seeds: random.Random = (random.SystemRandom() if seed is None
@@ -146,6 +160,24 @@ class Thinker:
             return self.fallback(view)
         return action
 
+    async def review(self, state: GameState, hand: int, table: str,
+                     progress: Callable[[int, int], None]) -> dict[str, Any]:
+        """The review of finished hand ``hand`` as JSON, worked out in the review lane
+        (``table``'s reviews queue apart from other tables'); ``progress(done, total)``
+        as it goes. ``OverrunError`` after ``REVIEW_BUDGET`` seconds."""
+        def told(value: Any) -> None:
+            done, total = value
+            progress(int(done), int(total))
+
+        if self._closed:
+            raise StoppingError("the server is stopping: no new reviews")
+        if not self.workers:
+            with reporting(told):
+                return review_job(state, hand)
+        result: dict[str, Any] = await self.reviews.run(
+            table, REVIEW_BUDGET, review_job, state, hand, progress=told)
+        return result
+
     def fallback(self, view: PlayerView) -> Action:
         return random.Random(self._seeds.getrandbits(64)).choice(view.legal)
 
@@ -170,6 +202,7 @@ class Thinker:
         self._closed = True
         self.quick.close()
         self.deep.close()
+        self.reviews.close()
 
 
 class InlineThinker:

@@ -2,6 +2,9 @@
 one job at a time; a job that overruns its budget is ended by ending the process (a new one
 takes its place), so a runaway decision never holds a core.
 
+A long job (a hand review) may ``report`` how it is getting on while it runs: each report
+goes to the ``progress`` callback of ``Worker.run`` in the server, before the result.
+
 Each process ignores Ctrl+C (the server shuts the workers down in order) and ends as soon as
 its server is gone, however the server ended (a SIGKILL included).
 """
@@ -9,12 +12,14 @@ its server is gone, however the server ended (a SIGKILL included).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -24,6 +29,9 @@ log = logging.getLogger("spades.session")
 WATCH_EVERY = 0.5
 #: What a new thinking process says once its players are loaded.
 READY = "ready"
+#: Where ``report`` sends a job's progress: the server's pipe in a thinking process, a
+#: callback while a job runs inline (``reporting``), else nowhere.
+_reporter: Callable[[Any], None] | None = None
 
 
 class StoppingError(RuntimeError):
@@ -32,6 +40,23 @@ class StoppingError(RuntimeError):
 
 class OverrunError(TimeoutError):
     """A job took longer than its budget and was cut off."""
+
+
+def report(value: Any) -> None:
+    """Tell the server how the job running here is getting on (nothing if nobody listens)."""
+    if _reporter is not None:
+        _reporter(value)
+
+
+@contextlib.contextmanager
+def reporting(sink: Callable[[Any], None] | None) -> Iterator[None]:
+    """``report`` calls ``sink`` meanwhile (a job run inline, without a process)."""
+    global _reporter
+    before, _reporter = _reporter, sink
+    try:
+        yield
+    finally:
+        _reporter = before
 
 
 def _watch_parent(parent: int) -> None:
@@ -51,13 +76,16 @@ def _start_worker(parent: int) -> None:
 
 
 def _serve(conn: Connection, parent: int, warm: Any, nice: int) -> None:
-    """The body of a thinking process: run each job sent, send back its result."""
+    """The body of a thinking process: run each job sent, send back its result (after any
+    progress it reports, each sent as ``(None, value)``)."""
+    global _reporter
     _start_worker(parent)
     if nice:
         os.nice(nice)
     if warm is not None:
         warm()
     conn.send((True, READY))
+    _reporter = lambda value: conn.send((None, value))  # noqa: E731
     while True:
         try:
             func, args = conn.recv()
@@ -97,12 +125,18 @@ class Worker:
         finally:
             loop.remove_reader(fd)
 
-    def _receive(self) -> Any:
+    def _take(self) -> tuple[bool | None, Any]:
+        """The next message of the process: (True, result), (False, error) or (None,
+        progress)."""
         try:
-            ok, value = self.conn.recv()
+            message: tuple[bool | None, Any] = self.conn.recv()
         except (EOFError, OSError) as error:
             self.end()
             raise RuntimeError("a thinking process died") from error
+        return message
+
+    def _receive(self) -> Any:
+        ok, value = self._take()
         if not ok:
             raise value
         return value
@@ -114,20 +148,32 @@ class Worker:
             self._receive()
             self.ready = True
 
-    async def run(self, budget: float | None, func: Any, *args: Any) -> Any:
+    async def run(self, budget: float | None, func: Any, *args: Any,
+                  progress: Callable[[Any], None] | None = None) -> Any:
         """``func(*args)`` in the process; ``OverrunError`` (and the process ended) after
-        ``budget`` seconds."""
+        ``budget`` seconds. What the job ``report``s meanwhile goes to ``progress``."""
+        loop = asyncio.get_running_loop()
         try:
             await self._started()
             self.conn.send((func, args))
-            await self._readable(budget)
+            deadline = None if budget is None else loop.time() + budget
+            while True:
+                await self._readable(None if deadline is None
+                                     else max(0.0, deadline - loop.time()))
+                ok, value = self._take()
+                if ok is not None:
+                    break
+                if progress is not None:
+                    progress(value)
         except TimeoutError:
             self.end()
             raise OverrunError(f"cut off after {budget} s") from None
         except asyncio.CancelledError:  # its answer would be read as the next job's
             self.end()
             raise
-        return self._receive()
+        if not ok:
+            raise value
+        return value
 
     @property
     def alive(self) -> bool:

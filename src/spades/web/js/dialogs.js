@@ -35,9 +35,17 @@ function caption(v) {
   return cap;
 }
 
-/** The score sheet: one row per finished hand, then the hand in play. */
-export function sheetTable(v, names) {
-  return stackedSheet(v) ? sheetStacked(v, names) : sheetWide(v, names);
+/** The score sheet: one row per finished hand, then the hand in play; ``onReview(hand)``
+ * (if given) puts a Review button on each finished hand. */
+export function sheetTable(v, names, onReview = null) {
+  return stackedSheet(v) ? sheetStacked(v, names, null, onReview) : sheetWide(v, names, onReview);
+}
+
+/** The Review button of a finished hand in the score sheet. */
+function reviewButton(hand, onReview) {
+  const b = cell("button", "Review", { type: "button", class: "review-hand", "aria-label": `Review hand ${hand}` });
+  b.addEventListener("click", () => onReview(hand));
+  return b;
 }
 
 /** The rows of the hand in play: what is bid and taken so far. */
@@ -46,7 +54,7 @@ function nowLine(v) {
     bags: v.bags, scores: v.scores, now: true };
 }
 
-function sheetWide(v, names) {
+function sheetWide(v, names, onReview = null) {
   const sides = v.sides;
   const table = document.createElement("table");
   table.className = "sheet-wide";
@@ -56,6 +64,7 @@ function sheetWide(v, names) {
   top.append(cell("th", "Hand", { rowspan: "2", scope: "col" }));
   sides.forEach((_, i) => top.append(cell("th", sideShort(sides, names, i, v.seat),
     { colspan: "5", scope: "colgroup", title: sideName(sides, names, i) })));
+  if (onReview) top.append(cell("th", "Review", { rowspan: "2", scope: "col" }));
   const sub = document.createElement("tr");
   for (let i = 0; i < sides.length; i++) {
     for (const h of ["Bid", "Took", "Points", "Bags", "Score"]) sub.append(cell("th", h, { scope: "col" }));
@@ -73,6 +82,11 @@ function sheetWide(v, names) {
       score.className = "total";
       tr.append(score);
     });
+    if (onReview) {
+      const td = document.createElement("td");
+      if (!line.now) td.append(reviewButton(line.hand, onReview));
+      tr.append(td);
+    }
     body.append(tr);
   }
   table.append(head, body);
@@ -80,7 +94,7 @@ function sheetWide(v, names) {
 }
 
 /** The sheet for a phone: one group per hand, one row per side, five short columns. */
-function sheetStacked(v, names, only = null) {
+function sheetStacked(v, names, only = null, onReview = null) {
   const sides = v.sides;
   const table = document.createElement("table");
   table.className = "sheet-stacked";
@@ -106,8 +120,10 @@ function sheetStacked(v, names, only = null) {
     if (!only) {
       const group = document.createElement("tr");
       group.className = "hand-row";
-      group.append(cell("th", line.now ? `Hand ${line.hand}, in play` : `Hand ${line.hand}`,
-        { colspan: "6", scope: "colgroup" }));
+      const th = cell("th", line.now ? `Hand ${line.hand}, in play` : `Hand ${line.hand}`,
+        { colspan: "6", scope: "colgroup" });
+      if (onReview && !line.now) th.append(" ", reviewButton(line.hand, onReview));
+      group.append(th);
       body.append(group);
     }
     sides.forEach((side, i) => {

@@ -25,6 +25,7 @@ const app = {
   presets: null,
   shownKind: "", // the decision the page shows now
   endReason: null, // why the game ended, from the server's game event (target, mercy, ...)
+  review: null, // js/review.js once a review was opened
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -314,9 +315,11 @@ function showOver(msg, line, gameOver) {
     button("New game", () => { $("dlg-over").close(); openNewGame(); }, true);
     button("Download the record", download);
     button("Score sheet", showSheet);
+    if (line) button(`Review hand ${line.hand}`, (e) => openReview(line.hand, e.currentTarget));
   } else {
     title.textContent = `End of hand ${line.hand}`;
     button("Next hand", () => { $("dlg-over").close(); focusDecision(); }, true);
+    button("Review", (e) => openReview(line.hand, e.currentTarget));
     button("Score sheet", showSheet);
   }
   openDialog($("dlg-over"));
@@ -326,8 +329,21 @@ function showOver(msg, line, gameOver) {
 function showSheet() {
   if (!app.msg) return;
   const body = $("sheet-body");
-  body.replaceChildren(sheetTable(tableView(app.msg), names()));
+  body.replaceChildren(sheetTable(tableView(app.msg), names(), (hand) => openReview(hand, $("btn-sheet"))));
   openDialog($("dlg-sheet"));
+}
+
+/** The review of a finished hand (js/review.js, loaded when first opened). */
+async function openReview(hand, opener) {
+  if (!app.msg) return;
+  const first = !app.review;
+  app.review = await import("./review.js");
+  const g = app.msg.game;
+  app.review.openReview(hand, {
+    names: g.players, you: g.you, sides: g.sides,
+    send: (message) => Boolean(app.socket && app.socket.send(message)),
+  }, opener);
+  if (first) $("dlg-review").addEventListener("close", afterClose);
 }
 
 function showLastTrick() {
@@ -389,8 +405,12 @@ function openGame(id) {
     onStatus: (text) => {
       $("connection").hidden = !text;
       $("connection").textContent = text || "";
-      if (!text) checkVersion(); // connected again: is the server still at our version?
+      if (!text) {
+        checkVersion(); // connected again: is the server still at our version?
+        if (app.review) app.review.reconnected();
+      }
     },
+    onReview: (m) => { if (app.review) app.review.received(m); },
     onGone: () => {
       app.socket = null;
       setCurrentGame(null);
@@ -491,16 +511,15 @@ $("set-preview").append(...["AS", "TH", "7D", "QC"].map((c) => cardFace(cardInde
 $("btn-settings").addEventListener("click", () => { refreshSettings(); openDialog($("dlg-settings")); });
 $("dlg-settings").addEventListener("close", render);
 // A window closed and what had focus before it is gone: back to the decision at hand.
-for (const dialog of document.querySelectorAll("dialog")) {
-  dialog.addEventListener("close", () => {
-    // after the browser has put focus back where it was before the window opened
-    setTimeout(() => {
-      const now = document.activeElement;
-      const gone = !now || now === document.body || Boolean(now.closest("dialog:not([open]), [hidden]"));
-      if (!$("screen-table").hidden && gone && !document.querySelector("dialog[open]")) focusDecision();
-    }, 0);
-  });
+function afterClose() {
+  // after the browser has put focus back where it was before the window opened
+  setTimeout(() => {
+    const now = document.activeElement;
+    const gone = !now || now === document.body || Boolean(now.closest("dialog:not([open]), [hidden]"));
+    if (!$("screen-table").hidden && gone && !document.querySelector("dialog[open]")) focusDecision();
+  }, 0);
 }
+for (const dialog of document.querySelectorAll("dialog")) dialog.addEventListener("close", afterClose);
 $("new-help-link").addEventListener("click", (event) => { event.preventDefault(); showHelp(true); });
 
 startApp();

@@ -69,7 +69,8 @@ export const api = {
 
 /**
  * The table's websocket. ``handlers``: onState(msg), onThinking(msg), onError(msg),
- * onStatus(text | null) for the connection line, onGone() when the game does not exist.
+ * onStatus(text | null) for the connection line, onGone() when the game does not exist,
+ * onReview(msg) for a hand review's progress, the review, or why there is none.
  * Reconnects by itself after a lost connection (the server sends the state again).
  */
 export class TableSocket {
@@ -118,7 +119,11 @@ export class TableSocket {
     } catch {
       return;
     }
-    if (msg.type === "state") {
+    if (msg.type === "review" || msg.type === "review-progress" ||
+        (msg.type === "error" && msg.code === "review")) {
+      // a review's answer: no state follows, and an intent in flight still waits for its own
+      if (this.handlers.onReview) this.handlers.onReview(msg);
+    } else if (msg.type === "state") {
       this.version = msg.version;
       this.pending = false;
       this.handlers.onState(msg);
@@ -140,6 +145,13 @@ export class TableSocket {
     if (this.pending || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.pending = true;
     this.ws.send(JSON.stringify({ type: "act", version: this.version, action }));
+    return true;
+  }
+
+  /** Send a message that is not an intent (a review asked for); false if not connected. */
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
     return true;
   }
 

@@ -1,0 +1,122 @@
+"""Hand reviews for a server: each finished hand reviewed once (``spades.ai.review``), in the
+thinking processes' review lane (``Thinker.review``), its progress told as it goes, the
+answer kept.
+
+``Reviews`` keeps the last ``REVIEWS_KEPT`` reviews in memory (least recently asked for
+dropped first) and computes a review once however many ask for it meanwhile: everyone
+waiting hears its progress and gets the same answer. A review is deterministic, so nothing
+is stored: after a restart it is worked out again when asked for (docs/review.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from spades.ai.review import ReviewError, finished_hand, review_hand
+from spades.engine import GameState
+
+from .workers import report
+
+#: Reviews kept in memory (one is some 10 to 20 KB of JSON).
+REVIEWS_KEPT = 128
+#: The least time between two progress reports of a review (and the last one always).
+PROGRESS_EVERY = 0.25
+
+Json = dict[str, Any]
+Progress = Callable[[int, int], None]
+
+__all__ = ["PROGRESS_EVERY", "REVIEWS_KEPT", "Progress", "ReviewError", "Reviews",
+           "review_job"]
+
+
+def review_job(state: GameState, hand: int) -> Json:
+    """The review of finished hand ``hand`` as JSON (runs in a thinking process), reporting
+    ``(done, total)`` positions solved at most every ``PROGRESS_EVERY`` seconds."""
+    last = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done >= total or now - last >= PROGRESS_EVERY:
+            last = now
+            report((done, total))
+
+    return review_hand(state, hand, progress).to_json()
+
+
+class Reviewing(Protocol):
+    async def review(self, state: GameState, hand: int, table: str,
+                     progress: Progress) -> Json: ...
+
+
+@dataclass
+class _Running:
+    """A review being worked out and who waits for it."""
+
+    listeners: list[Progress] = field(default_factory=list)
+    task: asyncio.Task[Json] | None = None
+    done: tuple[int, int] | None = None  #: its last progress
+
+    def tell(self, done: int, total: int) -> None:
+        self.done = (done, total)
+        for listener in list(self.listeners):
+            listener(done, total)
+
+
+class Reviews:
+    """The reviews of one server: computed once per (game, hand), the last ones kept."""
+
+    def __init__(self, thinker: Reviewing, size: int = REVIEWS_KEPT):
+        self.thinker = thinker
+        self.size = size
+        self.kept: OrderedDict[tuple[str, int], Json] = OrderedDict()
+        self.running: dict[tuple[str, int], _Running] = {}
+        #: reviews worked out so far (a review found in memory is not one)
+        self.computed = 0
+
+    async def review(self, game: str, state: GameState, hand: int,
+                     progress: Progress | None = None) -> Json:
+        """The review of finished hand ``hand`` (from 1) of game ``game`` as JSON
+        (``HandReview.to_json``); ``ReviewError`` at once for a hand still in play or no
+        such hand. ``progress(done, total)`` hears how the work goes, if it is not done."""
+        finished_hand(state, hand)
+        key = (game, hand)
+        found = self.kept.get(key)
+        if found is not None:
+            self.kept.move_to_end(key)
+            return found
+        running = self.running.get(key)
+        if running is None:
+            running = self.running[key] = _Running()
+            running.task = asyncio.get_running_loop().create_task(
+                self._compute(key, state, running), name=f"review {game} {hand}")
+            # its failure is told to those who wait; nobody waiting is no error
+            running.task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        assert running.task is not None
+        if progress is not None:
+            running.listeners.append(progress)
+            if running.done is not None:
+                progress(*running.done)
+        try:
+            # one who stops waiting (a closed socket) does not stop the others' review
+            return await asyncio.shield(running.task)
+        finally:
+            if progress is not None:
+                running.listeners.remove(progress)
+
+    async def _compute(self, key: tuple[str, int], state: GameState,
+                       running: _Running) -> Json:
+        try:
+            self.computed += 1
+            result = await self.thinker.review(state, key[1], key[0], running.tell)
+            self.kept[key] = result
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+            return result
+        finally:
+            del self.running[key]
