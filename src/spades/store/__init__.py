@@ -1,5 +1,6 @@
 """Persistence behind one small interface: a game is its rules, decks and ordered actions."""
 
+from .accounts import AccountExistsError, AccountRow, Accounts, LoginRow
 from .migrate import Upgrade
 from .store import (
     OVER,
@@ -18,6 +19,10 @@ from .store import (
 
 __all__ = [
     "OVER",
+    "AccountExistsError",
+    "AccountRow",
+    "Accounts",
+    "LoginRow",
     "PLAYING",
     "ActionRow",
     "GameExistsError",
