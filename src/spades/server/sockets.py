@@ -15,8 +15,8 @@ from spades.store import StoreError
 
 from .common import MAX_MESSAGE, NOT_FOUND, POLICY_CLOSE, dumps, lobby_of, reason
 from .connections import Connection
-from .limits import Limits
 from .identity import identify
+from .limits import Limits
 from .lobby import is_player_id, seat_for
 from .table import Refusal, Table
 from .wire import Json

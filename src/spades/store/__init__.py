@@ -19,14 +19,14 @@ from .store import (
 
 __all__ = [
     "OVER",
+    "PLAYING",
     "AccountExistsError",
     "AccountRow",
     "Accounts",
-    "LoginRow",
-    "PLAYING",
     "ActionRow",
     "GameExistsError",
     "GameRow",
+    "LoginRow",
     "SeatRow",
     "StaleVersionError",
     "Store",
