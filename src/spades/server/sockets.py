@@ -35,7 +35,14 @@ async def socket_players(ws: WebSocket) -> frozenset[str] | None:
     if identity is not None:
         return identity.players
     player = ws.query_params.get("player", "")
-    return frozenset({player}) if is_player_id(player) else None
+    if not is_player_id(player):
+        return None
+    try:  # an id moved into an account is reached by signing in, not by its old key
+        owner = await asyncio.to_thread(ws.app.state.store.accounts.owner_of, player)
+    except StoreError:
+        log.exception("could not read the accounts")
+        return None
+    return frozenset({player}) if owner is None else None
 
 
 async def find_table(ws: WebSocket, players: frozenset[str] | None) -> Table | None:
