@@ -25,7 +25,7 @@ from .common import (
     read_body,
     reason,
 )
-from .identity import person
+from .identity import download_person, person
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
 
@@ -132,7 +132,7 @@ async def game_summary(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    who = await person(request)
+    who = await download_person(request)
     if isinstance(who, Response):
         return who
     game_id = request.path_params["game_id"]
