@@ -33,9 +33,15 @@ class Passwords:
         self.cost = cost
         self._hasher = PasswordHasher(time_cost=cost.time, memory_cost=cost.memory,
                                       parallelism=cost.lanes)
-        #: verified against when there is no account, so that an unknown email takes as
-        #: long to refuse as a wrong password
-        self._decoy = self._hasher.hash("not anyone's password at all")
+        self._decoy: str | None = None
+
+    @property
+    def decoy(self) -> str:
+        """Verified against when there is no account, so that an unknown email takes as long
+        to refuse as a wrong password (made at the first need: starting stays quick)."""
+        if self._decoy is None:
+            self._decoy = self._hasher.hash("not anyone's password at all")
+        return self._decoy
 
     def hash(self, password: str) -> str:
         return self._hasher.hash(password)
@@ -44,7 +50,7 @@ class Passwords:
         """Whether ``password`` is the one ``stored`` is the hash of (None: no account,
         verified against a decoy all the same)."""
         try:
-            return self._hasher.verify(stored or self._decoy, password) and stored is not None
+            return self._hasher.verify(stored or self.decoy, password) and stored is not None
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
 
