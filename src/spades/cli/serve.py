@@ -24,6 +24,8 @@ ENVIRONMENT = {
     "head_timeout": "SPADES_HEAD_TIMEOUT",
     "allowed_host": "SPADES_ALLOWED_HOSTS",
     "trusted_proxy": "SPADES_TRUSTED_PROXY",
+    "smtp": "SPADES_SMTP",
+    "public_url": "SPADES_PUBLIC_URL",
 }
 DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6,
                             "allowed_host": [], "trusted_proxy": []}
@@ -80,6 +82,11 @@ def register(subparsers: Any) -> None:
            "X-Forwarded-For and X-Forwarded-Proto are believed (an IP address or network; "
            "repeat it, or separate them with commas); without it they are ignored",
            action="append", type=names, metavar="ADDRESS")
+    option("--smtp", "smtp", "send password reset links through this SMTP server, e.g. "
+           "smtp://user:password@mail.example.org:587?from=spades@example.org (smtps:// for "
+           "TLS from the start; default: write the links to the server's log)", metavar="URL")
+    option("--public-url", "public_url", "the address people open, which reset links start "
+           "with (default http://HOST:PORT)", metavar="URL")
     parser.set_defaults(func=run)
 
 
@@ -93,6 +100,8 @@ FLAGS = {
     "head_timeout": Flag("--head-timeout", float, "a number of seconds"),
     "allowed_host": Flag("--allowed-host", names, "host names separated by commas"),
     "trusted_proxy": Flag("--trusted-proxy", names, "addresses separated by commas"),
+    "smtp": Flag("--smtp", str, "an smtp:// or smtps:// URL"),
+    "public_url": Flag("--public-url", str, "an http:// or https:// address"),
 }
 
 
@@ -131,6 +140,26 @@ def is_address(value: str) -> bool:
     return True
 
 
+def account_settings(args: argparse.Namespace, shown: str) -> dict[str, Any] | str:
+    """The settings of accounts from the flags, or why they are wrong."""
+    from spades.accounts import MailError, smtp_target
+    from spades.server.forwarded import parse_trusted
+
+    try:
+        trusted = parse_trusted(args.trusted_proxy or [])
+    except ValueError as error:
+        return f"--trusted-proxy: {error}"
+    if args.smtp:
+        try:
+            smtp_target(args.smtp)
+        except MailError as error:
+            return str(error)
+    public = args.public_url or f"http://{shown}:{args.port}"
+    if not public.startswith(("http://", "https://")):
+        return "--public-url starts with http:// or https://"
+    return {"trusted_proxies": trusted, "smtp_url": args.smtp or None, "public_url": public}
+
+
 def run(args: argparse.Namespace) -> int:
     from spades.server import Settings, create_app
     from spades.server.hosts import ANY_ADDRESS, allowed_names
@@ -155,11 +184,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     host = args.host
     hosts = allowed_names([host, *args.allowed_host])
-    app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers,
-                              allowed_hosts=hosts))
     shown = "127.0.0.1" if host in ANY_ADDRESS else host
     if ":" in shown:
         shown = f"[{shown}]"
+    accounts = account_settings(args, shown)
+    if isinstance(accounts, str):
+        print(f"spades serve: {accounts}", file=sys.stderr)
+        return 2
+    app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers,
+                              allowed_hosts=hosts, **accounts))
     server = listening(app, args)
 
     async def announce() -> None:

@@ -19,15 +19,14 @@ from spades.stats import store_stats
 from spades.store import StoreError
 
 from .common import (
-    BAD_PLAYER,
     MAX_MESSAGE,
     NOT_FOUND,
     error_response,
     lobby_of,
-    player_of,
     read_body,
     reason,
 )
+from .identity import download_person, person
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
 from .review import failure
@@ -77,11 +76,11 @@ async def presets(request: Request) -> Response:
 
 
 async def list_games(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     try:
-        games = await lobby_of(request).list_games(player)
+        games = await lobby_of(request).list_games(who.players)
     except StoreError:
         log.exception("could not list games")
         return error_response(503, "the saved games cannot be read right now")
@@ -111,15 +110,15 @@ async def new_game_body(request: Request) -> dict[str, Any] | Response:
 
 
 async def create_game(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request, change=True)
+    if isinstance(who, Response):
+        return who
     data = await new_game_body(request)
     if isinstance(data, Response):
         return data
     try:
         row = await lobby_of(request).create(
-            player, data.get("preset", "house"), data.get("house_rules"),
+            who.player, data.get("preset", "house"), data.get("house_rules"),
             data.get("level", "normal"), data.get("seats"))
     except ChoiceError as error:
         return error_response(400, str(error))
@@ -133,11 +132,12 @@ async def create_game(request: Request) -> Response:
 
 
 async def game_summary(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     try:
-        summary = await lobby_of(request).summary(request.path_params["game_id"], player)
+        summary = await lobby_of(request).summary(request.path_params["game_id"],
+                                                  who.players)
     except StoreError:
         log.exception("could not read a game")
         return error_response(503, "this game cannot be read right now")
@@ -147,12 +147,12 @@ async def game_summary(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await download_person(request)
+    if isinstance(who, Response):
+        return who
     game_id = request.path_params["game_id"]
     try:
-        data = await lobby_of(request).download(game_id, player)
+        data = await lobby_of(request).download(game_id, who.players)
     except StoreError:
         log.exception("could not load game %s", game_id)
         return error_response(503, "this game cannot be read right now")
@@ -164,13 +164,13 @@ async def record(request: Request) -> Response:
 
 async def stats(request: Request) -> Response:
     """The player's statistics, from their own games only (docs/protocol.md)."""
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     unreadable: list[str] = []
     state = request.app.state
     try:
-        found = await asyncio.to_thread(store_stats, state.store, player, state.figures,
+        found = await asyncio.to_thread(store_stats, state.store, who.players, state.figures,
                                         unreadable)
     except StoreError:
         log.exception("could not work out statistics")
@@ -183,16 +183,16 @@ async def stats(request: Request) -> Response:
 async def hand_review(request: Request) -> Response:
     """``GET /api/games/{id}/hands/{n}/review``: the review of a finished hand (it waits
     while the review is worked out)."""
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     game_id = request.path_params["game_id"]
     text = request.path_params["hand"]
     if not text.isdigit() or len(text) > 6:
         return error_response(400, f"hands are numbered from 1, not {text!r}")
     hand = int(text)
     try:
-        table = await lobby_of(request).table(game_id, player)
+        table = await lobby_of(request).table(game_id, who.players)
     except StoreError:
         log.exception("could not load game %s", game_id)
         return error_response(503, "this game cannot be read right now")

@@ -10,6 +10,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
+from spades.accounts import COST, Cost
+
 from .hosts import LOCAL_HOSTS
 from .lobby import Lobby, is_player_id
 from .wire import Json
@@ -21,8 +23,8 @@ PLAYER_HEADER = "x-spades-player"
 NOT_FOUND = "no such game for this player"
 #: The websocket close code for a client that stopped taking its messages.
 POLICY_CLOSE = 1008
-BAD_PLAYER = ("a player id is needed: send the header X-Spades-Player (or ?player=) with 8 "
-              "to 64 characters of A-Z, a-z, 0-9, - and _")
+BAD_PLAYER = ("a player id is needed: start a session (POST /api/session), sign in, or send "
+              "the header X-Spades-Player with 8 to 64 characters of A-Z, a-z, 0-9, - and _")
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,11 @@ class Settings:
     ``workers`` None is one thinking process per core, 0 thinks inline (tests);
     ``pace`` is the least time between two changes made by computer players;
     ``seed`` makes the computer players' choices repeatable (tests only);
-    ``allowed_hosts`` are the names the server answers to (``Host``), None: any."""
+    ``allowed_hosts`` are the names the server answers to (``Host``), None: any;
+    ``trusted_proxies`` are the addresses or networks whose X-Forwarded-For and
+    X-Forwarded-Proto are believed; ``smtp_url`` sends password reset links by email
+    (None: they are written to the server's log); ``public_url`` is the address those links
+    start with (never taken from a request's Host header)."""
 
     db_url: str | None = None
     web_dir: Path = field(default=WEB_DIR)
@@ -40,6 +46,10 @@ class Settings:
     table_prefix: str = ""
     seed: int | None = None
     allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS
+    trusted_proxies: tuple[str, ...] = ()
+    smtp_url: str | None = None
+    public_url: str = "http://127.0.0.1:8000"
+    password_cost: Cost = COST
 
 
 def dumps(message: Json) -> str:
@@ -51,7 +61,8 @@ def error_response(status: int, message: str) -> JSONResponse:
 
 
 def player_of(request: Request) -> str | None:
-    value = request.headers.get(PLAYER_HEADER) or request.query_params.get("player")
+    """The header's player id (scripts and tests); a route asks ``identity.identify``."""
+    value = request.headers.get(PLAYER_HEADER)
     return value if is_player_id(value) else None
 
 

@@ -15,20 +15,41 @@ from spades.store import StoreError
 
 from .common import MAX_MESSAGE, NOT_FOUND, POLICY_CLOSE, dumps, lobby_of, reason
 from .connections import Connection
+from .identity import identify
 from .limits import Limits
-from .lobby import is_player_id
+from .lobby import is_player_id, seat_for
 from .table import Refusal, Table
 from .wire import Json
 
 log = logging.getLogger("spades.server")
 
 
-async def find_table(ws: WebSocket) -> Table | None:
-    """The socket's table, or None after telling the client why not (and closing)."""
+async def socket_players(ws: WebSocket) -> frozenset[str] | None:
+    """Whose socket this is: the identity of its cookie (``identity.identify``), else the
+    ``?player=`` of its URL (the websocket's own way in until it has a ticket)."""
+    try:
+        identity = await identify(ws)
+    except StoreError:
+        log.exception("could not read a login")
+        identity = None
+    if identity is not None:
+        return identity.players
     player = ws.query_params.get("player", "")
+    if not is_player_id(player):
+        return None
+    try:  # an id moved into an account is reached by signing in, not by its old key
+        owner = await asyncio.to_thread(ws.app.state.store.accounts.owner_of, player)
+    except StoreError:
+        log.exception("could not read the accounts")
+        return None
+    return frozenset({player}) if owner is None else None
+
+
+async def find_table(ws: WebSocket, players: frozenset[str] | None) -> Table | None:
+    """The socket's table, or None after telling the client why not (and closing)."""
     game_id = ws.path_params["game_id"]
     try:
-        table = await lobby_of(ws).table(game_id, player) if is_player_id(player) else None
+        table = await lobby_of(ws).table(game_id, players) if players else None
     except StoreError:
         log.exception("could not load game %s", game_id)
         await ws.send_text(dumps({"type": "error", "code": "server", "version": None,
@@ -57,12 +78,13 @@ def connection(ws: WebSocket, table: Table, seat: int) -> Connection:
 
 async def game_socket(ws: WebSocket) -> None:
     await ws.accept()
-    table = await find_table(ws)
-    if table is None:
+    players = await socket_players(ws)
+    table = await find_table(ws, players)
+    if table is None or players is None:
         return
-    player = ws.query_params["player"]
-    seat = table.seat_of(player)
+    seat = seat_for(table, players)
     assert seat is not None
+    player = table.row.seats[seat].player_id or ""
     conn = connection(ws, table, seat)
     pump = asyncio.create_task(conn.pump(dumps))
     limits: Limits = ws.app.state.limits
