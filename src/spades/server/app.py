@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 from spades.stats import FigureCache
 from spades.store import Store
 
-from . import api
+from . import api, tickets
 from .api import web_version
 from .common import (
     BAD_PLAYER,
@@ -71,6 +71,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         state: Any = app.state
         state.settings, state.store, state.brain, state.lobby = settings, store, brain, lobby
         state.figures, state.limits = FigureCache(), Limits()
+        state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
         try:
             yield
         finally:
@@ -90,6 +91,7 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/api/games", api.create_game, methods=["POST"]),
         Route("/api/games/{game_id}", api.game_summary),
         Route("/api/games/{game_id}/record", api.record),
+        Route("/api/games/{game_id}/ticket", tickets.ticket, methods=["POST"]),
         Route("/api/stats", api.stats),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
     ]
