@@ -1,6 +1,6 @@
 // The table in the browser: screens, the websocket's states rendered whole, keys.
 
-import { api, currentGame, setCurrentGame, TableSocket } from "./net.js";
+import { api, currentGame, currentSession, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
 import { cardCode, cardFace, cardIndex, cardName } from "./cards.js";
 import { HandView } from "./hand.js";
 import { ActionsView } from "./actions.js";
@@ -10,7 +10,7 @@ import { TrickView } from "./trick.js";
 import { endReason, gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs.js";
 import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
-import { checkVersion, startApp } from "./app.js";
+import { checkVersion, mustReload, startApp } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -391,6 +391,7 @@ function openGame(id) {
       $("connection").textContent = text || "";
       if (!text) checkVersion(); // connected again: is the server still at our version?
     },
+    onReload: mustReload,
     onGone: () => {
       app.socket = null;
       setCurrentGame(null);
@@ -422,8 +423,16 @@ const newGame = new NewGameForm($("new-form"), async (body) => {
   openGame(made.id);
 });
 
+function gamesHint() {
+  const { account } = currentSession();
+  $("games-hint").textContent = account
+    ? `Saved in your account (${account.email}): every device signed in lists them.`
+    : "Saved on this table's server for this browser. An account (optional) lists them on your other devices too.";
+}
+
 async function openGames() {
   showScreen("games");
+  gamesHint();
   const { showGames } = await import("./games.js"); // a view of its own: loads when opened
   await showGames($("games-list"), {
     current: app.gameId,
@@ -432,7 +441,43 @@ async function openGames() {
   $("games-title").focus();
 }
 
+/** Signed in or out (here, or elsewhere): the game open stays if this person may reach it;
+ * else the list of their games. */
+async function whoChanged() {
+  gamesHint();
+  const id = app.gameId;
+  if (!id) {
+    if (!$("screen-games").hidden) openGames();
+    return;
+  }
+  try {
+    await api.game(id);
+  } catch (e) {
+    if (e.status !== 404) return;
+    if (app.socket) app.socket.close();
+    app.socket = null;
+    app.gameId = null;
+    app.msg = null;
+    setCurrentGame(null);
+    openGames();
+    return;
+  }
+  if (!$("screen-games").hidden) openGames();
+  else openGame(id); // a new socket, with a ticket for who this is now
+}
+
+onSessionChange(() => { whoChanged(); });
+
+/** A password reset link (``/#reset=TOKEN``: the token stays out of the server's logs). */
+function resetLink() {
+  const match = /^#reset=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname);
+  import("./account.js").then((m) => m.openAccount($("btn-account"), match[1]));
+}
+
 async function start() {
+  resetLink();
   const id = currentGame();
   if (id) {
     openGame(id);
@@ -482,6 +527,8 @@ $("btn-help").addEventListener("click", () => showHelp(!$("screen-new").hidden))
 $("btn-games").addEventListener("click", openGames);
 // Statistics load only when opened (js/stats.js): the table opens without them.
 $("btn-stats").addEventListener("click", () => import("./stats.js").then((m) => m.openStats($("btn-stats"))));
+// The account window loads only when opened (js/account.js): an account is never needed.
+$("btn-account").addEventListener("click", () => import("./account.js").then((m) => m.openAccount($("btn-account"))));
 $("games-new").addEventListener("click", openNewGame);
 $("games-back").addEventListener("click", () => { showScreen("table"); focusDecision(); });
 $("new-cancel").addEventListener("click", () => { showScreen("table"); focusDecision(); });
