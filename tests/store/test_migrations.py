@@ -42,7 +42,9 @@ from spades.store import (
 
 pytestmark = pytest.mark.timeout(300)
 
-TABLES = ("games", "seats", "decks", "actions", "looks")
+#: The tables of the release before migrations, and the tables now (0002 added accounts).
+RELEASE = ("games", "seats", "decks", "actions", "looks")
+TABLES = (*RELEASE, "accounts", "logins", "account_players", "resets")
 OWNER = "player-aaaa-0001"
 
 
@@ -139,7 +141,7 @@ def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         with engine.connect() as conn:
             return {name: [tuple(r) for r in conn.execute(
                         sa.select(table).order_by(*table.primary_key.columns))]
-                    for name, table in zip(TABLES, (tables.games, tables.seats, tables.decks,
+                    for name, table in zip(RELEASE, (tables.games, tables.seats, tables.decks,
                                                     tables.actions, tables.looks), strict=True)}
     finally:
         engine.dispose()
@@ -481,7 +483,7 @@ def test_a_later_migration_upgrades_a_release_database_keeping_every_game(
         {"before": None, "after": revision, "adopted": True},
         *[{"before": revision, "after": revision, "adopted": False}] * 2]
     assert count(database, "notes") == len(played)
-    assert {name: count(database, name) for name in TABLES} == rows
+    assert {name: count(database, name) for name in RELEASE} == rows
     store = Store(database.url, prefix=database.prefix)
     try:
         for game in played:

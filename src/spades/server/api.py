@@ -18,15 +18,14 @@ from spades.stats import store_stats
 from spades.store import StoreError
 
 from .common import (
-    BAD_PLAYER,
     MAX_MESSAGE,
     NOT_FOUND,
     error_response,
     lobby_of,
-    player_of,
     read_body,
     reason,
 )
+from .identity import person
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
 
@@ -62,11 +61,11 @@ async def presets(request: Request) -> Response:
 
 
 async def list_games(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     try:
-        games = await lobby_of(request).list_games(player)
+        games = await lobby_of(request).list_games(who.players)
     except StoreError:
         log.exception("could not list games")
         return error_response(503, "the saved games cannot be read right now")
@@ -96,15 +95,15 @@ async def new_game_body(request: Request) -> dict[str, Any] | Response:
 
 
 async def create_game(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request, change=True)
+    if isinstance(who, Response):
+        return who
     data = await new_game_body(request)
     if isinstance(data, Response):
         return data
     try:
         row = await lobby_of(request).create(
-            player, data.get("preset", "house"), data.get("house_rules"),
+            who.player, data.get("preset", "house"), data.get("house_rules"),
             data.get("level", "normal"), data.get("seats"))
     except ChoiceError as error:
         return error_response(400, str(error))
@@ -118,11 +117,12 @@ async def create_game(request: Request) -> Response:
 
 
 async def game_summary(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     try:
-        summary = await lobby_of(request).summary(request.path_params["game_id"], player)
+        summary = await lobby_of(request).summary(request.path_params["game_id"],
+                                                  who.players)
     except StoreError:
         log.exception("could not read a game")
         return error_response(503, "this game cannot be read right now")
@@ -132,12 +132,12 @@ async def game_summary(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     game_id = request.path_params["game_id"]
     try:
-        data = await lobby_of(request).download(game_id, player)
+        data = await lobby_of(request).download(game_id, who.players)
     except StoreError:
         log.exception("could not load game %s", game_id)
         return error_response(503, "this game cannot be read right now")
@@ -149,13 +149,13 @@ async def record(request: Request) -> Response:
 
 async def stats(request: Request) -> Response:
     """The player's statistics, from their own games only (docs/protocol.md)."""
-    player = player_of(request)
-    if player is None:
-        return error_response(400, BAD_PLAYER)
+    who = await person(request)
+    if isinstance(who, Response):
+        return who
     unreadable: list[str] = []
     state = request.app.state
     try:
-        found = await asyncio.to_thread(store_stats, state.store, player, state.figures,
+        found = await asyncio.to_thread(store_stats, state.store, who.players, state.figures,
                                         unreadable)
     except StoreError:
         log.exception("could not work out statistics")

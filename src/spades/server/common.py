@@ -20,8 +20,9 @@ PLAYER_HEADER = "x-spades-player"
 NOT_FOUND = "no such game for this player"
 #: The websocket close code for a client that stopped taking its messages.
 POLICY_CLOSE = 1008
-BAD_PLAYER = ("a player id is needed: send the header X-Spades-Player (or ?player=) with 8 "
-              "to 64 characters of A-Z, a-z, 0-9, - and _")
+BAD_PLAYER = ("who is asking is not known: start a session (POST /api/session), sign in, or "
+              "send the header X-Spades-Player with 8 to 64 characters of A-Z, a-z, 0-9, - "
+              "and _")
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,11 @@ class Settings:
     """How to run the server. ``db_url`` None is SQLite in the user's data folder;
     ``workers`` None is one thinking process per core, 0 thinks inline (tests);
     ``pace`` is the least time between two changes made by computer players;
-    ``seed`` makes the computer players' choices repeatable (tests only)."""
+    ``seed`` makes the computer players' choices repeatable (tests only);
+    ``trusted_proxies`` are the addresses or networks whose X-Forwarded-For and
+    X-Forwarded-Proto are believed; ``smtp_url`` sends password reset links by email
+    (None: they are written to the server's log); ``public_url`` is the address those links
+    start with (never taken from a request's Host header)."""
 
     db_url: str | None = None
     web_dir: Path = field(default=WEB_DIR)
@@ -37,6 +42,9 @@ class Settings:
     pace: float = 0.6
     table_prefix: str = ""
     seed: int | None = None
+    trusted_proxies: tuple[str, ...] = ()
+    smtp_url: str | None = None
+    public_url: str = "http://127.0.0.1:8000"
 
 
 def dumps(message: Json) -> str:
@@ -48,7 +56,8 @@ def error_response(status: int, message: str) -> JSONResponse:
 
 
 def player_of(request: Request) -> str | None:
-    value = request.headers.get(PLAYER_HEADER) or request.query_params.get("player")
+    """The header's player id (scripts and tests); a route asks ``identity.identify``."""
+    value = request.headers.get(PLAYER_HEADER)
     return value if is_player_id(value) else None
 
 

@@ -32,6 +32,25 @@ def is_player_id(value: Any) -> bool:
     return isinstance(value, str) and PLAYER_ID.fullmatch(value) is not None
 
 
+#: One player id, or every id of one person (an account's: ``Identity.players``).
+Players = str | frozenset[str]
+
+
+def ids_of(players: Players) -> frozenset[str]:
+    return frozenset({players}) if isinstance(players, str) else players
+
+
+def seat_for(table: Table, players: Players) -> int | None:
+    """The seat at ``table`` of the person with these ids (the first, if several)."""
+    seats = [s for s in (table.seat_of(p) for p in sorted(ids_of(players))) if s is not None]
+    return min(seats) if seats else None
+
+
+def seated(row: GameRow, players: Players) -> bool:
+    ids = ids_of(players)
+    return any(s.player_id in ids for s in row.seats if s.player_id is not None)
+
+
 def summary_json(row: GameRow) -> Json:
     """A line of the list of games, from the game row alone (no replay)."""
     rules = rules_from_json(row.rules)
@@ -106,20 +125,22 @@ class Lobby:
                     del self.tables[game_id]
         self.tables[table.id] = table
 
-    async def table(self, game_id: str, player_id: str) -> Table | None:
-        """The table of ``game_id`` if ``player_id`` sits at it (loaded if need be)."""
-        if not GAME_ID.fullmatch(game_id) or not is_player_id(player_id):
+    async def table(self, game_id: str, player_id: Players) -> Table | None:
+        """The table of ``game_id`` if ``player_id`` (or one of a person's ids) sits at it
+        (loaded if need be)."""
+        if not GAME_ID.fullmatch(game_id) or not any(is_player_id(p)
+                                                     for p in ids_of(player_id)):
             return None
         table = self.tables.get(game_id)
         if table is None:
             table = await self._load(game_id, player_id)
             if table is None:
                 return None
-        if table.seat_of(player_id) is None:
+        if seat_for(table, player_id) is None:
             return None
         return table
 
-    async def _load(self, game_id: str, player_id: str) -> Table | None:
+    async def _load(self, game_id: str, player_id: Players) -> Table | None:
         """Load a table once however many ask at the same time; the lock is kept only
         while someone waits for it (an unknown id leaves nothing behind)."""
         entry = self._loading.get(game_id)
@@ -133,8 +154,7 @@ class Lobby:
                 if table is not None:
                     return table
                 stored = await asyncio.to_thread(self.store.load_game, game_id)
-                if stored is None or not any(s.player_id == player_id
-                                             for s in stored.game.seats):
+                if stored is None or not seated(stored.game, player_id):
                     return None
                 state = await asyncio.to_thread(state_from_store, stored)
                 table = Table(stored, state, self.store, self.brain, self.pace)
@@ -145,19 +165,19 @@ class Lobby:
             if not users[0]:
                 del self._loading[game_id]
 
-    async def list_games(self, player_id: str) -> list[Json]:
-        rows = await asyncio.to_thread(self.store.list_games, player_id)
+    async def list_games(self, player_id: Players) -> list[Json]:
+        rows = await asyncio.to_thread(self.store.list_games, ids_of(player_id))
         return [summary_json(r) for r in rows]
 
-    async def summary(self, game_id: str, player_id: str) -> Json | None:
+    async def summary(self, game_id: str, player_id: Players) -> Json | None:
         if not GAME_ID.fullmatch(game_id):
             return None
         row = await asyncio.to_thread(self.store.get_game, game_id)
-        if row is None or not any(s.player_id == player_id for s in row.seats):
+        if row is None or not seated(row, player_id):
             return None
         return summary_json(row)
 
-    async def seated(self, game_id: str, players: frozenset[str]) -> str | None:
+    async def seated_id(self, game_id: str, players: frozenset[str]) -> str | None:
         """Which of a person's ``players`` ids sits at ``game_id`` (None: none does, or no
         such game). A table in memory answers; else the game's row (no replay)."""
         if not GAME_ID.fullmatch(game_id):
@@ -172,14 +192,21 @@ class Lobby:
                                           and s.player_id in players]
         return min(ids) if ids else None
 
-    async def download(self, game_id: str, player_id: str) -> Json | None:
+    async def download(self, game_id: str, player_id: Players) -> Json | None:
         table = await self.table(game_id, player_id)
         if table is None:
             return None
-        seat = table.seat_of(player_id)
+        seat = seat_for(table, player_id)
         assert seat is not None
         async with table.lock:
             return download(table.state, table.names, seat)
+
+    async def forget(self, game_ids: list[str]) -> None:
+        """Let go of these games' tables (their games were deleted): their sockets close."""
+        for game_id in game_ids:
+            table = self.tables.pop(game_id, None)
+            if table is not None:
+                await table.stop()
 
     async def close(self) -> None:
         for table in list(self.tables.values()):

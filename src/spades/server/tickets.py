@@ -24,16 +24,14 @@ from starlette.websockets import WebSocket
 
 from spades.store import StoreError
 
+from . import identity
 from .common import NOT_FOUND, error_response, lobby_of
-from .identity import identify
 
 #: How long a ticket opens its game's socket, in seconds.
 TICKET_LIFE = 30.0
 #: Tickets kept at most; beyond this the oldest are dropped (a flood costs bounded memory).
 MOST_TICKETS = 10_000
 log = logging.getLogger("spades.server")
-UNKNOWN_PERSON = ("who you are is not known: open the table's page (it starts a session), "
-                  "or send the header X-Spades-Player")
 
 
 @dataclass(frozen=True)
@@ -93,12 +91,12 @@ def tickets_of(request: Request | WebSocket) -> Tickets:
 async def ticket(request: Request) -> Response:
     """``POST /api/games/{id}/ticket``: a ticket to open the game's socket, for a person
     seated at it (404 for anyone else, as for every route of a game)."""
-    person = await identify(request)
-    if person is None:
-        return error_response(400, UNKNOWN_PERSON)
+    person = await identity.person(request, change=True)  # a cookie's needs its CSRF token
+    if isinstance(person, Response):
+        return person
     game_id = request.path_params["game_id"]
     try:
-        player = await lobby_of(request).seated(game_id, person.players)
+        player = await lobby_of(request).seated_id(game_id, person.players)
     except StoreError:
         log.exception("could not read game %s", game_id)
         return error_response(503, "this game cannot be read right now")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from typing import Any
 
 import sqlalchemy as sa
@@ -22,8 +23,10 @@ from .figures import NO_COMPUTER, GameFigures, Stats, StatsError, game_figures, 
 MOST_GAMES = 1000
 
 
-def seats_of(row: GameRow, player_id: str) -> tuple[int, ...]:
-    return tuple(s.seat for s in row.seats if s.player_id == player_id)
+def seats_of(row: GameRow, player_id: str | Collection[str]) -> tuple[int, ...]:
+    """The seats of the player (of any of a person's ids: an account's)."""
+    ids = {player_id} if isinstance(player_id, str) else set(player_id)
+    return tuple(s.seat for s in row.seats if s.player_id in ids)
 
 
 def level_of(row: GameRow) -> str:
@@ -47,7 +50,7 @@ def record_data(stored: StoredGame) -> dict[str, Any]:
                       for deck, acts in zip(stored.decks, actions, strict=True)]}
 
 
-def stored_figures(stored: StoredGame, player_id: str) -> GameFigures:
+def stored_figures(stored: StoredGame, player_id: str | Collection[str]) -> GameFigures:
     """The player's figures in one stored game, replayed through the engine."""
     row = stored.game
     try:
@@ -89,7 +92,7 @@ class FigureCache:
                 self._items.popitem(last=False)
 
 
-def store_figures(store: Store, player_id: str, cache: FigureCache | None = None,
+def store_figures(store: Store, player_id: str | Collection[str], cache: FigureCache | None = None,
                   limit: int = MOST_GAMES,
                   unreadable: list[str] | None = None) -> list[GameFigures]:
     """The player's games (most recently played first) as figures. Blocking.
@@ -121,7 +124,7 @@ def store_figures(store: Store, player_id: str, cache: FigureCache | None = None
     return out
 
 
-def store_stats(store: Store, player_id: str, cache: FigureCache | None = None,
+def store_stats(store: Store, player_id: str | Collection[str], cache: FigureCache | None = None,
                 unreadable: list[str] | None = None) -> Stats:
     return player_stats(store_figures(store, player_id, cache, unreadable=unreadable))
 

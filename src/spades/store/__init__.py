@@ -1,5 +1,6 @@
 """Persistence behind one small interface: a game is its rules, decks and ordered actions."""
 
+from .accounts import AccountExistsError, AccountRow, Accounts, LoginRow
 from .migrate import Upgrade
 from .store import (
     OVER,
@@ -19,9 +20,13 @@ from .store import (
 __all__ = [
     "OVER",
     "PLAYING",
+    "AccountExistsError",
+    "AccountRow",
+    "Accounts",
     "ActionRow",
     "GameExistsError",
     "GameRow",
+    "LoginRow",
     "SeatRow",
     "StaleVersionError",
     "Store",

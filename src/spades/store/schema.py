@@ -6,6 +6,12 @@ and accounts need no new shape), ``decks`` each hand's deck as it is dealt, ``ac
 append-only list of actions (a look at face-down cards is one of them), and ``looks``, where
 servers saved such looks before they were actions: it is only read now, so that those games
 resume the same.
+
+Accounts (optional, migration 0002): ``accounts`` (an email, the argon2id hash of its
+password and the player id its new games seat it with), ``logins`` (server-side sessions:
+the id is the SHA-256 of the cookie's token, never the token), ``account_players`` (every
+player id whose games are the account's, or that was asked to move and said no) and
+``resets`` (one-use password reset links, by the SHA-256 of their token).
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import sqlalchemy as sa
 
 #: The length of ids we accept: game ids and player ids.
 ID_LENGTH = 64
+#: The longest email address (RFC 5321's path limit).
+EMAIL_LENGTH = 254
 
 
 @dataclass(frozen=True)
@@ -26,6 +34,10 @@ class Tables:
     decks: sa.Table
     actions: sa.Table
     looks: sa.Table
+    accounts: sa.Table
+    logins: sa.Table
+    account_players: sa.Table
+    resets: sa.Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -80,4 +92,48 @@ def make_tables(prefix: str = "") -> Tables:
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     )
-    return Tables(md, games, seats, decks, actions, looks)
+    accounts, logins, account_players, resets = account_tables(md, prefix)
+    return Tables(md, games, seats, decks, actions, looks, accounts, logins, account_players,
+                  resets)
+
+
+def account_tables(md: sa.MetaData, prefix: str) -> tuple[sa.Table, ...]:
+    """The tables of accounts and login sessions (migration 0002)."""
+    accounts = sa.Table(
+        f"{prefix}accounts", md,
+        sa.Column("id", sa.String(ID_LENGTH), primary_key=True),
+        sa.Column("email", sa.String(EMAIL_LENGTH), nullable=False, unique=True),
+        sa.Column("password", sa.String(255), nullable=False),
+        sa.Column("player_id", sa.String(ID_LENGTH), nullable=False, unique=True),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    )
+    logins = sa.Table(
+        f"{prefix}logins", md,
+        sa.Column("id", sa.String(ID_LENGTH), primary_key=True),
+        sa.Column("player_id", sa.String(ID_LENGTH), nullable=False),
+        sa.Column("account_id", sa.String(ID_LENGTH),
+                  sa.ForeignKey(accounts.c.id, ondelete="CASCADE"), nullable=True, index=True),
+        sa.Column("csrf", sa.String(ID_LENGTH), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("last_seen", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("device", sa.String(128), nullable=False),
+        sa.Column("moving", sa.String(ID_LENGTH), nullable=True),
+    )
+    account_players = sa.Table(
+        f"{prefix}account_players", md,
+        sa.Column("player_id", sa.String(ID_LENGTH), primary_key=True),
+        sa.Column("account_id", sa.String(ID_LENGTH),
+                  sa.ForeignKey(accounts.c.id, ondelete="CASCADE"), nullable=False, index=True),
+        sa.Column("moved", sa.Boolean, nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    )
+    resets = sa.Table(
+        f"{prefix}resets", md,
+        sa.Column("id", sa.String(ID_LENGTH), primary_key=True),
+        sa.Column("account_id", sa.String(ID_LENGTH),
+                  sa.ForeignKey(accounts.c.id, ondelete="CASCADE"), nullable=False, index=True),
+        sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("used", sa.DateTime(timezone=True), nullable=True),
+    )
+    return accounts, logins, account_players, resets

@@ -9,7 +9,7 @@ both append the same step.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
 from . import migrate
+from .accounts import Accounts
 from .migrate import Upgrade
 from .schema import Tables, make_tables
 
@@ -214,6 +215,7 @@ class Store:
                 raise
         self._file = sqlite_file(self.url)
         self._identity = _identity(self._file)
+        self.accounts = Accounts(self)
 
     def upgrade(self) -> Upgrade:
         """Bring the tables to the newest schema, once however many processes ask at once."""
@@ -383,12 +385,14 @@ class Store:
                           for a in actions),
             looks=frozenset((lk.hand, lk.seat) for lk in looks))
 
-    def list_games(self, player_id: str, limit: int = 200) -> list[GameRow]:
-        """The games where ``player_id`` has a seat, most recently played first."""
+    def list_games(self, player_id: str | Collection[str], limit: int = 200) -> list[GameRow]:
+        """The games where ``player_id`` (or any of several ids: an account's) has a seat,
+        most recently played first."""
         t = self.tables
+        players = [player_id] if isinstance(player_id, str) else sorted(player_id)
         try:
             with self.engine.connect() as conn:
-                ids = sa.select(t.seats.c.game_id).where(t.seats.c.player_id == player_id)
+                ids = sa.select(t.seats.c.game_id).where(t.seats.c.player_id.in_(players))
                 rows = conn.execute(
                     sa.select(t.games).where(t.games.c.id.in_(ids))
                     .order_by(t.games.c.updated.desc(), t.games.c.id).limit(limit)).all()
