@@ -201,7 +201,7 @@ async function accountView() {
     const data = await api.account();
     devices.replaceChildren(...(data.devices || []).map((d) => h("li", null,
       h("span", { text: d.label || "A device" }),
-      d.current || d.this ? h("strong", { text: " (this device)" }) : null,
+      d.this_device ? h("strong", { text: " (this device)" }) : null,
       d.last_seen ? ` — last seen ${when(d.last_seen)}` : "")));
     if (!devices.children.length) devices.append(h("li", { class: "hint", text: "Only this one." }));
   } catch (e) {
