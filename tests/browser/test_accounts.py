@@ -6,7 +6,9 @@ the page makes carries the player id in its URL."""
 
 from __future__ import annotations
 
+import json
 import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -246,7 +248,7 @@ def test_no_request_url_carries_the_player_id(browser: Any, server: ServerProces
     context, page = new_page(browser, player=player)
     urls: list[str] = []
     headers: list[str] = []
-    page.on("request", lambda r: (urls.append(r.url), headers.append(str(r.headers))))
+    context.on("request", lambda r: (urls.append(r.url), headers.append(str(r.headers))))
     page.on("websocket", lambda ws: urls.append(ws.url))
     try:
         table = Table(page, server.url)
@@ -260,6 +262,10 @@ def test_no_request_url_carries_the_player_id(browser: Any, server: ServerProces
         with page.expect_download() as download:
             link.click()
         assert download.value.suggested_filename.startswith("spades-")
+        urls.append(download.value.url)
+        assert download.value.failure() is None
+        record = json.loads(Path(download.value.path()).read_text())
+        assert record["players"][0] == "You"  # the cookie said whose record it is
         page.click("#btn-stats")
         page.locator("#stats-body").wait_for()
         page.keyboard.press("Escape")

@@ -25,6 +25,7 @@ const app = {
   presets: null,
   shownKind: "", // the decision the page shows now
   endReason: null, // why the game ended, from the server's game event (target, mercy, ...)
+  leftGame: null, // the game open before a sign-in that does not reach it
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -441,11 +442,12 @@ async function openGames() {
   $("games-title").focus();
 }
 
-/** Signed in or out (here, or elsewhere): the game open stays if this person may reach it;
- * else the list of their games. */
+/** Signed in or out (here, or elsewhere), or games moved into the account: the game open
+ * stays if this person may reach it, else their list of games (and the game comes back
+ * when it is theirs again: its games moved in, or signed out). */
 async function whoChanged() {
   gamesHint();
-  const id = app.gameId;
+  const id = app.gameId || app.leftGame;
   if (!id) {
     if (!$("screen-games").hidden) openGames();
     return;
@@ -457,12 +459,14 @@ async function whoChanged() {
     if (app.socket) app.socket.close();
     app.socket = null;
     app.gameId = null;
-    app.msg = null;
+    app.leftGame = id;
     setCurrentGame(null);
     openGames();
     return;
   }
-  if (!$("screen-games").hidden) openGames();
+  const left = app.leftGame;
+  app.leftGame = null;
+  if (!left && !$("screen-games").hidden) openGames(); // the list, for who this is now
   else openGame(id); // a new socket, with a ticket for who this is now
 }
 
