@@ -134,6 +134,7 @@ def test_games_on_this_device_move_into_the_account_when_asked_once(
         question = dialog.get_by_text("Move the game on this device into your account?")
         question.wait_for()
         assert dialog.get_by_role("button", name="Keep apart").is_visible()
+        assert serious_violations(page) == [], "the move question"
         dialog.get_by_role("button", name="Move").click()
         signed_in(dialog, address)
         dialog.get_by_role("button", name="Close").click()
