@@ -233,3 +233,54 @@ def test_the_tables_own_page_and_a_script_open_a_socket(tmp_path: Path) -> None:
 def test_origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...],
                         ok: bool) -> None:
     assert origin_allowed(origin, host, allowed) is ok
+
+
+# ------------------------------------------------------------------ a browser's session
+
+def test_a_browser_session_gets_tickets_with_its_csrf_token(tmp_path: Path) -> None:
+    """The page's way: the session cookie (from POST /api/session with the id it kept) and
+    its CSRF token; without the token, no ticket (a page elsewhere cannot read it)."""
+    with client(tmp_path) as http:
+        game_id = new_game_id(http)  # PLAYER's, made by a script with the header
+        started = http.post("/api/session", json={"player": PLAYER})
+        assert started.status_code in (200, 201), started.text
+        csrf = started.json()["csrf"]
+        refused = http.post(f"/api/games/{game_id}/ticket")  # the cookie, no token
+        assert refused.status_code == 403 and "ticket" not in refused.json()
+        wrong = http.post(f"/api/games/{game_id}/ticket", headers={"X-CSRF-Token": "x" * 43})
+        assert wrong.status_code == 403
+        answer = http.post(f"/api/games/{game_id}/ticket", headers={"X-CSRF-Token": csrf})
+        assert answer.status_code == 200, answer.text
+        with http.websocket_connect(f"/ws/games/{game_id}") as ws:
+            ws.send_json({"type": "hello", "ticket": answer.json()["ticket"]})
+            assert first_state(ws)["game"]["you"] == 0
+
+
+def test_an_account_opens_the_games_of_every_id_it_holds(tmp_path: Path) -> None:
+    """Signed in with this device's games moved in: a ticket for a game of the device's
+    old id opens it at that id's seat; after signing out, no ticket."""
+    with client(tmp_path) as http:
+        game_id = new_game_id(http)
+        csrf = http.post("/api/session", json={"player": PLAYER}).json()["csrf"]
+        signed = http.post("/api/account/signup", headers={"X-CSRF-Token": csrf},
+                           json={"email": "seat@example.org", "password": "felt-green-42x"})
+        assert signed.status_code == 201, signed.text
+        assert signed.json()["move_games"] == {"count": 1}
+        csrf = signed.json()["csrf"]
+        # not moved yet: the account does not reach the device's game
+        assert http.post(f"/api/games/{game_id}/ticket",
+                         headers={"X-CSRF-Token": csrf}).status_code == 404
+        moved = http.post("/api/account/move", json={"move": True},
+                          headers={"X-CSRF-Token": csrf})
+        assert moved.status_code == 200, moved.text
+        token = http.post(f"/api/games/{game_id}/ticket", headers={"X-CSRF-Token": csrf})
+        assert token.status_code == 200, token.text
+        with http.websocket_connect(f"/ws/games/{game_id}") as ws:
+            ws.send_json({"type": "hello", "ticket": token.json()["ticket"]})
+            assert first_state(ws)["game"]["you"] == 0
+        out = http.post("/api/account/signout", headers={"X-CSRF-Token": csrf})
+        assert out.status_code == 200, out.text
+        again = http.post("/api/session", json={"player": PLAYER})
+        assert again.json()["player"] != PLAYER  # the moved id is reached by signing in
+        assert http.post(f"/api/games/{game_id}/ticket",
+                         headers={"X-CSRF-Token": again.json()["csrf"]}).status_code == 404
