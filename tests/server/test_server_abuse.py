@@ -129,13 +129,17 @@ def test_a_client_that_stops_reading_is_hung_up() -> None:
 # ------------------------------------------------------------------ 2. bodies
 
 def test_only_json_bodies_create_games(tmp_path: Path) -> None:
-    """A page elsewhere may POST text/plain (no preflight) with ?player=: no game."""
+    """A page elsewhere may POST text/plain (no preflight): ?player= names nobody, and a
+    body that is not JSON makes no game even with the header."""
     with client(tmp_path) as http:
         for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
                      None):
             headers = {} if kind is None else {"Content-Type": kind}
             response = http.post(f"/api/games?player={PLAYER}", content=b'{"level":"easy"}',
                                  headers=headers)
+            assert response.status_code == 400, (kind, response.text)
+            response = http.post("/api/games", content=b'{"level":"easy"}',
+                                 headers={**headers, **HEADERS})
             assert response.status_code == 415, (kind, response.text)
             assert "application/json" in response.json()["error"]
         assert http.get("/api/games", headers=HEADERS).json() == {"games": []}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from typing import Any
 
@@ -31,7 +32,47 @@ def register(subparsers: Any) -> None:
                              "50; behind a proxy every client has the proxy's address)")
     parser.add_argument("--head-timeout", type=float, default=None, metavar="SECONDS",
                         help="time a client has to send a request's headers (default 10)")
+    account_options(parser)
     parser.set_defaults(func=run)
+
+
+def account_options(parser: Any) -> None:
+    """The flags of accounts: reset emails, the address links start with, trusted proxies."""
+    env = os.environ.get
+    parser.add_argument("--smtp", default=env("SPADES_SMTP"), metavar="URL",
+                        help="send password reset links through this SMTP server, e.g. "
+                             "smtp://user:password@mail.example.org:587?from=spades@example.org"
+                             " (smtps:// for TLS from the start; env SPADES_SMTP; default: "
+                             "write the links to the server's log)")
+    parser.add_argument("--public-url", default=env("SPADES_PUBLIC_URL"), metavar="URL",
+                        help="the address people open, which reset links start with "
+                             "(env SPADES_PUBLIC_URL; default http://HOST:PORT)")
+    parser.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
+                        default=[v for v in [env("SPADES_TRUSTED_PROXY")] if v],
+                        help="a reverse proxy's address or network (repeat, or separate with "
+                             "commas; env SPADES_TRUSTED_PROXY): its X-Forwarded-For and "
+                             "X-Forwarded-Proto are believed (the client's address for "
+                             "sign-in limits; HTTPS for Secure cookies)")
+
+
+def account_settings(args: argparse.Namespace, shown: str) -> dict[str, Any] | str:
+    """The settings of accounts from the flags, or why they are wrong."""
+    from spades.accounts import MailError, smtp_target
+    from spades.server.forwarded import parse_trusted
+
+    try:
+        trusted = parse_trusted(args.trusted_proxy or [])
+    except ValueError as error:
+        return f"--trusted-proxy: {error}"
+    if args.smtp:
+        try:
+            smtp_target(args.smtp)
+        except MailError as error:
+            return str(error)
+    public = args.public_url or f"http://{shown}:{args.port}"
+    if not public.startswith(("http://", "https://")):
+        return "--public-url starts with http:// or https://"
+    return {"trusted_proxies": trusted, "smtp_url": args.smtp or None, "public_url": public}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,11 +92,15 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(checked, str):
         print(f"spades serve: {checked}", file=sys.stderr)
         return 2
-    app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers))
     host = args.host
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in shown:
         shown = f"[{shown}]"
+    accounts = account_settings(args, shown)
+    if isinstance(accounts, str):
+        print(f"spades serve: {accounts}", file=sys.stderr)
+        return 2
+    app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers, **accounts))
     server = listening(app, args)
 
     async def announce() -> None:

@@ -14,10 +14,11 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from spades.accounts import Attempts, Outbox, Passwords
 from spades.stats import FigureCache
 from spades.store import Store
 
-from . import api, tickets
+from . import account_api, api, sessions, tickets
 from .api import web_version
 from .common import (
     BAD_PLAYER,
@@ -71,6 +72,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         state: Any = app.state
         state.settings, state.store, state.brain, state.lobby = settings, store, brain, lobby
         state.figures, state.limits = FigureCache(), Limits()
+        account_parts(state, settings)
         state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
         try:
             yield
@@ -80,6 +82,35 @@ def lifespan_of(settings: Settings) -> Lifespan:
             store.close()
 
     return lifespan
+
+
+def account_parts(state: Any, settings: Settings) -> None:
+    """What accounts need while the server runs: the password hasher, the counts of failed
+    sign-ins and of reset links asked for, where reset links go, the mails being sent."""
+    state.passwords = Passwords(settings.password_cost)
+    state.attempts = Attempts()
+    state.resets = Attempts(per_account=3, per_address=10, window=3600.0)
+    state.outbox = Outbox(settings.smtp_url)
+    state.mailing = set()
+
+
+def account_routes() -> list[BaseRoute]:
+    """Sessions and accounts (docs/protocol.md, "Accounts and sessions")."""
+    post = ["POST"]
+    return [
+        Route("/api/session", sessions.get_session, methods=["GET"]),
+        Route("/api/session", sessions.post_session, methods=post),
+        Route("/api/account", account_api.account_info, methods=["GET"]),
+        Route("/api/account/games.zip", account_api.games_zip, methods=["GET"]),
+        Route("/api/account/signup", account_api.signup, methods=post),
+        Route("/api/account/signin", account_api.signin, methods=post),
+        Route("/api/account/signout", account_api.signout, methods=post),
+        Route("/api/account/signout-everywhere", account_api.signout_everywhere, methods=post),
+        Route("/api/account/delete", account_api.delete_account, methods=post),
+        Route("/api/account/reset", account_api.reset, methods=post),
+        Route("/api/account/reset/confirm", account_api.reset_confirm, methods=post),
+        Route("/api/account/move", account_api.move, methods=post),
+    ]
 
 
 def routes_of(web_dir: Path) -> list[BaseRoute]:
@@ -94,6 +125,7 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/api/games/{game_id}/ticket", tickets.ticket, methods=["POST"]),
         Route("/api/stats", api.stats),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
+        *account_routes(),
     ]
     if web_dir.is_dir():
         routes += [Mount("/static", StaticFiles(directory=web_dir)),

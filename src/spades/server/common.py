@@ -10,6 +10,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
+from spades.accounts import COST, Cost
+
 from .lobby import Lobby, is_player_id
 from .wire import Json
 
@@ -20,9 +22,8 @@ PLAYER_HEADER = "x-spades-player"
 NOT_FOUND = "no such game for this player"
 #: The websocket close code for a client that stopped taking its messages.
 POLICY_CLOSE = 1008
-BAD_PLAYER = ("who is asking is not known: start a session (POST /api/session), sign in, or "
-              "send the header X-Spades-Player with 8 to 64 characters of A-Z, a-z, 0-9, - "
-              "and _")
+BAD_PLAYER = ("a player id is needed: start a session (POST /api/session), sign in, or send "
+              "the header X-Spades-Player with 8 to 64 characters of A-Z, a-z, 0-9, - and _")
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     smtp_url: str | None = None
     public_url: str = "http://127.0.0.1:8000"
+    password_cost: Cost = COST
 
 
 def dumps(message: Json) -> str:

@@ -193,10 +193,12 @@ class Accounts:
             with self._write() as conn:
                 conn.execute(sa.update(t.logins).where(t.logins.c.id == login_id)
                              .values(moving=None))
+                known = conn.execute(sa.select(t.account_players.c.player_id).where(
+                    t.account_players.c.player_id == player_id)).first()
+                if known is not None:
+                    return False
                 conn.execute(sa.insert(t.account_players).values(
                     player_id=player_id, account_id=account_id, moved=move, created=when))
-        except sa.exc.IntegrityError:
-            return False
         except sa.exc.SQLAlchemyError as error:
             raise self._fail("could not move the games", error) from error
         return True
@@ -283,6 +285,19 @@ class Accounts:
                                                         expires=expires, used=None))
         except sa.exc.SQLAlchemyError as error:
             raise self._fail("could not save the reset link", error) from error
+
+    def reset_owner(self, reset_id: str, when: dt.datetime) -> AccountRow | None:
+        """The account of a reset link that is unused and not expired at ``when``."""
+        t = self.store.tables
+        try:
+            with self._read() as conn:
+                row = conn.execute(sa.select(t.accounts).join(
+                    t.resets, t.resets.c.account_id == t.accounts.c.id).where(
+                    t.resets.c.id == reset_id, t.resets.c.used.is_(None),
+                    t.resets.c.expires > when)).first()
+        except sa.exc.SQLAlchemyError as error:
+            raise self._fail("could not read the reset link", error) from error
+        return None if row is None else _account(row)
 
     def reset_password(self, reset_id: str, password: str, when: dt.datetime) -> str | None:
         """Use the reset link once: set the password, sign its account out everywhere and
