@@ -301,3 +301,49 @@ def test_a_page_of_the_old_version_is_told_to_reload(page: Any, server: ServerPr
     assert [m["code"] for m in answer["got"]] == ["reload"]
     assert "reload it to play on" in answer["got"][0]["message"]
     assert not any(m["type"] == "state" for m in answer["got"])
+
+
+def test_a_forgotten_password_is_reset_by_the_link(browser: Any, server: ServerProcess) -> None:
+    """Forgot your password: the link (in the server's log here, no --smtp) opens the
+    account window to choose a new one; the new one signs in."""
+    import re
+    import time
+
+    address = email()
+    context, page = new_page(browser)
+    try:
+        table = Table(page, server.url)
+        table.open()
+        page.wait_for_selector("#new-preset option", state="attached")
+        dialog = sign_in(page, address, create=True)
+        signed_in(dialog, address)
+        dialog.get_by_role("button", name="Sign out", exact=True).click()
+        dialog.get_by_role("button", name="Forgot your password?").click()
+        dialog.get_by_label("Email").fill(address)
+        dialog.get_by_role("button", name="Send me a reset link").click()
+        dialog.get_by_text("a link to choose a new password is on its way").wait_for()
+        link = None
+        for _ in range(100):
+            found = re.findall(rf"reset link for {re.escape(address)}.*?(#reset=[\w-]+)",
+                               server.log.read_text())
+            if found:
+                link = found[-1]
+                break
+            time.sleep(0.1)
+        assert link, "no reset link in the server's log"
+        page.goto(server.url + link)
+        dialog = page.locator("#dlg-account")
+        dialog.get_by_role("heading", name="Choose a new password").wait_for()
+        assert "#reset" not in page.url  # the token leaves the address bar at once
+        dialog.get_by_label("New password", exact=True).fill("a-new-felt-table-77")
+        dialog.get_by_role("button", name="Set the password").click()
+        dialog.get_by_role("heading", name="Sign in").wait_for()
+        dialog.get_by_label("Email").fill(address)
+        dialog.get_by_label("Password").fill(PASSWORD)  # the old one no longer works
+        dialog.get_by_role("button", name="Sign in").click()
+        dialog.locator("[role=alert]").filter(has_text="password").wait_for()
+        dialog.get_by_label("Password").fill("a-new-felt-table-77")
+        dialog.get_by_role("button", name="Sign in").click()
+        signed_in(dialog, address)
+    finally:
+        context.close()

@@ -56,9 +56,10 @@ function button(text, onClick, attrs) {
 function form(title, fields, submit, action, extra) {
   const error = h("p", { class: "error", role: "alert" });
   const done = h("p", { class: "hint", role: "status" });
-  const heading = h("h3", { text: title, tabindex: "-1" });
+  const headingId = `acct-form-${Math.random().toString(36).slice(2, 8)}`;
+  const heading = h("h3", { id: headingId, text: title, tabindex: "-1" });
   const go = h("button", { type: "submit", class: "primary", text: submit });
-  const f = h("form", { class: "account-form", "aria-label": title, novalidate: true }, heading, ...fields, error, done,
+  const f = h("form", { class: "account-form", "aria-labelledby": headingId, novalidate: true }, heading, ...fields, error, done,
     h("div", { class: "form-actions" }, go, ...(extra || [])));
   f.addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -480,6 +480,8 @@ function resetLink() {
   import("./account.js").then((m) => m.openAccount($("btn-account"), match[1]));
 }
 
+window.addEventListener("hashchange", resetLink); // the link opened in a tab already here
+
 async function start() {
   resetLink();
   const id = currentGame();
