@@ -21,7 +21,6 @@ import warnings
 from pathlib import Path
 
 from engine import machine  # bench/engine.py
-
 from spades.accounts import COST, Cost, Passwords
 from spades.server import Settings, create_app
 
@@ -34,7 +33,7 @@ PASSWORD = "seven tricks and a nil"
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def main() -> int:

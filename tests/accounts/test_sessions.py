@@ -59,6 +59,10 @@ def test_the_url_names_nobody_and_a_player_id_moved_into_an_account_is_not_a_key
         assert by_header.status_code == 400
         assert http.get(f"/api/games/{game}", headers={"X-Spades-Player": OLD_ID}
                         ).status_code == 400
+        with http.websocket_connect(f"/ws/games/{game}?player={OLD_ID}") as ws:
+            assert ws.receive_json()["code"] == "reload"  # an id in the address opens nothing
+        assert http.post(f"/api/games/{game}/ticket", headers={"X-Spades-Player": OLD_ID}
+                         ).status_code == 400
         # and a session for it is a fresh id, not the account's games
         thief = Device(http)
         assert thief.start(OLD_ID)["player"] != OLD_ID
