@@ -128,8 +128,10 @@ async function request(method, path, body) {
   } catch (e) {
     // The session ended or changed elsewhere (signed out everywhere, signed in in another
     // tab): find it again and try once more.
+    // (only these two refusals: a wrong password is never sent twice)
     const unknown = e.status === 400 && /X-Spades-Player/.test(e.message);
-    if (!unknown && e.status !== 401 && e.status !== 403) throw e;
+    const stale = e.status === 403 && /X-CSRF-Token/.test(e.message);
+    if (!unknown && !stale) throw e;
     await startSession(true);
     return exchange(method, path, body, session.csrf);
   }
