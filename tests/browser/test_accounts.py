@@ -340,8 +340,11 @@ def test_a_forgotten_password_is_reset_by_the_link(browser: Any, server: ServerP
         dialog.get_by_role("heading", name="Sign in").wait_for()
         dialog.get_by_label("Email").fill(address)
         dialog.get_by_label("Password").fill(PASSWORD)  # the old one no longer works
+        tries: list[str] = []
+        page.on("request", lambda r: tries.append(r.url) if "/signin" in r.url else None)
         dialog.get_by_role("button", name="Sign in").click()
         dialog.locator("[role=alert]").filter(has_text="password").wait_for()
+        assert len(tries) == 1  # a refused password is not sent again (sign-in limits)
         dialog.get_by_label("Password").fill("a-new-felt-table-77")
         dialog.get_by_role("button", name="Sign in").click()
         signed_in(dialog, address)
