@@ -131,8 +131,17 @@ class Device:
         assert response.status_code == 200, response.text
         return [g["id"] for g in response.json()["games"]]
 
-    def socket(self, game_id: str) -> Any:
-        """The game's websocket, with this device's cookie (as a browser sends it)."""
-        cookie = f"spades_session={self.token}" if self.token else ""
-        headers = {"User-Agent": self.agent, **({"Cookie": cookie} if cookie else {})}
-        return self.http.websocket_connect(f"/ws/games/{game_id}", headers=headers)
+    def ticket(self, game_id: str) -> httpx.Response:
+        """Ask for a ticket to the game's websocket, as the page does before opening it."""
+        return self.post(f"/api/games/{game_id}/ticket")
+
+    @contextmanager
+    def socket(self, game_id: str) -> Iterator[Any]:
+        """The game's websocket as a browser opens it: a ticket (with this device's cookie
+        and CSRF token), then the socket with the ticket in its first message."""
+        answer = self.ticket(game_id)
+        assert answer.status_code == 200, answer.text
+        headers = {"User-Agent": self.agent, "Origin": "http://testserver"}
+        with self.http.websocket_connect(f"/ws/games/{game_id}", headers=headers) as ws:
+            ws.send_json({"type": "hello", "ticket": answer.json()["ticket"]})
+            yield ws

@@ -62,6 +62,25 @@ def new_game_id(http: TestClient, preset: str = "house", level: str = "random",
     return game_id
 
 
+def ticket(http: TestClient, game_id: str, player: str = PLAYER) -> str:
+    """A ticket to open ``game_id``'s websocket as ``player`` (POST /api/games/{id}/ticket)."""
+    response = http.post(f"/api/games/{game_id}/ticket", headers={"X-Spades-Player": player})
+    assert response.status_code == 200, response.text
+    token: str = response.json()["ticket"]
+    return token
+
+
+@contextlib.contextmanager
+def open_table(http: TestClient, game_id: str, player: str = PLAYER,
+               **options: Any) -> Iterator[Any]:
+    """The game's websocket for ``player``, as the page opens it: a ticket, then the socket
+    with the ticket in its first message."""
+    token = ticket(http, game_id, player)
+    with http.websocket_connect(f"/ws/games/{game_id}", **options) as ws:
+        ws.send_json({"type": "hello", "ticket": token})
+        yield ws
+
+
 class Driver:
     """Drives seat 0 through a websocket and keeps every frame it receives."""
 
@@ -324,6 +343,27 @@ class LiveServer:
         with urllib.request.urlopen(request, timeout=30) as response:
             game_id: str = json.loads(response.read())["id"]
         return game_id
+
+
+def live_ticket(base: str, game_id: str, player: str = PLAYER) -> str:
+    """A ticket from a real server at ``base`` (http://host:port)."""
+    request = urllib.request.Request(f"{base}/api/games/{game_id}/ticket", method="POST",
+                                     data=b"", headers={"X-Spades-Player": player})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        token: str = json.loads(response.read())["ticket"]
+    return token
+
+
+@contextlib.contextmanager
+def live_socket(port: int, game_id: str, player: str = PLAYER,
+                **options: Any) -> Iterator[Any]:
+    """The game's websocket on a real server (the ``websockets`` client), hello sent."""
+    from websockets.sync.client import connect
+
+    token = live_ticket(f"http://127.0.0.1:{port}", game_id, player)
+    with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}", **options) as ws:
+        ws.send(json.dumps({"type": "hello", "ticket": token}))
+        yield ws
 
 
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -16,7 +16,17 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from server_testkit import HEADERS, PLAYER, Driver, client, db_url, new_game_id, run_async, stored
+from server_testkit import (
+    HEADERS,
+    PLAYER,
+    Driver,
+    client,
+    db_url,
+    new_game_id,
+    open_table,
+    run_async,
+    stored,
+)
 from starlette.requests import Request
 
 from spades.server.app import MAX_MESSAGE
@@ -24,7 +34,6 @@ from spades.server.table import Connection
 
 pytestmark = pytest.mark.timeout(60)
 
-WS = "/ws/games/{}?player=" + PLAYER
 
 
 def snapshot(tmp_path: Path, game_id: str) -> tuple[int, int]:
@@ -197,8 +206,8 @@ def test_a_flood_of_frames_is_read_at_a_persons_pace(tmp_path: Path) -> None:
     frames = 150
     with client(tmp_path) as http:
         mine, other = new_game_id(http), new_game_id(http)
-        with http.websocket_connect(WS.format(mine)) as ws, \
-                http.websocket_connect(WS.format(other)) as calm:
+        with open_table(http, mine) as ws, \
+                open_table(http, other) as calm:
             Driver(ws).until_decision()
             Driver(calm).until_decision()
             start = time.monotonic()
@@ -220,7 +229,7 @@ def test_a_flood_of_frames_is_read_at_a_persons_pace(tmp_path: Path) -> None:
 def test_a_deleted_sqlite_file_refuses_every_change(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             (tmp_path / "games.db").unlink()
@@ -254,7 +263,7 @@ def test_a_full_or_read_only_database_refuses_with_its_cause(
         tmp_path: Path, event: str, listener: Any, cause: str) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             before = snapshot(tmp_path, game_id)
@@ -292,7 +301,7 @@ def test_unreadable_json_on_the_socket_is_a_bad_message(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             for text, words in UNREADABLE:

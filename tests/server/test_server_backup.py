@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import PLAYER, Driver, client, db_url, new_game_id, stored
+from server_testkit import PLAYER, Driver, client, db_url, new_game_id, open_table, stored
 
 from spades.cli.main import main
 
@@ -41,7 +41,7 @@ def test_a_backup_taken_mid_game_resumes_at_its_trick(
     backup = tmp_path / "mid-game.db"
     with client(live) as http:  # the server holds the database throughout
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             at_backup = into_the_hand(driver, tricks=3)
             assert main(["db", "backup", str(backup), "--db", db_url(live)]) == 0
@@ -52,7 +52,7 @@ def test_a_backup_taken_mid_game_resumes_at_its_trick(
     assert main(["db", "restore", str(backup), "--db", db_url(copy)]) == 0
     assert "(1 game, " in capsys.readouterr().out
     assert len(stored(copy, game_id).actions) == at_backup["step"]
-    with client(copy) as http, http.websocket_connect(WS.format(game_id)) as ws:
+    with client(copy) as http, open_table(http, game_id) as ws:
         driver = Driver(ws)
         resumed = driver.recv()
         for key in ("version", "step", "game", "view", "legal"):

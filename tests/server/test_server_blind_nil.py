@@ -19,6 +19,7 @@ from server_testkit import (
     client,
     db_url,
     new_game_id,
+    open_table,
     stored,
     true_states,
 )
@@ -31,7 +32,6 @@ from spades.store import Store
 
 pytestmark = pytest.mark.timeout(60)
 
-WS = "/ws/games/{}?player=" + PLAYER
 
 
 def crafted_game(tmp_path: Path, first_dealer: int, **options: Any) -> str:
@@ -55,7 +55,7 @@ def assert_face_down(state: dict[str, Any]) -> None:
 def test_two_player_blind_nil_before_the_first_draw(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http, "two-player")
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             assert state["view"]["phase"] == "draw" and state["view"]["turn"] == 0
@@ -79,7 +79,7 @@ def test_two_player_blind_nil_before_the_first_draw(tmp_path: Path) -> None:
 def test_looking_turns_the_cards_up_and_closes_blind_nil(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http, "two-player")
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             driver.act({"look": True})
@@ -100,7 +100,7 @@ def test_looking_turns_the_cards_up_and_closes_blind_nil(tmp_path: Path) -> None
             assert error["code"] == "illegal" and "already face up" in error["message"]
             driver.recv()
         # the look is saved: a reload does not offer blind nil again
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             again = Driver(ws).recv()
             assert again["view"]["drawn"] == looked["view"]["drawn"]
             assert again["legal"] == looked["legal"]
@@ -114,7 +114,7 @@ def test_a_look_saved_in_the_old_looks_table_resumes_the_same(tmp_path: Path) ->
     such a game resumes with the cards face up and blind nil closed, as it was."""
     with client(tmp_path) as http:
         game_id = new_game_id(http, "two-player")
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             before = Driver(ws).until_decision()
             assert before["view"]["hand_hidden"] and before["view"]["drawn"] is None
     store = Store(db_url(tmp_path))
@@ -124,7 +124,7 @@ def test_a_look_saved_in_the_old_looks_table_resumes_the_same(tmp_path: Path) ->
                 game_id=game_id, hand=0, seat=0, created=dt.datetime.now(dt.UTC)))
     finally:
         store.close()
-    with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
+    with client(tmp_path) as http, open_table(http, game_id) as ws:
         again = Driver(ws).recv()
         assert not again["view"]["hand_hidden"] and again["view"]["drawn"] is not None
         assert again["legal"]["kind"] == "draw"
@@ -134,7 +134,7 @@ def test_a_look_saved_in_the_old_looks_table_resumes_the_same(tmp_path: Path) ->
 def test_partnership_blind_nil_cards_stay_hidden_then_two_cards_each_way(
         tmp_path: Path) -> None:
     game_id = crafted_game(tmp_path, first_dealer=0)  # Bramble bids first
-    with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
+    with client(tmp_path) as http, open_table(http, game_id) as ws:
         driver = Driver(ws)
         state = driver.until_decision()
         assert state["view"]["bids"][1] is not None  # others bid while my cards hid
@@ -181,7 +181,7 @@ def test_computer_players_never_bid_blind_nil(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(thinking._PLAYERS, "random", BlindNilLover())
     game_id = crafted_game(tmp_path, first_dealer=0)
-    with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
+    with client(tmp_path) as http, open_table(http, game_id) as ws:
         driver = Driver(ws)
         state = driver.until_decision()
         while state["view"]["hand_number"] <= 2 and not state["view"]["over"]:
@@ -211,7 +211,7 @@ def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(thinking, "suggest_bid", fake_suggest_bid)
     game_id = crafted_game(tmp_path, first_dealer=3)
-    with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
+    with client(tmp_path) as http, open_table(http, game_id) as ws:
         driver = Driver(ws)
         state = driver.until_decision()
         assert state["legal"]["kind"] == "blind_nil" and state["suggestion"] is None

@@ -18,6 +18,7 @@ from server_testkit import (
     client,
     hidden_cards,
     new_game_id,
+    open_table,
     shown,
     stored,
     true_states,
@@ -36,7 +37,7 @@ def play_whole_game(tmp_path: Path, preset: str, seed: int, hands: int = 1000,
     """Play seat 0 at random until the game is over (or ``hands`` hands are done)."""
     with client(tmp_path, **settings) as http:
         game_id = new_game_id(http, preset, target_score=250, mercy=True)
-        with http.websocket_connect(f"/ws/games/{game_id}?player=player-0000-aaaa") as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws, random.Random(seed))
             state = driver.until_decision()
             decisions = 0

@@ -7,7 +7,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from server_testkit import HEADERS, PLAYER, TEST_HOSTS, client, db_url, new_game_id
+from server_testkit import HEADERS, PLAYER, TEST_HOSTS, client, db_url, new_game_id, open_table
 
 from spades import __version__
 from spades.server.headers import CONTENT_SECURITY_POLICY
@@ -118,8 +118,8 @@ def test_a_configured_name_is_answered(tmp_path: Path) -> None:
 def test_a_websocket_with_another_host_is_refused(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        url = f"/ws/games/{game_id}?player={PLAYER}"
-        with http.websocket_connect(url) as ws:  # the allowed name: the game comes
+        url = f"/ws/games/{game_id}"
+        with open_table(http, game_id) as ws:  # the allowed name: the game comes
             assert ws.receive_json()["type"] in ("state", "hello")
         with pytest.raises(WebSocketDenialResponse) as refused, \
                 http.websocket_connect(url, headers={"host": EVIL}):

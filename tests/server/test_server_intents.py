@@ -8,15 +8,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import HEADERS, Driver, client, db_url, new_game_id, stored, true_states
+from server_testkit import (
+    HEADERS,
+    Driver,
+    client,
+    db_url,
+    new_game_id,
+    open_table,
+    stored,
+    true_states,
+)
 
 from spades.engine import IllegalActionError, Play, apply, parse_card
+from spades.server.common import NOT_FOUND
 from spades.server.table import state_from_store
 from spades.store import ActionRow, Store
 
 pytestmark = pytest.mark.timeout(60)
 
-WS = "/ws/games/{}?player=player-0000-aaaa"
 
 
 def snapshot(tmp_path: Path, game_id: str) -> tuple[int, int, frozenset[tuple[int, int]]]:
@@ -37,7 +46,7 @@ def refused(driver: Driver) -> tuple[dict[str, Any], dict[str, Any]]:
 def test_a_double_click_is_taken_once(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             assert state["legal"]["kind"] == "bid"
@@ -58,8 +67,8 @@ def test_a_double_click_is_taken_once(tmp_path: Path) -> None:
 def test_two_tabs_the_second_intent_is_stale(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as one, \
-                http.websocket_connect(WS.format(game_id)) as two:
+        with open_table(http, game_id) as one, \
+                open_table(http, game_id) as two:
             first, second = Driver(one), Driver(two)
             state_one = first.until_decision()
             state_two = second.until_decision()
@@ -83,7 +92,7 @@ def test_two_tabs_the_second_intent_is_stale(tmp_path: Path) -> None:
 def test_acting_while_a_computer_thinks_is_refused(tmp_path: Path) -> None:
     with client(tmp_path, pace=0.4) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             driver.until_decision()
             driver.act({"bid": 4})
@@ -106,7 +115,7 @@ def test_acting_while_a_computer_thinks_is_refused(tmp_path: Path) -> None:
 def test_an_illegal_card_gets_the_engine_reason_verbatim(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             while state["legal"]["kind"] != "play" or set(state["legal"]["cards"]) == set(
@@ -155,7 +164,7 @@ GARBAGE: list[tuple[Any, str]] = [
 def test_garbage_on_the_socket_is_refused_without_harm(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             assert state["version"] == 0
@@ -181,16 +190,13 @@ def test_garbage_on_the_socket_is_refused_without_harm(tmp_path: Path) -> None:
 def test_a_wrong_game_or_player_is_not_found(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        for path in ("/ws/games/nosuchgame?player=player-0000-aaaa",
-                     f"/ws/games/{game_id}?player=player-1111-bbbb",
-                     f"/ws/games/{game_id}?player=bad",
-                     f"/ws/games/{game_id}",
-                     "/ws/games/bad%24id?player=player-0000-aaaa"):
-            with http.websocket_connect(path) as ws:
-                message = ws.receive_json()
-                assert message["type"] == "error" and message["code"] == "not-found", path
-                closing = ws.receive()
-                assert closing["type"] == "websocket.close" and closing["code"] == 4404
+        for path, player in (("/api/games/nosuchgame/ticket", "player-0000-aaaa"),
+                             (f"/api/games/{game_id}/ticket", "player-1111-bbbb"),
+                             ("/api/games/bad%24id/ticket", "player-0000-aaaa")):
+            answer = http.post(path, headers={"X-Spades-Player": player})
+            assert answer.status_code == 404, path
+            assert answer.json() == {"error": NOT_FOUND}
+            assert "ticket" not in answer.text
     game = stored(tmp_path, game_id)
     assert game.game.version == 0 and true_states(game)[-1].hand.actions == ()
 
@@ -205,7 +211,7 @@ def test_a_stored_game_that_no_longer_replays_is_reported_not_served(tmp_path: P
     finally:
         store.close()
     with client(tmp_path) as http:
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             message = ws.receive_json()
             assert message["type"] == "error" and message["code"] == "server"
             assert ws.receive()["code"] == 1011

@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from server_testkit import PLAYER, LiveServer, run_async
-from websockets.sync.client import connect
+from server_testkit import LiveServer, live_socket, run_async
 
 from spades.engine import find_preset, new_game, player_view
 from spades.server import thinking
@@ -41,8 +40,7 @@ def test_thinking_processes_end_with_the_server(tmp_path: Path, how: str) -> Non
         # computer players are thinking when the server goes
         for _ in range(3):
             game_id = server.new_game()
-            with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}?player={PLAYER}",
-                         open_timeout=30) as ws:
+            with live_socket(server.port, game_id, open_timeout=30) as ws:
                 ws.recv(timeout=30)
         if how == "kill":
             os.kill(server.pid, signal.SIGKILL)
@@ -187,8 +185,7 @@ def test_a_huge_request_head_is_refused_with_bounded_memory(tmp_path: Path) -> N
 def test_a_flood_from_a_client_that_never_reads_costs_bounded_memory(tmp_path: Path) -> None:
     with LiveServer(tmp_path) as server:
         game_id = server.new_game()
-        url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}?player={PLAYER}"
-        with connect(url, open_timeout=30) as ws:
+        with live_socket(server.port, game_id, open_timeout=30) as ws:
             ws.recv(timeout=30)
             before = server.rss()
             stop = time.monotonic() + 8

@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from server_testkit import PLAYER, Driver, client, db_url
+from server_testkit import PLAYER, Driver, client, db_url, open_table
 
 from spades.engine import REGISTRY, make_rules
 from spades.seats import seat_names
@@ -18,7 +18,6 @@ from spades.store import SeatRow, Store
 
 pytestmark = pytest.mark.timeout(60)
 
-WS = "/ws/games/{}?player=" + PLAYER
 
 
 def test_every_preset_fact_comes_from_the_registry() -> None:
@@ -72,7 +71,7 @@ def test_a_state_tells_the_player_their_own_seat_and_partner(tmp_path: Path) -> 
         store.create_game(row, codes(state.hand.deck))
     finally:
         store.close()
-    with client(tmp_path) as http, http.websocket_connect(WS.format(row.id)) as ws:
+    with client(tmp_path) as http, open_table(http, row.id) as ws:
         message = Driver(ws).recv()
     game = message["game"]
     assert game["you"] == 2 and game["partner"] == 0

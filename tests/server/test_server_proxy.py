@@ -112,9 +112,15 @@ def test_a_websocket_upgrades_through_the_proxy(tmp_path: Path) -> None:
         port = int(url.rsplit(":", 1)[1])
         extra = {k: v for k, v in NGINX.items() if k != "Host"}
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        with connect(f"ws://{PUBLIC}/ws/games/{game_id}?player={player}", sock=sock,
+        request = urllib.request.Request(
+            f"{url}/api/games/{game_id}/ticket", data=b"", method="POST",
+            headers={**NGINX, "X-Spades-Player": player})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            token = json.loads(response.read())["ticket"]
+        with connect(f"ws://{PUBLIC}/ws/games/{game_id}", sock=sock,
                      additional_headers=extra, origin=f"https://{PUBLIC}",
                      open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "ticket": token}))
             first = json.loads(ws.recv(timeout=10))
         assert first["type"] in ("hello", "state")
         socket_scope = [s for s in seen.scopes if s["type"] == "websocket"][-1]
@@ -131,7 +137,7 @@ def test_uvicorn_refuses_a_websocket_to_another_host_with_400(tmp_path: Path) ->
         port = int(url.rsplit(":", 1)[1])
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         with pytest.raises(InvalidStatus) as refused:
-            connect("ws://rebind.attacker.example/ws/games/x?player=player-proxy-0002",
+            connect("ws://rebind.attacker.example/ws/games/x",
                     sock=sock, open_timeout=10)
         response = refused.value.response
         assert response.status_code == 400

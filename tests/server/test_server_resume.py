@@ -17,7 +17,16 @@ from typing import Any
 
 import httpx
 import pytest
-from server_testkit import HEADERS, PLAYER, Driver, client, db_url, new_game_id, stored
+from server_testkit import (
+    HEADERS,
+    Driver,
+    client,
+    db_url,
+    live_socket,
+    new_game_id,
+    open_table,
+    stored,
+)
 
 from spades.engine import PRESETS, apply, hand_seed, legal_actions, shuffled
 from spades.server.lobby import new_game_row
@@ -27,7 +36,6 @@ from spades.store import ActionRow, Store, StoredGame
 
 pytestmark = pytest.mark.timeout(90)
 
-WS = "/ws/games/{}?player=" + PLAYER
 
 
 def same_table(a: dict[str, Any], b: dict[str, Any]) -> None:
@@ -53,14 +61,14 @@ def into_the_hand(driver: Driver, plays: int) -> dict[str, Any]:
 def test_a_reload_and_a_restart_resume_the_same_hand(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             last = into_the_hand(Driver(ws), plays=3)
-        with http.websocket_connect(WS.format(game_id)) as ws:  # the page reloads
+        with open_table(http, game_id) as ws:  # the page reloads
             again = Driver(ws).recv()
         same_table(again, last)
         assert again["events"] == []
     # the server restarts on the same store
-    with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
+    with client(tmp_path) as http, open_table(http, game_id) as ws:
         driver = Driver(ws)
         resumed = driver.recv()
         same_table(resumed, last)
@@ -71,7 +79,7 @@ def test_a_reload_and_a_restart_resume_the_same_hand(tmp_path: Path) -> None:
 def test_a_restart_while_computers_were_to_play_lets_them_play_on(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             state = into_the_hand(Driver(ws), plays=2)
     # the server saved my card and died before the computer players' turn
     card = state["legal"]["cards"][0]
@@ -81,7 +89,7 @@ def test_a_restart_while_computers_were_to_play_lets_them_play_on(tmp_path: Path
             seq=state["step"] + 1, hand=0, seat=0, action={"seat": 0, "play": card}))
     finally:
         store.close()
-    with client(tmp_path) as http, http.websocket_connect(WS.format(game_id)) as ws:
+    with client(tmp_path) as http, open_table(http, game_id) as ws:
         driver = Driver(ws)
         first = driver.recv()
         assert first["version"] == state["version"] + 1 and first["legal"] is None
@@ -119,7 +127,6 @@ def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
 
 
 def test_a_server_killed_with_sigkill_mid_hand_resumes_the_same_hand(tmp_path: Path) -> None:
-    from websockets.sync.client import connect
 
     url = db_url(tmp_path)
     port = free_port()
@@ -132,15 +139,14 @@ def test_a_server_killed_with_sigkill_mid_hand_resumes_the_same_hand(tmp_path: P
                              json={"preset": "house", "level": "random"})
         assert created.status_code == 201
         game_id = created.json()["id"]
-        ws_url = f"ws://127.0.0.1:{port}" + WS.format(game_id)
-        with connect(ws_url) as ws:
+        with live_socket(port, game_id) as ws:
             driver = Driver(SyncSocket(ws))
             last = into_the_hand(driver, plays=4)
         os.kill(server.pid, signal.SIGKILL)
         server.wait(timeout=10)
         deck_before = stored(tmp_path, game_id).decks
         server = start_server(url, port)
-        with connect(ws_url) as ws:
+        with live_socket(port, game_id) as ws:
             driver = Driver(SyncSocket(ws))
             resumed = driver.recv()
             same_table(resumed, last)

@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import HEADERS, PLAYER, Driver, client, new_game_id, stored, true_states
+from server_testkit import (
+    HEADERS,
+    Driver,
+    client,
+    new_game_id,
+    open_table,
+    stored,
+    true_states,
+)
 
 from spades.engine import CODE_OF
 
@@ -38,7 +46,7 @@ def until(driver: Driver, kind: str) -> list[dict[str, Any]]:
 def test_the_hand_in_play_gets_an_error_and_nothing_else(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http, "two-player")
-        with http.websocket_connect(f"/ws/games/{game_id}?player={PLAYER}") as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             driver.until_decision()
             driver.send({"type": "review", "hand": 1})
@@ -63,7 +71,7 @@ def test_the_hand_in_play_gets_an_error_and_nothing_else(tmp_path: Path) -> None
 def test_a_review_needs_a_hand_number(tmp_path: Path, message: dict[str, Any]) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http, "two-player")
-        with http.websocket_connect(f"/ws/games/{game_id}?player={PLAYER}") as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             driver.until_decision()
             driver.send(message)
@@ -74,7 +82,7 @@ def test_a_review_needs_a_hand_number(tmp_path: Path, message: dict[str, Any]) -
 def test_a_finished_hand_is_reviewed_with_its_progress_and_then_kept(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         game_id = new_game_id(http, "two-player")
-        with http.websocket_connect(f"/ws/games/{game_id}?player={PLAYER}") as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws, random.Random(3))
             finish_first_hand(driver)
             driver.send({"type": "review", "hand": 1})

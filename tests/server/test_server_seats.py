@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import HEADERS, OTHER, PLAYER, Driver, check_frames, client, stored
+from server_testkit import HEADERS, OTHER, PLAYER, Driver, check_frames, client, open_table, stored
 
 from spades.store import Store
 
@@ -22,10 +22,6 @@ def create(http: Any, body: dict[str, Any], player: str = PLAYER) -> Any:
     return http.post("/api/games", json=body, headers={"X-Spades-Player": player})
 
 
-def ws_path(game_id: str, player: str) -> str:
-    return f"/ws/games/{game_id}?player={player}"
-
-
 def test_four_people_play_a_whole_hand_each_seeing_only_their_own(tmp_path: Path) -> None:
     body = {"preset": "partnership", "seats": [{"player": p} for p in PEOPLE]}
     with client(tmp_path) as http:
@@ -33,7 +29,7 @@ def test_four_people_play_a_whole_hand_each_seeing_only_their_own(tmp_path: Path
         assert answer.status_code == 201, answer.text
         game_id = answer.json()["id"]
         assert answer.json()["game"]["players"] == [f"Player {s + 1}" for s in range(4)]
-        sockets = [http.websocket_connect(ws_path(game_id, p)) for p in PEOPLE]
+        sockets = [open_table(http, game_id, p) for p in PEOPLE]
         drivers = [Driver(ws.__enter__(), random.Random(seat))
                    for seat, ws in enumerate(sockets)]
         try:
@@ -74,15 +70,15 @@ def test_a_person_at_seat_2_of_a_three_player_game(tmp_path: Path) -> None:
         answer = create(http, body)
         assert answer.status_code == 201, answer.text
         game_id = answer.json()["id"]
-        with http.websocket_connect(ws_path(game_id, PLAYER)) as ws:
+        with open_table(http, game_id, PLAYER) as ws:
             driver = Driver(ws, random.Random(3))
             state = driver.until_decision()
             assert state["game"]["you"] == 2 and state["view"]["turn"] == 2
             while state["view"]["hand_number"] == 1:
                 driver.act(driver.choose(state))
                 state = driver.until_decision()
-        with http.websocket_connect(ws_path(game_id, OTHER)) as ws:
-            assert ws.receive_json()["code"] == "not-found"
+        assert http.post(f"/api/games/{game_id}/ticket", headers={"X-Spades-Player": OTHER}
+                         ).status_code == 404
         assert http.get(f"/api/games/{game_id}", headers={"X-Spades-Player": OTHER}
                         ).status_code == 404
     game = stored(tmp_path, game_id)

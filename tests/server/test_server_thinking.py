@@ -7,14 +7,13 @@ import random
 from pathlib import Path
 
 import pytest
-from server_testkit import PLAYER, Driver, client, new_game_id, run_async, stored
+from server_testkit import Driver, client, new_game_id, open_table, run_async, stored
 
 from spades.engine import Action, Play, PlayerView, find_preset, new_game, player_view
 from spades.server import thinking
 
 pytestmark = pytest.mark.timeout(60)
 
-WS = "/ws/games/{}?player=" + PLAYER
 
 
 class Failing:
@@ -39,7 +38,7 @@ def test_a_failing_or_cheating_computer_player_does_not_stop_the_game(
     monkeypatch.setitem(thinking._PLAYERS, "random", player)
     with client(tmp_path) as http:
         game_id = new_game_id(http)
-        with http.websocket_connect(WS.format(game_id)) as ws:
+        with open_table(http, game_id) as ws:
             driver = Driver(ws)
             state = driver.until_decision()
             while state["view"]["hand_number"] == 1:

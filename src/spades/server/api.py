@@ -26,7 +26,7 @@ from .common import (
     read_body,
     reason,
 )
-from .identity import download_person, person
+from .identity import person
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
 from .review import failure
@@ -147,7 +147,7 @@ async def game_summary(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    who = await download_person(request)
+    who = await person(request)
     if isinstance(who, Response):
         return who
     game_id = request.path_params["game_id"]

@@ -19,7 +19,7 @@ from spades.accounts import Attempts, Outbox, Passwords
 from spades.stats import FigureCache
 from spades.store import Store
 
-from . import account_api, api, sessions
+from . import account_api, api, sessions, tickets
 from .api import web_version
 from .common import (
     BAD_PLAYER,
@@ -76,6 +76,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         state.settings, state.store, state.brain, state.lobby = settings, store, brain, lobby
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
+        state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
         try:
             yield
         finally:
@@ -126,6 +127,7 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/api/games/{game_id}", api.game_summary),
         Route("/api/games/{game_id}/record", api.record),
         Route("/api/games/{game_id}/hands/{hand}/review", api.hand_review),
+        Route("/api/games/{game_id}/ticket", tickets.ticket, methods=["POST"]),
         Route("/api/stats", api.stats),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
         *account_routes(),

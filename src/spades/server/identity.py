@@ -140,17 +140,3 @@ async def person(request: Request, *, change: bool = False) -> Identity | Respon
     if change and not csrf_ok(request, identity):
         return error_response(403, CSRF_REFUSED)
     return identity
-
-
-async def download_person(request: Request) -> Identity | Response:
-    """``person`` for ``GET /api/games/{id}/record``, which, for now, also takes the
-    ``?player=`` of the web client's download link (a link cannot carry a header).
-    TODO(access): once the web client downloads with its session cookie, use ``person``."""
-    identity = await identify(request)
-    query = request.query_params.get("player")
-    if identity is None and is_player_id(query):
-        assert query is not None
-        owner = await asyncio.to_thread(store_of(request).accounts.owner_of, query)
-        if owner is None:
-            return Identity(query, frozenset({query}))
-    return await person(request)

@@ -179,6 +179,21 @@ class Lobby:
             return None
         return summary_json(row)
 
+    async def seated_id(self, game_id: str, players: frozenset[str]) -> str | None:
+        """Which of a person's ``players`` ids sits at ``game_id`` (None: none does, or no
+        such game). A table in memory answers; else the game's row (no replay)."""
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        table = self.tables.get(game_id)
+        if table is not None:
+            ids = [p for p in players if table.seat_of(p) is not None]
+        else:
+            row = await asyncio.to_thread(self.store.get_game, game_id)
+            ids = [] if row is None else [s.player_id for s in row.seats
+                                          if s.player_id is not None
+                                          and s.player_id in players]
+        return min(ids) if ids else None
+
     async def download(self, game_id: str, player_id: Players) -> Json | None:
         table = await self.table(game_id, player_id)
         if table is None:

@@ -15,41 +15,30 @@ from spades.store import StoreError
 
 from .common import MAX_MESSAGE, NOT_FOUND, POLICY_CLOSE, dumps, lobby_of, reason
 from .connections import Connection
-from .identity import identify
 from .limits import Limits
-from .lobby import is_player_id, seat_for
+from .lobby import is_player_id
+from .origins import origin_allowed
 from .table import Refusal, Table
+from .tickets import tickets_of
 from .wire import Json
 
 log = logging.getLogger("spades.server")
+#: Seconds a new socket has to send its hello with a ticket.
+HELLO_WAIT = 10.0
+#: Close codes: the hello or its ticket was not good; the page is of an older version.
+TICKET_CLOSE = 4401
+RELOAD_CLOSE = 4426
+#: A close reason is at most 123 bytes.
+MAX_REASON = 120
+RELOAD = ("this page is of an older version of the table: reload it to play on "
+          "(your game is saved)")
 
 
-async def socket_players(ws: WebSocket) -> frozenset[str] | None:
-    """Whose socket this is: the identity of its cookie (``identity.identify``), else the
-    ``?player=`` of its URL (the websocket's own way in until it has a ticket)."""
-    try:
-        identity = await identify(ws)
-    except StoreError:
-        log.exception("could not read a login")
-        identity = None
-    if identity is not None:
-        return identity.players
-    player = ws.query_params.get("player", "")
-    if not is_player_id(player):
-        return None
-    try:  # an id moved into an account is reached by signing in, not by its old key
-        owner = await asyncio.to_thread(ws.app.state.store.accounts.owner_of, player)
-    except StoreError:
-        log.exception("could not read the accounts")
-        return None
-    return frozenset({player}) if owner is None else None
-
-
-async def find_table(ws: WebSocket, players: frozenset[str] | None) -> Table | None:
+async def find_table(ws: WebSocket, player: str) -> Table | None:
     """The socket's table, or None after telling the client why not (and closing)."""
     game_id = ws.path_params["game_id"]
     try:
-        table = await lobby_of(ws).table(game_id, players) if players else None
+        table = await lobby_of(ws).table(game_id, player) if is_player_id(player) else None
     except StoreError:
         log.exception("could not load game %s", game_id)
         await ws.send_text(dumps({"type": "error", "code": "server", "version": None,
@@ -61,6 +50,59 @@ async def find_table(ws: WebSocket, players: frozenset[str] | None) -> Table | N
                                   "message": NOT_FOUND, "version": None}))
         await ws.close(code=4404)
     return table
+
+
+async def refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
+    """Tell the client why, in an error frame and the close reason, and close."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(dumps({"type": "error", "code": code, "message": message,
+                                  "version": None}))
+        await ws.close(code=close, reason=message[:MAX_REASON])
+
+
+async def read_hello(ws: WebSocket) -> str | None:
+    """The player id of the ticket the socket's first message holds, or None after telling
+    the client why not (and closing)."""
+    try:
+        message = await asyncio.wait_for(ws.receive(), HELLO_WAIT)
+    except TimeoutError:
+        await refuse(ws, "ticket", f"no hello with a ticket came within {HELLO_WAIT:.0f} "
+                     "seconds", TICKET_CLOSE)
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    try:
+        data = json.loads(text) if isinstance(text, str) and len(text) <= MAX_MESSAGE else None
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict) or data.get("type") != "hello":
+        await refuse(ws, "ticket", 'the first message is {"type": "hello", "ticket": ...} '
+                     "with a ticket from POST /api/games/{id}/ticket", TICKET_CLOSE)
+        return None
+    player = tickets_of(ws).take(data.get("ticket"), ws.path_params["game_id"])
+    if player is None:
+        await refuse(ws, "ticket", "that ticket does not open this game (a ticket works "
+                     "once, for 30 seconds): ask for a new one", TICKET_CLOSE)
+    return player
+
+
+async def let_in(ws: WebSocket) -> str | None:
+    """Check who opens the socket: a page of a foreign origin is refused before the socket
+    opens; an old page that sends its player id in the address is told to reload; then the
+    first message's ticket says which player id it is."""
+    settings = ws.app.state.settings
+    origin, host = ws.headers.get("origin"), ws.headers.get("host")
+    if not origin_allowed(origin, host, getattr(settings, "allowed_hosts", ())):
+        log.warning("refused a websocket from a page of %r (the request was sent to %r)",
+                    origin[:200] if origin else origin, host)
+        await ws.close(code=POLICY_CLOSE)  # before accepting: the browser sees a 403
+        return None
+    await ws.accept()
+    if "player" in ws.query_params:
+        await refuse(ws, "reload", RELOAD, RELOAD_CLOSE)
+        return None
+    return await read_hello(ws)
 
 
 def connection(ws: WebSocket, table: Table, seat: int) -> Connection:
@@ -77,14 +119,14 @@ def connection(ws: WebSocket, table: Table, seat: int) -> Connection:
 
 
 async def game_socket(ws: WebSocket) -> None:
-    await ws.accept()
-    players = await socket_players(ws)
-    table = await find_table(ws, players)
-    if table is None or players is None:
+    player = await let_in(ws)
+    if player is None:
         return
-    seat = seat_for(table, players)
+    table = await find_table(ws, player)
+    if table is None:
+        return
+    seat = table.seat_of(player)
     assert seat is not None
-    player = table.row.seats[seat].player_id or ""
     conn = connection(ws, table, seat)
     pump = asyncio.create_task(conn.pump(dumps))
     limits: Limits = ws.app.state.limits

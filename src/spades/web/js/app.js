@@ -97,6 +97,11 @@ export async function checkVersion() {
   return true;
 }
 
+/** The server refused this page as older than itself (its socket said so): reload. */
+export function mustReload() {
+  show("A new version of the table is on the server: reload to play on.", ["Reload", reload]);
+}
+
 /** At start: the version this page was loaded with, then the check. */
 export function startApp() {
   const sw = "serviceWorker" in navigator ? navigator.serviceWorker.controller : null;

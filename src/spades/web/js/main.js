@@ -1,6 +1,6 @@
 // The table in the browser: screens, the websocket's states rendered whole, keys.
 
-import { api, currentGame, setCurrentGame, TableSocket } from "./net.js";
+import { api, currentGame, currentSession, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
 import { cardCode, cardFace, cardIndex, cardName } from "./cards.js";
 import { HandView } from "./hand.js";
 import { ActionsView } from "./actions.js";
@@ -10,7 +10,7 @@ import { TrickView } from "./trick.js";
 import { endReason, gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs.js";
 import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
-import { checkVersion, startApp } from "./app.js";
+import { checkVersion, mustReload, startApp } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,6 +26,7 @@ const app = {
   shownKind: "", // the decision the page shows now
   endReason: null, // why the game ended, from the server's game event (target, mercy, ...)
   review: null, // js/review.js once a review was opened
+  leftGame: null, // the game open before a sign-in that does not reach it
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -411,6 +412,7 @@ function openGame(id) {
       }
     },
     onReview: (m) => { if (app.review) app.review.received(m); },
+    onReload: mustReload,
     onGone: () => {
       app.socket = null;
       setCurrentGame(null);
@@ -442,8 +444,16 @@ const newGame = new NewGameForm($("new-form"), async (body) => {
   openGame(made.id);
 });
 
+function gamesHint() {
+  const { account } = currentSession();
+  $("games-hint").textContent = account
+    ? `Saved in your account (${account.email}): every device signed in lists them.`
+    : "Saved on this table's server for this browser. An account (optional) lists them on your other devices too.";
+}
+
 async function openGames() {
   showScreen("games");
+  gamesHint();
   const { showGames } = await import("./games.js"); // a view of its own: loads when opened
   await showGames($("games-list"), {
     current: app.gameId,
@@ -452,7 +462,48 @@ async function openGames() {
   $("games-title").focus();
 }
 
+/** Signed in or out (here, or elsewhere), or games moved into the account: the game open
+ * stays if this person may reach it, else their list of games (and the game comes back
+ * when it is theirs again: its games moved in, or signed out). */
+async function whoChanged() {
+  gamesHint();
+  const id = app.gameId || app.leftGame;
+  if (!id) {
+    if (!$("screen-games").hidden) openGames();
+    return;
+  }
+  try {
+    await api.game(id);
+  } catch (e) {
+    if (e.status !== 404) return;
+    if (app.socket) app.socket.close();
+    app.socket = null;
+    app.gameId = null;
+    app.leftGame = id;
+    setCurrentGame(null);
+    openGames();
+    return;
+  }
+  const left = app.leftGame;
+  app.leftGame = null;
+  if (!left && !$("screen-games").hidden) openGames(); // the list, for who this is now
+  else openGame(id); // a new socket, with a ticket for who this is now
+}
+
+onSessionChange(() => { whoChanged(); });
+
+/** A password reset link (``/#reset=TOKEN``: the token stays out of the server's logs). */
+function resetLink() {
+  const match = /^#reset=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname);
+  import("./account.js").then((m) => m.openAccount($("btn-account"), match[1]));
+}
+
+window.addEventListener("hashchange", resetLink); // the link opened in a tab already here
+
 async function start() {
+  resetLink();
   const id = currentGame();
   if (id) {
     openGame(id);
@@ -502,6 +553,8 @@ $("btn-help").addEventListener("click", () => showHelp(!$("screen-new").hidden))
 $("btn-games").addEventListener("click", openGames);
 // Statistics load only when opened (js/stats.js): the table opens without them.
 $("btn-stats").addEventListener("click", () => import("./stats.js").then((m) => m.openStats($("btn-stats"))));
+// The account window loads only when opened (js/account.js): an account is never needed.
+$("btn-account").addEventListener("click", () => import("./account.js").then((m) => m.openAccount($("btn-account"))));
 $("games-new").addEventListener("click", openNewGame);
 $("games-back").addEventListener("click", () => { showScreen("table"); focusDecision(); });
 $("new-cancel").addEventListener("click", () => { showScreen("table"); focusDecision(); });

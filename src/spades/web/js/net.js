@@ -1,5 +1,6 @@
 // Talking to the server, exactly as docs/protocol.md describes: HTTP for games and presets,
-// one websocket per open table. The browser sends intents; the server decides.
+// one websocket per open table, and the session that says who this browser is. The browser
+// sends intents; the server decides.
 
 const PLAYER_KEY = "spades.player";
 const GAME_KEY = "spades.game";
@@ -29,14 +30,34 @@ export function setCurrentGame(id) {
 }
 
 export class HttpError extends Error {
-  constructor(status, message) {
+  constructor(status, message, data) {
     super(message);
     this.status = status;
+    this.data = data;
   }
 }
 
-async function request(method, path, body) {
-  const init = { method, headers: { "X-Spades-Player": playerId() } };
+// The session (docs/protocol.md, "Who can reach a game"): the server keeps who this browser
+// is in an HttpOnly cookie. At start the page hands the server the id it kept in localStorage
+// (the games made with it stay reachable), and from then on the cookie says who it is: the
+// id travels in no URL and no header. Every change (POST) carries the session's CSRF token.
+const session = { csrf: null, player: null, account: null };
+let starting = null;
+const listeners = new Set();
+
+/** The session as last known: ``{player, account: null | {email}}``. */
+export function currentSession() {
+  return { player: session.player, account: session.account };
+}
+
+/** Call ``listener(session)`` whenever who this browser is changes (signed in or out). */
+export function onSessionChange(listener) {
+  listeners.add(listener);
+}
+
+async function exchange(method, path, body, csrf) {
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (csrf && method !== "GET") init.headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -54,17 +75,90 @@ async function request(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    throw new HttpError(response.status, (data && data.error) || `The server answered ${response.status}.`);
+    throw new HttpError(response.status, (data && data.error) || `The server answered ${response.status}.`, data);
   }
   return data;
 }
+
+/** Take the session the server answered (``{player, account, csrf}``); tell the listeners
+ * when the person changed. */
+export function adopt(data) {
+  if (!data || !data.csrf || !data.player) return false;
+  const before = `${session.player}|${session.account ? session.account.email : ""}`;
+  session.csrf = data.csrf;
+  session.player = data.player;
+  session.account = data.account || null;
+  if (!session.account) {
+    try {
+      localStorage.setItem(PLAYER_KEY, data.player); // this device's own id, kept for next time
+    } catch {
+      // private mode: the cookie keeps it for this visit
+    }
+  }
+  const after = `${session.player}|${session.account ? session.account.email : ""}`;
+  if (before !== after && !before.startsWith("null|")) notify();
+  return true;
+}
+
+function notify() {
+  for (const listener of listeners) listener(currentSession());
+}
+
+async function begin() {
+  const now = await exchange("GET", "/api/session").catch(() => null);
+  if (adopt(now)) return;
+  adopt(await exchange("POST", "/api/session", { player: playerId() }));
+}
+
+/** Start (or find again) this browser's session; once, however many ask. */
+export function startSession(again = false) {
+  if (!starting || again) {
+    starting = begin().catch((e) => {
+      starting = null; // try again on the next request
+      throw e;
+    });
+  }
+  return starting;
+}
+
+async function request(method, path, body) {
+  await startSession();
+  try {
+    return await exchange(method, path, body, session.csrf);
+  } catch (e) {
+    // The session ended or changed elsewhere (signed out everywhere, signed in in another
+    // tab): find it again and try once more.
+    // (only these two refusals: a wrong password is never sent twice)
+    const unknown = e.status === 400 && /X-Spades-Player/.test(e.message);
+    const stale = e.status === 403 && /X-CSRF-Token/.test(e.message);
+    if (!unknown && !stale) throw e;
+    await startSession(true);
+    return exchange(method, path, body, session.csrf);
+  }
+}
+
+/** Account actions after which this browser may be someone else. */
+const CHANGES_WHO = ["signin", "signup", "signout", "signout-everywhere", "delete", "reset/confirm"];
 
 export const api = {
   presets: () => request("GET", "/api/presets"),
   games: () => request("GET", "/api/games"),
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/games", body),
-  recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record?player=${encodeURIComponent(playerId())}`,
+  stats: () => request("GET", "/api/stats"),
+  ticket: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/ticket`),
+  // a plain link: the cookie says whose record it is
+  recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+  account: () => request("GET", "/api/account"),
+  /** An account action (signup, signin, signout, ...): its answer; a new session in it is
+   * taken (signing in or out starts a new one). */
+  accountAction: async (name, body) => {
+    const data = await request("POST", `/api/account/${name}`, body === undefined ? {} : body);
+    if (!adopt(data) && CHANGES_WHO.includes(name)) await startSession(true);
+    if (name === "move") notify(); // the same person, with more games
+    return data;
+  },
+  gamesZipUrl: "/api/account/games.zip",
 };
 
 /**
@@ -86,14 +180,28 @@ export class TableSocket {
     this.open();
   }
 
-  open() {
+  /** Open the socket: a ticket first (POST /api/games/{id}/ticket), then the socket, whose
+   * first message is the ticket. No player id in its address. */
+  async open() {
+    let ticket;
+    try {
+      ({ ticket } = await api.ticket(this.gameId));
+    } catch (e) {
+      if (this.closed) return;
+      if (e.status === 404) {
+        this.closed = true;
+        this.handlers.onGone();
+        return;
+      }
+      this.lost();
+      return;
+    }
+    if (this.closed) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const url = `${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}` +
-      `?player=${encodeURIComponent(playerId())}`;
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", ticket }));
       this.handlers.onStatus(null);
     });
     ws.addEventListener("message", (event) => this.received(event.data));
@@ -105,11 +213,21 @@ export class TableSocket {
         this.handlers.onGone();
         return;
       }
-      const wait = Math.min(500 * (this.retry + 1), 3000);
-      this.retry += 1;
-      this.handlers.onStatus("Connection to the table lost; reconnecting… Your game is saved.");
-      this.timer = setTimeout(() => this.open(), wait);
+      if (event.code === 4426) { // this page is older than the server
+        this.closed = true;
+        if (this.handlers.onReload) this.handlers.onReload();
+        return;
+      }
+      this.lost(); // also a ticket refused (4401): the next try asks for a new one
     });
+  }
+
+  /** The connection was lost (or could not be made): try again a little later. */
+  lost() {
+    const wait = Math.min(500 * (this.retry + 1), 3000);
+    this.retry += 1;
+    this.handlers.onStatus("Connection to the table lost; reconnecting… Your game is saved.");
+    this.timer = setTimeout(() => this.open(), wait);
   }
 
   received(data) {
@@ -124,6 +242,7 @@ export class TableSocket {
       // a review's answer: no state follows, and an intent in flight still waits for its own
       if (this.handlers.onReview) this.handlers.onReview(msg);
     } else if (msg.type === "state") {
+      this.retry = 0;
       this.version = msg.version;
       this.pending = false;
       this.handlers.onState(msg);
@@ -131,7 +250,9 @@ export class TableSocket {
       this.handlers.onThinking(msg);
     } else if (msg.type === "error") {
       this.pending = false;
-      if (msg.code === "not-found") {
+      if (msg.code === "ticket" || msg.code === "reload") {
+        // the socket closes next; its close code says what to do
+      } else if (msg.code === "not-found") {
         this.closed = true;
         this.handlers.onGone();
       } else {

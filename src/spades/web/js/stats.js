@@ -3,7 +3,7 @@
 // charts drawn here as inline SVG. Every chart has a text alternative and the same figures
 // stand in a real table beside it, so nothing is only in a picture.
 
-import { playerId } from "./net.js";
+import { api } from "./net.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 let dialog = null;
@@ -50,11 +50,9 @@ export async function openStats(opener) {
   dlg.addEventListener("close", () => opener && opener.focus(), { once: true });
   let data;
   try {
-    const response = await fetch("/api/stats", { headers: { "X-Spades-Player": playerId() } });
-    data = await response.json().catch(() => null);
-    if (!response.ok) throw new Error((data && data.error) || `The server answered ${response.status}.`);
+    data = await api.stats();
   } catch (e) {
-    const text = e instanceof TypeError ? "The table's server cannot be reached." : e.message;
+    const text = e.status === 0 ? "The table's server cannot be reached." : e.message;
     body.replaceChildren(el("p", text, { class: "error", role: "alert" }));
     return;
   }

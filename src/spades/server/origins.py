@@ -1,0 +1,56 @@
+"""Whose pages may open a websocket: a browser sends the ``Origin`` of the page that opens
+it, and a websocket is not held by the browser's same-origin rule, so the server checks it.
+
+An origin is allowed when it names the host and port the request was sent to (the ``Host``
+header: the table's own page), or one of the host names the server is configured to answer
+to on that port. No
+``Origin`` at all is a client that is not a browser (a script, a test): it still needs a
+ticket, which only a person seated at the game can get.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def _host_port(netloc: str, scheme: str) -> tuple[str, int | None] | None:
+    try:
+        parts = urlsplit(f"{scheme}://{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    host = (parts.hostname or "").lower()
+    if not host:
+        return None
+    return host, port if port is not None else DEFAULT_PORTS.get(scheme)
+
+
+def origin_allowed(origin: str | None, host: str | None,
+                   allowed_hosts: Iterable[str] = ()) -> bool:
+    """May a page of ``origin`` open a socket sent to ``host`` (the Host header)?"""
+    if origin is None:
+        return True
+    try:
+        page = urlsplit(origin.strip())
+        page_port = page.port
+    except ValueError:
+        return False
+    scheme = page.scheme.lower()
+    page_host = (page.hostname or "").lower()
+    if scheme not in ("http", "https") or not page_host:
+        return False  # "null" (a sandboxed frame, a file), or not a web page
+    if not host:
+        return False
+    target = _host_port(host, scheme)
+    if target is None:
+        return False
+    if page_port is None:
+        page_port = DEFAULT_PORTS[scheme]
+    if target[1] != page_port:
+        return False  # another port is another site's page (a local dev server, say)
+    # the same host (a default port unsaid), or another name the server answers to
+    return page_host == target[0] or page_host in {name.lower().strip("[]")
+                                                   for name in allowed_hosts}

@@ -1,0 +1,107 @@
+"""Tickets to open a game's websocket (docs/protocol.md, "Who can reach a game").
+
+A browser cannot set a websocket's headers, and a player id in the socket's address would be
+kept in history and logs. So a person asks ``POST /api/games/{id}/ticket`` (identified as
+every HTTP request is, by the session cookie or the ``X-Spades-Player`` header) and gets a
+random ticket, good once, for 30 seconds, for that game and the player id they sit at it
+with; the socket's first message carries it.
+
+Tickets live in this process's memory: a server of several processes needs them shared
+(a later change keeps them in Redis); a restart only makes an open page fetch a new one.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.websockets import WebSocket
+
+from spades.store import StoreError
+
+from . import identity
+from .common import NOT_FOUND, error_response, lobby_of
+
+#: How long a ticket opens its game's socket, in seconds.
+TICKET_LIFE = 30.0
+#: Tickets kept at most; beyond this the oldest are dropped (a flood costs bounded memory).
+MOST_TICKETS = 10_000
+log = logging.getLogger("spades.server")
+
+
+@dataclass(frozen=True)
+class Ticket:
+    game: str
+    player: str
+    expires: float
+
+
+class Tickets:
+    """The tickets given out and not yet used, oldest first (they all live as long, so the
+    oldest is the first to expire)."""
+
+    def __init__(self, life: float = TICKET_LIFE, most: int = MOST_TICKETS,
+                 clock: Callable[[], float] = time.monotonic):
+        self.life = life
+        self.most = most
+        self.clock = clock
+        self._tickets: dict[str, Ticket] = {}
+
+    def __len__(self) -> int:
+        return len(self._tickets)
+
+    def issue(self, game: str, player: str) -> str:
+        """A new ticket for ``player`` to open ``game``'s socket."""
+        self._forget_expired()
+        while len(self._tickets) >= self.most:
+            del self._tickets[next(iter(self._tickets))]
+        token = secrets.token_urlsafe(32)
+        self._tickets[token] = Ticket(game, player, self.clock() + self.life)
+        return token
+
+    def take(self, token: object, game: str) -> str | None:
+        """The player id the ticket was given to, if it is for ``game`` and still good.
+        A ticket is used up by this, whatever the answer."""
+        if not isinstance(token, str):
+            return None
+        ticket = self._tickets.pop(token, None)
+        if ticket is None or ticket.game != game or ticket.expires <= self.clock():
+            return None
+        return ticket.player
+
+    def _forget_expired(self) -> None:
+        now = self.clock()
+        while self._tickets:
+            token, ticket = next(iter(self._tickets.items()))
+            if ticket.expires > now:
+                return
+            del self._tickets[token]
+
+
+def tickets_of(request: Request | WebSocket) -> Tickets:
+    tickets: Tickets = request.app.state.tickets
+    return tickets
+
+
+async def ticket(request: Request) -> Response:
+    """``POST /api/games/{id}/ticket``: a ticket to open the game's socket, for a person
+    seated at it (404 for anyone else, as for every route of a game)."""
+    person = await identity.person(request, change=True)  # a cookie's needs its CSRF token
+    if isinstance(person, Response):
+        return person
+    game_id = request.path_params["game_id"]
+    try:
+        player = await lobby_of(request).seated_id(game_id, person.players)
+    except StoreError:
+        log.exception("could not read game %s", game_id)
+        return error_response(503, "this game cannot be read right now")
+    if player is None:
+        return error_response(404, NOT_FOUND)
+    token = tickets_of(request).issue(game_id, player)
+    return JSONResponse({"ticket": token, "expires_in": int(TICKET_LIFE)},
+                        headers={"Cache-Control": "no-store"})
