@@ -2,9 +2,18 @@
 players and the store: seats, the turn loop, saving, resuming, pacing, narration, and fair
 thinking in worker processes."""
 
+from .entropy import ENTROPY_REFUSED
 from .narration import GameEnded, Narrated, ending, narrate
 from .refusal import Refusal
-from .saving import RecordFile, Saver, StoreSaver, Unsaved, progress, state_from_store
+from .saving import (
+    RecordFile,
+    Saver,
+    StoreSaver,
+    Unsaved,
+    contributors,
+    progress,
+    state_from_store,
+)
 from .seating import COMPUTER, PERSON, Sitter, new_game_row, one_person, seat_rows
 from .session import Change, Decide, Listener, Session, Snapshot, computer_view
 from .thinking import InlineThinker, Thinker
@@ -12,6 +21,7 @@ from .workers import OverrunError, StoppingError
 
 __all__ = [
     "COMPUTER",
+    "ENTROPY_REFUSED",
     "PERSON",
     "Change",
     "Decide",
@@ -31,6 +41,7 @@ __all__ = [
     "Thinker",
     "Unsaved",
     "computer_view",
+    "contributors",
     "ending",
     "narrate",
     "new_game_row",

@@ -2,6 +2,7 @@
 
 from .migrate import Upgrade
 from .store import (
+    ENTROPY,
     OVER,
     PLAYING,
     ActionRow,
@@ -17,6 +18,7 @@ from .store import (
 )
 
 __all__ = [
+    "ENTROPY",
     "OVER",
     "PLAYING",
     "ActionRow",
