@@ -155,7 +155,7 @@ def test_entropy_changes_the_next_deck_and_survives_a_restart(tmp_path: Path) ->
     assert tuple(codes(with_entropy)) == game.decks[1]
     # the download of the game in play reveals the finished hand, and it verifies
     assert record["hands"][0]["seed"] == hand_seed(seed, 0)
-    assert [check.status for check in verify_record(record)][0] == VERIFIED
+    assert verify_record(record)[0].status == VERIFIED
 
 
 def test_a_contribution_after_the_deal_goes_to_the_hand_after(tmp_path: Path) -> None:
