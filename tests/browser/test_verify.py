@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import ServerProcess
+from tablekit import ServerProcess, Table, play_until
 
 from spades.engine import (
     CODE_OF,
@@ -172,3 +172,69 @@ def test_outside_a_secure_context_it_says_how_to_verify(page: Any) -> None:
     result = page.evaluate(VERIFY, ["/verify.js", hand, seen])
     assert result["ok"] is False and result["unavailable"] is True
     assert "spades verify RECORD.json" in result["message"]
+
+
+# ---------------------------------------------------------------- at the table
+
+def _play_first_hand(table: Table) -> None:
+    table.start(level="easy")
+    play_until(table, lambda kind: kind == "hand-over")
+
+
+def test_shuffle_verified(page: Any, server: ServerProcess) -> None:
+    """A hand played at the table (Easy, no pace): the page gave entropy to the next hand's
+    shuffle after its commitment was shown, and once the hand is over it checks the revealed
+    seed against what it saw and says "Shuffle verified", in the live region and in the
+    hand's summary."""
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framesent", lambda payload: sent.append(json.loads(payload))))
+    table = Table(page, server.url)
+    _play_first_hand(table)
+    mark = page.locator("#over-body .shuffle-mark")
+    mark.wait_for()
+    page.wait_for_function(
+        "() => document.querySelector('#over-body .shuffle-mark').dataset.status !== 'pending'")
+    assert mark.get_attribute("data-status") == "verified", mark.inner_text()
+    assert "Shuffle verified for hand 1" in mark.inner_text()
+    assert "Shuffle verified for hand 1." in page.locator("#live").inner_text()
+    # the page gave its entropy once a hand, for the next hand: hand 2's while hand 1 was
+    # in play, and hand 2 is dealt with it
+    given = [m for m in sent if m["type"] == "entropy"]
+    assert [m["hand"] for m in given] in ([2], [2, 3]), given
+    assert re.fullmatch(r"[0-9a-f]{32}", given[0]["value"])
+    state = table.synced()
+    assert state["view"]["hand_number"] == 2
+    assert state["shuffle"]["revealed"]["hand"] == 1
+    in_play = state["shuffle"]["committed"][0]
+    assert in_play["hand"] == 2 and in_play["entropy"] == [given[0]["value"]]
+    assert not [e for e in table.errors() if e.get("intent") != "entropy"]
+
+
+def test_a_tampered_reveal_is_reported(page: Any, server: ServerProcess) -> None:
+    """The server's reveal is changed on its way to the page (another seed): the page says
+    the shuffle did not match, and why."""
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+
+        def from_server(message: Any) -> None:
+            data = json.loads(message)
+            revealed = (data.get("shuffle") or {}).get("revealed")
+            if revealed:
+                revealed["seed"] = "0" * 64
+            ws.send(json.dumps(data))
+
+        upstream.on_message(from_server)
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), route)
+    table = Table(page, server.url)
+    _play_first_hand(table)
+    page.wait_for_function(
+        "() => { const m = document.querySelector('#over-body .shuffle-mark');"
+        " return m && m.dataset.status !== 'pending'; }")
+    mark = page.locator("#over-body .shuffle-mark")
+    text = mark.inner_text()
+    assert mark.get_attribute("data-status") == "mismatch", text
+    assert "did not match" in text and "commitment" in text
+    assert "Hand 1: the shuffle did not match" in page.locator("#live").inner_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import subprocess
 import sys
@@ -237,3 +238,29 @@ def test_the_terminal_nil_suggestion_gives_one_figure() -> None:
     assert text.startswith("nil"), text
     assert text.count("%") == 1, text
     assert "extra trick" not in text, text
+
+
+def test_a_saved_game_verifies(tmp_path) -> None:
+    """`spades play --save` writes each finished hand with its revealed seed and salt, so
+    `spades verify` checks every hand of the file (and passes)."""
+    rules = find_preset("short")
+    rng = random.Random(3)
+    table: Table
+
+    def ask(prompt: str) -> str:
+        if "blind nil before you look" in prompt:
+            return "n"
+        return typed(rng.choice(player_view(table.state, 0).legal))
+
+    save = tmp_path / "game.json"
+    table = Table(rules, seed=11, ask=ask, say=lambda line: None, save=str(save),
+                  players={s: RandomPlayer() for s in range(1, rules.players)})
+    state = table.play()
+    record = json.loads(save.read_text())
+    assert all("seed" in hand and "salt" in hand for hand in record["hands"])
+    done = subprocess.run([sys.executable, "-m", "spades.cli.main", "verify", str(save),
+                           "--json"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    hands = json.loads(done.stdout)["hands"]
+    assert len(hands) == len(state.results) >= 2
+    assert {hand["status"] for hand in hands} == {"verified"}

@@ -19,7 +19,15 @@ from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from spades.engine import GameState, apply, can_bid_blind_nil, new_game, parse_card
+from spades.engine import (
+    GameState,
+    apply,
+    can_bid_blind_nil,
+    hand_salt,
+    hand_seed,
+    new_game,
+    parse_card,
+)
 from spades.engine.cards import CODE_OF, NAME_OF
 from spades.engine.record import parse_action, rules_from_json
 from spades.server import Settings, create_app
@@ -216,6 +224,30 @@ def assert_hides(value: Any, secret: set[int], where: str, kitty: bool = False) 
         assert f"the {NAME_OF[card]}" not in text, f"{where} names the {NAME_OF[card]}"
 
 
+def check_shuffle_news(frame: dict[str, Any], state: GameState, game: StoredGame) -> None:
+    """A state's shuffle news: the commitments of the hand in play and the next, never the
+    seed or salt of a hand not over; the reveal only of a finished hand, with its deck
+    (public once the hand is over: the download holds it too)."""
+    seed = game.game.seed
+    finished = len(state.results)
+    text = json.dumps(frame)
+    for number in range(finished, finished + 3):
+        assert hand_seed(seed, number) not in text, f"the seed of hand {number + 1} shows"
+        assert hand_salt(seed, number) not in text, f"the salt of hand {number + 1} shows"
+    news = frame["shuffle"]
+    for entry in news["committed"]:
+        assert set(entry) == {"hand", "commitment", "commitment_scheme", "entropy"}, entry
+    wanted = [] if state.over else [state.hand.number + 1, state.hand.number + 2]
+    assert [e["hand"] for e in news["committed"]] == wanted
+    revealed = news["revealed"]
+    if revealed is None:
+        assert not finished
+        return
+    assert revealed["hand"] == finished, "the reveal is not the last finished hand"
+    assert revealed["seed"] == hand_seed(seed, finished - 1)
+    assert revealed["deck"] == list(game.decks[finished - 1])
+
+
 def check_frames(frames: list[dict[str, Any]], game: StoredGame, seat: int = 0) -> int:
     """No frame shows ``seat`` a card it may not see; returns how many frames were checked.
 
@@ -232,7 +264,8 @@ def check_frames(frames: list[dict[str, Any]], game: StoredGame, seat: int = 0) 
         step = frame["step"]
         state = states[step]
         looked = (state.hand.number, seat) in looks
-        body = {k: v for k, v in frame.items() if k != "events"}
+        body = {k: v for k, v in frame.items() if k not in ("events", "shuffle")}
+        check_shuffle_news(frame, state, game)
         kitty = state.rules.kitty
         assert_hides(body, hidden_cards(state, seat, looked), f"state at step {step}", kitty)
         for event in frame["events"]:

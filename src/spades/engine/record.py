@@ -35,6 +35,7 @@ from .shuffle import (
     Revealed,
     Shuffle,
     check_shuffle,
+    deck_of_hand,
     hand_commitment,
     hand_salt,
     hand_seed,
@@ -282,18 +283,27 @@ def _parse_seen(data: Any, rules: Rules, h: int,
     return SeenHand(seat=seat, cards=cards, actions=actions)
 
 
-def replay(record: Record, seed: int | str = 0, shuffle: Shuffle | None = None) -> GameState:
+def replay(record: Record, seed: int | str = 0, shuffle: Shuffle | None = None, *,
+           from_seed: bool = False) -> GameState:
     """Play a record through the engine; the state after its last action. Hands beyond the
     record's decks are shuffled from ``seed`` (keep it secret when the game goes on), by
-    ``shuffle`` (default ``spades-shuffle/1``)."""
+    ``shuffle`` (default ``spades-shuffle/1``). With ``from_seed`` (a saved game resumed),
+    the last decks that are the very ones ``spades-shuffle/1`` gives from ``seed`` count as
+    dealt from it, as they were: their commitments are shown and their seeds revealed."""
     decks = [deck for deck, _ in record.hands]
     for h, deck in enumerate(decks, start=1):
         try:
             check_deck(record.rules, deck, h - 1)
         except DeckError as error:
             raise RecordError(str(error), hand=h) from None
-    state = new_game(record.rules, seed, decks=decks, first_dealer=record.first_dealer,
-                     shuffle=shuffle)
+    shuffle = Shuffle() if shuffle is None else shuffle
+    given = len(decks)
+    if from_seed and shuffle.version == CURRENT:
+        while given and tuple(decks[given - 1]) == deck_of_hand(record.rules.deck, seed,
+                                                                given - 1, shuffle):
+            given -= 1
+    state = new_game(record.rules, seed, decks=decks[:given],
+                     first_dealer=record.first_dealer, shuffle=shuffle)
     for h, (_, actions) in enumerate(record.hands, start=1):
         if state.over and h > len(state.results):
             raise RecordError("the game is over: no hand follows it", hand=h,
@@ -318,9 +328,10 @@ def replay(record: Record, seed: int | str = 0, shuffle: Shuffle | None = None) 
     return state
 
 
-def load_record(data: Any, seed: int | str = 0, shuffle: Shuffle | None = None) -> GameState:
-    """Check and replay a record (a parsed JSON object)."""
-    return replay(parse_record(data), seed, shuffle)
+def load_record(data: Any, seed: int | str = 0, shuffle: Shuffle | None = None, *,
+                from_seed: bool = False) -> GameState:
+    """Check and replay a record (a parsed JSON object); ``from_seed`` as for ``replay``."""
+    return replay(parse_record(data), seed, shuffle, from_seed=from_seed)
 
 
 def loads(text: str, seed: int | str = 0) -> GameState:

@@ -60,6 +60,10 @@ class Hub:
         """A refused intent: the error and the table as it is, together."""
         self._post(lambda: self._refuse(conn, error))
 
+    def note(self, conn: Connection, error: Json) -> None:
+        """A refused contribution of entropy: the error alone (the table did not move)."""
+        self._post(lambda: self._note(conn, error))
+
     async def message(self, seat: int, events: list[Json] | None = None) -> Json:
         """The state message of ``seat`` for the snapshot told last."""
         return await self._state(self.told, seat, events or [])
@@ -108,6 +112,10 @@ class Hub:
 
     async def _tell_change(self, change: Change) -> None:
         self.told = change.after
+        if change.action is None:
+            # entropy for a shuffle changes nothing at the table: the next update carries it
+            # (sending a state now would only race the person's next click)
+            return
         players = change.before.rules.players
         messages: dict[int, Json] = {}
         for conn in list(self.connections):
@@ -128,6 +136,9 @@ class Hub:
     async def _welcome(self, conn: Connection) -> None:
         self.connections.add(conn)
         conn.send(await self.message(conn.seat))
+
+    async def _note(self, conn: Connection, error: Json) -> None:
+        conn.send({**error, "version": self.told.version})
 
     async def _refuse(self, conn: Connection, error: Json) -> None:
         conn.send({**error, "version": self.told.version})

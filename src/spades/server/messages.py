@@ -9,7 +9,7 @@ from spades.engine import Rules, player_view
 from spades.session import Snapshot
 
 from .presets import table_json
-from .wire import Json, legal_json, view_json
+from .wire import Json, legal_json, shuffle_json, view_json
 
 
 def meta_json(game_id: str, rules: Rules, names: tuple[str, ...],
@@ -41,7 +41,8 @@ def state_json(meta: Json, snapshot: Snapshot, seat: int, events: list[Json],
     game = {**meta, "you": seat, "partner": state.rules.partner_of[seat]}
     return {"type": "state", "version": snapshot.version, "step": snapshot.step,
             "game": game, "view": view_json(view), "legal": legal,
-            "suggestion": suggestion, "thinking": thinking, "events": events}
+            "suggestion": suggestion, "thinking": thinking, "events": events,
+            "shuffle": shuffle_json(state)}
 
 
 def wants_suggestion(snapshot: Snapshot, seat: int) -> bool:

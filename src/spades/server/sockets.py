@@ -149,6 +149,7 @@ async def game_socket(ws: WebSocket) -> None:
 
 
 async def handle(table: Table, conn: Connection, text: str | None) -> None:
+    kind = ""
     try:
         kind, data = read_message(text)
         if kind == "ping":
@@ -160,6 +161,9 @@ async def handle(table: Table, conn: Connection, text: str | None) -> None:
         if kind == "review":
             table.review(conn, data["hand"])
             return
+        if kind == "entropy":  # the protocol counts hands from 1, the session from 0
+            await table.contribute(conn.seat, data["hand"] - 1, data["value"])
+            return
         await table.act(conn.seat, data["version"], data["action"])
     except Refusal as refusal:
         error = {"type": "error", "code": refusal.code, "message": refusal.message}
@@ -168,6 +172,9 @@ async def handle(table: Table, conn: Connection, text: str | None) -> None:
         error = {"type": "error", "code": "server",
                  "message": "the server failed on that; nothing changed"}
     else:
+        return
+    if kind == "entropy":  # the table did not move: the error alone, marked as the answer
+        table.note(conn, {**error, "intent": "entropy"})
         return
     table.reply(conn, error)  # the error and the table as it is now, together
 
@@ -194,9 +201,15 @@ def read_message(text: str | None) -> tuple[str, dict[str, Any]]:
             raise Refusal("bad-message", '"review" needs the "hand" to review (a whole '
                           "number from 1)")
         return kind, data
+    if kind == "entropy":
+        hand = data.get("hand")
+        if not isinstance(hand, int) or isinstance(hand, bool) or "value" not in data:
+            raise Refusal("bad-message", '"entropy" needs the "hand" to shuffle (a whole '
+                          'number, from 1) and a "value" of hex digits')
+        return kind, data
     if kind != "act":
         raise Refusal("bad-message", f'unknown message type {kind!r}: send "act", "review", '
-                      '"sync" or "ping"')
+                      '"entropy", "sync" or "ping"')
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise Refusal("bad-message", '"act" needs the "version" of the state it was made '

@@ -15,6 +15,7 @@ from spades.session import (
     Session,
     StoreSaver,
     computer_view,
+    contributors,
     progress,
     state_from_store,
 )
@@ -49,7 +50,7 @@ class Table:
         self.id = row.id
         self.session = Session(row.id, row.seats, state, saver=StoreSaver(store, row.id),
                                thinker=brain, version=row.version, step=len(stored.actions),
-                               pace=pace)
+                               pace=pace, rows=stored.rows, given=contributors(stored))
         self.names = self.session.names
         self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
                        brain.suggest)
@@ -79,6 +80,10 @@ class Table:
         """A person's intent, made from ``version``; ``Refusal`` if refused."""
         await self.session.act(seat, version, data)
 
+    async def contribute(self, seat: int, hand: Any, value: Any) -> None:
+        """A person's entropy for the shuffle of ``hand`` (from 0); ``Refusal`` if refused."""
+        await self.session.contribute(seat, hand, value)
+
     def kick(self) -> None:
         self.session.kick()
 
@@ -101,6 +106,8 @@ class Table:
             send_review(self.reviews, self.id, self.state, conn, hand))
         self._reviewing.add(task)
         task.add_done_callback(self._reviewing.discard)
+    def note(self, conn: Connection, error: Json) -> None:
+        self.hub.note(conn, error)
 
     async def state_message(self, seat: int, events: list[Json] | None = None) -> Json:
         return await self.hub.message(seat, events)

@@ -29,6 +29,7 @@ from spades.engine import (
     SheetLine,
     SpadesBroken,
     TrickWon,
+    shuffle_news,
 )
 from spades.session import GameEnded, Narrated, narrate
 
@@ -96,6 +97,22 @@ def view_json(view: PlayerView) -> Json:
         "over": view.over,
         "winner": view.winner,
     }
+
+
+def shuffle_json(state: GameState) -> Json:
+    """What every seat may know of the shuffles (docs/shuffle.md, the engine's
+    ``shuffle_news``), hands counted from 1: ``committed``, the commitments of the hand in
+    play and the next (never a seed); ``revealed``, the last finished hand's seed and salt
+    with its deck (it is over: its deck is in the record anyway), or null."""
+    news = shuffle_news(state)
+    committed = [{**entry, "hand": entry["hand"] + 1} for entry in news["committed"]]
+    revealed: Json | None = None
+    if news["revealed"] and state.results:
+        last = news["revealed"][-1]
+        result = state.results[-1]
+        if last["hand"] == result.number:
+            revealed = {**last, "hand": last["hand"] + 1, "deck": codes(result.deck)}
+    return {"committed": committed, "revealed": revealed}
 
 
 def legal_json(view: PlayerView) -> Json | None:

@@ -2,10 +2,19 @@
 players and the store: seats, the turn loop, saving, resuming, pacing, narration, and fair
 thinking in worker processes."""
 
+from .entropy import ENTROPY_REFUSED
 from .narration import GameEnded, Narrated, ending, narrate
 from .refusal import Refusal
 from .reviewing import ReviewError, Reviews
-from .saving import RecordFile, Saver, StoreSaver, Unsaved, progress, state_from_store
+from .saving import (
+    RecordFile,
+    Saver,
+    StoreSaver,
+    Unsaved,
+    contributors,
+    progress,
+    state_from_store,
+)
 from .seating import COMPUTER, PERSON, Sitter, new_game_row, one_person, seat_rows
 from .session import Change, Decide, Listener, Session, Snapshot, computer_view
 from .thinking import InlineThinker, Thinker
@@ -13,6 +22,7 @@ from .workers import OverrunError, StoppingError
 
 __all__ = [
     "COMPUTER",
+    "ENTROPY_REFUSED",
     "PERSON",
     "Change",
     "Decide",
@@ -34,6 +44,7 @@ __all__ = [
     "Thinker",
     "Unsaved",
     "computer_view",
+    "contributors",
     "ending",
     "narrate",
     "new_game_row",

@@ -27,7 +27,15 @@ from spades.engine import (
     load_record,
     record_of,
 )
-from spades.store import OVER, ActionRow, StaleVersionError, Store, StoredGame, StoreError
+from spades.store import (
+    ENTROPY,
+    OVER,
+    ActionRow,
+    StaleVersionError,
+    Store,
+    StoredGame,
+    StoreError,
+)
 
 from .refusal import Refusal
 
@@ -42,8 +50,28 @@ def progress(state: GameState) -> dict[str, Any]:
             "winner": state.winner, "over": state.over}
 
 
+def entropy_of(stored: StoredGame) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The people's entropy stored for each hand's shuffle: ``(hand, contributions)`` in
+    the order given, as ``Shuffle.entropy`` holds it."""
+    given: dict[int, list[str]] = {}
+    for row in stored.entropy:
+        hand, value = row.action.get("hand"), row.action.get(ENTROPY)
+        if not isinstance(hand, int) or isinstance(hand, bool) or not isinstance(value, str):
+            raise StoreError(f"game {stored.game.id!r}: step {row.seq} is not a contribution "
+                             "to a shuffle we can read")
+        given.setdefault(hand, []).append(value)
+    return tuple(sorted((hand, tuple(values)) for hand, values in given.items()))
+
+
+def contributors(stored: StoredGame) -> frozenset[tuple[int, int]]:
+    """(hand, seat): who gave entropy to which hand's shuffle."""
+    return frozenset((row.action["hand"], row.seat) for row in stored.entropy
+                     if isinstance(row.action.get("hand"), int))
+
+
 def state_from_store(stored: StoredGame) -> GameState:
-    """Replay the stored record through the engine; the secret seed deals later hands.
+    """Replay the stored record through the engine; the secret seed deals later hands,
+    with the entropy the people gave (so a resumed game deals as it would have).
 
     Looks are actions now; a game saved before kept them in the ``looks`` table: each such
     look of the hand in play whose seat has not acted on its cards since is replayed at the
@@ -60,8 +88,10 @@ def state_from_store(stored: StoredGame) -> GameState:
               "hands": hands}
     try:
         # games saved before spades-shuffle/1 say no shuffle: they keep the old one
-        shuffle = Shuffle(version=game.options.get("shuffle", LEGACY_SHUFFLE))
-        state = load_record(record, seed=game.seed, shuffle=shuffle)
+        shuffle = Shuffle(version=game.options.get("shuffle", LEGACY_SHUFFLE),
+                          entropy=entropy_of(stored))
+        # the stored decks dealt from the seed stay so: their commitments and reveals hold
+        state = load_record(record, seed=game.seed, shuffle=shuffle, from_seed=True)
     except RecordError as error:
         raise StoreError(f"game {game.id!r} does not replay: {error}") from error
     for hand, seat in sorted(stored.looks):
@@ -73,11 +103,17 @@ def state_from_store(stored: StoredGame) -> GameState:
 class Saver(Protocol):
     async def save(self, version: int, step: int, before: GameState, after: GameState,
                    seat: int, action: Action) -> int:
-        """Keep the change made from ``version`` (the ``step``-th action); the new version.
+        """Keep the change made from ``version`` (the ``step``-th row kept); the new
+        version. Raises ``Refusal`` when it cannot (nothing was kept)."""
+
+    async def save_entropy(self, version: int, step: int, state: GameState, seat: int,
+                           hand: int, value: str) -> int:
+        """Keep ``seat``'s contribution ``value`` to the shuffle of ``hand`` (from 0), given
+        while ``state``'s hand is in play (the ``step``-th row kept); the new version.
         Raises ``Refusal`` when it cannot (nothing was kept)."""
 
-    async def reload(self) -> tuple[GameState, int, int]:
-        """The stored truth after another writer: (state, version, step)."""
+    async def reload(self) -> tuple[GameState, int, int, int]:
+        """The stored truth after another writer: (state, version, game actions, rows)."""
 
 
 def unsaved(error: StoreError) -> Refusal:
@@ -115,12 +151,26 @@ class StoreSaver:
             raise unsaved(error) from None
         return saved
 
-    async def reload(self) -> tuple[GameState, int, int]:
+    async def save_entropy(self, version: int, step: int, state: GameState, seat: int,
+                           hand: int, value: str) -> int:
+        row = ActionRow(seq=step, hand=state.hand.number, seat=seat,
+                        action={"seat": seat, ENTROPY: value, "hand": hand})
+        try:
+            saved: int = await asyncio.to_thread(self.store.append_action, self.game_id,
+                                                 version, row)
+        except StaleVersionError:
+            raise
+        except StoreError as error:
+            log.exception("could not save entropy of game %s", self.game_id)
+            raise unsaved(error) from None
+        return saved
+
+    async def reload(self) -> tuple[GameState, int, int, int]:
         stored = await asyncio.to_thread(self.store.load_game, self.game_id)
         if stored is None:
             raise StoreError(f"game {self.game_id!r} is gone")
         state = await asyncio.to_thread(state_from_store, stored)
-        return state, stored.game.version, len(stored.actions)
+        return state, stored.game.version, len(stored.actions), stored.rows
 
 
 class RecordFile:
@@ -132,16 +182,27 @@ class RecordFile:
 
     async def save(self, version: int, step: int, before: GameState, after: GameState,
                    seat: int, action: Action) -> int:
-        if self.path is not None:
-            text = json.dumps(record_of(after, list(self.names)))
-            try:
-                self.path.write_text(text, encoding="utf-8")
-            except OSError as error:
-                raise Refusal("server", f"the game could not be saved to {self.path}: "
-                              f"{error.strerror}") from None
+        self._write(after)
         return version + 1
 
-    async def reload(self) -> tuple[GameState, int, int]:
+    async def save_entropy(self, version: int, step: int, state: GameState, seat: int,
+                           hand: int, value: str) -> int:
+        # the contribution is in the record once its hand is over (with its seed)
+        return version + 1
+
+    def _write(self, state: GameState) -> None:
+        """The record so far, each finished hand with its revealed seed and salt, so that
+        ``spades verify`` checks the file."""
+        if self.path is None:
+            return
+        text = json.dumps(record_of(state, list(self.names), reveal=True))
+        try:
+            self.path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise Refusal("server", f"the game could not be saved to {self.path}: "
+                          f"{error.strerror}") from None
+
+    async def reload(self) -> tuple[GameState, int, int, int]:
         raise RuntimeError("a game saved to a file has no other writer")
 
 

@@ -26,6 +26,7 @@ from spades.engine import (
     Look,
     Play,
     PlayerView,
+    add_entropy,
     apply,
     can_bid_blind_nil,
     parse_action,
@@ -33,6 +34,7 @@ from spades.engine import (
 )
 from spades.store import SeatRow, StaleVersionError, StoreError
 
+from .entropy import checked_value, target_hand
 from .narration import Narrated, narrate
 from .refusal import Refusal
 from .saving import Saver
@@ -62,12 +64,13 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One accepted action: the state before, the snapshot after, who did what."""
+    """One accepted change: the state before, the snapshot after, who did what (``action``
+    None: the seat added entropy to a shuffle, and nothing happened at the table)."""
 
     before: GameState
     after: Snapshot
     seat: int
-    action: Action
+    action: Action | None
 
     def events(self, seat: int) -> list[Narrated]:
         """What ``seat`` learns from this change (nothing it may not see)."""
@@ -91,13 +94,22 @@ def computer_view(view: PlayerView) -> PlayerView:
 class Session:
     def __init__(self, game_id: str, seats: tuple[SeatRow, ...], state: GameState, *,
                  saver: Saver, thinker: Thinking, version: int = 0, step: int = 0,
-                 pace: float = 0.0):
+                 pace: float = 0.0, rows: int | None = None,
+                 given: frozenset[tuple[int, int]] = frozenset()):
         self.id = game_id
         self.seats = seats
         self.names = tuple(s.name for s in seats)
         self.state = state
         self.version = version
+        #: the version after the last game action: an intent made from it or later is
+        #: current (a contribution of entropy since changes nothing at the table)
+        self.acted = version
+        #: the game's actions so far (the protocol's ``step``)
         self.step = step
+        #: the rows kept: the actions and the people's contributions of entropy
+        self.rows = step if rows is None else rows
+        #: (hand, seat): who added entropy to which hand's shuffle
+        self.given = given
         self.saver = saver
         self.thinker = thinker
         self.pace = pace
@@ -139,10 +151,33 @@ class Session:
         ``Refusal`` says why it is refused (then nothing changed)."""
         data = {k: v for k, v in data.items() if k != "label"}
         async with self.lock:
-            if version != self.version:
+            if not self.acted <= version <= self.version:
                 raise Refusal("stale", "the table had moved on; here it is now")
             await self._commit(seat, self._intent(seat, data))
         self.kick()
+
+    async def contribute(self, seat: int, hand: Any, value: Any) -> None:
+        """A person's entropy ``value`` for the shuffle of ``hand`` (from 0; docs/shuffle.md):
+        mixed into the next hand's shuffle (the hand asked for, or the one after it if that
+        was dealt meanwhile), saved, then told. ``Refusal`` says why not (nothing changed)."""
+        if self.is_computer(seat):
+            raise Refusal("illegal", "only people add to the shuffle")
+        value = checked_value(value)
+        async with self.lock:
+            before = self.state
+            target = target_hand(before, hand, seat, self.given)
+            after = add_entropy(before, target, (*before.shuffle.entropy_of(target), value))
+            try:
+                version = await self.saver.save_entropy(self.version, self.rows + 1, before,
+                                                        seat, target, value)
+            except StaleVersionError:
+                await self._reload()
+                raise Refusal("stale", "the table changed meanwhile") from None
+            self.state, self.version, self.rows = after, version, self.rows + 1
+            self.given = self.given | {(target, seat)}
+            change = Change(before, self.snapshot, seat, None)
+            for listener in list(self.listeners):
+                listener.changed(change)
 
     def _intent(self, seat: int, data: dict[str, Any]) -> Action:
         """The action a person's intent asks for, checked for its shape and its turn."""
@@ -174,13 +209,14 @@ class Session:
             after = apply(before, action)
         except IllegalActionError as error:
             raise Refusal("illegal", str(error)) from None
-        step = self.step + 1
         try:
-            version = await self.saver.save(self.version, step, before, after, seat, action)
+            version = await self.saver.save(self.version, self.rows + 1, before, after, seat,
+                                            action)
         except StaleVersionError:
-            self.state, self.version, self.step = await self.saver.reload()
+            await self._reload()
             raise Refusal("stale", "the table changed meanwhile") from None
-        self.state, self.version, self.step = after, version, step
+        self.state, self.version, self.acted = after, version, version
+        self.step, self.rows = self.step + 1, self.rows + 1
         self.last_change = asyncio.get_running_loop().time()
         # a finished trick stays in view a little longer before the next lead
         ends_trick = isinstance(action, Play) and not after.hand.trick
@@ -188,6 +224,11 @@ class Session:
         change = Change(before, self.snapshot, seat, action)
         for listener in list(self.listeners):
             listener.changed(change)
+
+    async def _reload(self) -> None:
+        """Take the stored truth after another writer changed the game."""
+        self.state, self.version, self.step, self.rows = await self.saver.reload()
+        self.acted = self.version
 
     # ------------------------------------------------------------------ the turn loop
 
@@ -248,7 +289,7 @@ class Session:
                 return False
             await self._pause()
         async with self.lock:
-            if self.version == version:
+            if self.acted <= version:  # no game action since (entropy changes no view)
                 self.thinking = None
                 await self._commit_computer(seat, action, view)
         if self.failures:

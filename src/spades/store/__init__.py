@@ -3,6 +3,7 @@
 from .accounts import AccountExistsError, AccountRow, Accounts, LoginRow
 from .migrate import Upgrade
 from .store import (
+    ENTROPY,
     OVER,
     PLAYING,
     ActionRow,
@@ -18,6 +19,7 @@ from .store import (
 )
 
 __all__ = [
+    "ENTROPY",
     "OVER",
     "PLAYING",
     "AccountExistsError",

@@ -102,14 +102,33 @@ class ActionRow:
     action: dict[str, Any]  # a record action, e.g. {"seat": 0, "play": "AS"}
 
 
+#: The key of a stored row that is a person's entropy for a shuffle, not a game action:
+#: ``{"seat": 0, "entropy": "9f3a...", "hand": 4}`` (``hand``: the hand it shuffles, from 0;
+#: the row's own ``hand`` is the hand in play when it was given). Kept among the actions so
+#: that it has its step and version like any change, and needs no table of its own.
+ENTROPY = "entropy"
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """Everything stored about a game: enough to replay it exactly."""
 
     game: GameRow
     decks: tuple[tuple[str, ...], ...]  # hand number -> deck, top card first
-    actions: tuple[ActionRow, ...]
+    actions: tuple[ActionRow, ...]  # the game's actions (no entropy), in step order
     looks: frozenset[tuple[int, int]]  # (hand, seat) pairs
+    #: the people's entropy for the shuffles (``ENTROPY`` rows), in step order
+    entropy: tuple[ActionRow, ...] = ()
+
+    @property
+    def rows(self) -> int:
+        """How many rows were appended (actions and entropy): the ``seq`` of the last."""
+        return len(self.actions) + len(self.entropy)
+
+
+def is_entropy(row: ActionRow) -> bool:
+    """Whether a stored row is a person's entropy for a shuffle (not a game action)."""
+    return isinstance(row.action, dict) and ENTROPY in row.action
 
 
 def default_url() -> str:
@@ -387,12 +406,14 @@ class Store:
             raise StoreError(f"game {game_id!r}: the stored decks are not hands 0..n-1")
         if [a.seq for a in actions] != list(range(1, len(actions) + 1)):
             raise StoreError(f"game {game_id!r}: the stored actions are not steps 1..n")
+        rows = [ActionRow(seq=a.seq, hand=a.hand, seat=a.seat, action=a.action)
+                for a in actions]
         return StoredGame(
             game=_game_row(row, seats),
             decks=tuple(tuple(d.cards) for d in decks),
-            actions=tuple(ActionRow(seq=a.seq, hand=a.hand, seat=a.seat, action=a.action)
-                          for a in actions),
-            looks=frozenset((lk.hand, lk.seat) for lk in looks))
+            actions=tuple(r for r in rows if not is_entropy(r)),
+            looks=frozenset((lk.hand, lk.seat) for lk in looks),
+            entropy=tuple(r for r in rows if is_entropy(r)))
 
     def list_games(self, player_id: str | Collection[str], limit: int = 200) -> list[GameRow]:
         """The games where ``player_id`` (or any of several ids: an account's) has a seat,

@@ -11,6 +11,7 @@ import { endReason, gameOverText, handOverBody, lastTrickBody, sheetTable } from
 import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
 import { checkVersion, mustReload, startApp } from "./app.js";
+import { ShuffleWatch } from "./shuffle.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -117,6 +118,15 @@ const hand = new HandView($("hand"), $("hand-hint"), {
 });
 
 const trickView = new TrickView($("trick"), $("felt"), $("hand"), () => render());
+
+// Each hand's shuffle: the page gives entropy to the next one and checks each revealed one.
+const shuffles = new ShuffleWatch({
+  sendEntropy: (handNumber, value) => app.socket && app.socket.entropy(handNumber, value),
+  said: (handNumber, result, text) => {
+    announce(text);
+    shuffles.repaint(handNumber);
+  },
+});
 
 /** The cards passed to you after a blind nil, marked in your hand for the first trick. */
 function passedToYou(msg, v) {
@@ -263,6 +273,7 @@ function onState(msg) {
       app.endReason = e.reason || null;
     }
   }
+  shuffles.observe(msg);
   const last = tableView(msg).lastTrick;
   if (last) app.lastTrick = last;
   if (first) {
@@ -303,6 +314,7 @@ function showOver(msg, line, gameOver) {
       body.append(h);
     }
     body.append(handOverBody(v, who, line, app.passes.get(line.hand)));
+    if (shuffles.watched(line.hand)) body.append(shuffles.mark(line.hand));
   }
   if (gameOver) {
     title.textContent = "Game over";
@@ -391,6 +403,7 @@ function openGame(id) {
   app.endReason = null;
   app.shownKind = "";
   trickView.reset();
+  shuffles.reset();
   app.gameId = id;
   setCurrentGame(id);
   $("live").replaceChildren();

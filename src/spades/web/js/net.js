@@ -248,6 +248,8 @@ export class TableSocket {
       this.handlers.onState(msg);
     } else if (msg.type === "thinking") {
       this.handlers.onThinking(msg);
+    } else if (msg.type === "error" && msg.intent === "entropy") {
+      // our entropy was refused (given already, or the game is over): the table is as it was
     } else if (msg.type === "error") {
       this.pending = false;
       if (msg.code === "ticket" || msg.code === "reload") {
@@ -273,6 +275,13 @@ export class TableSocket {
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Give this page's entropy to the shuffle of hand ``hand`` (from 1): no answer comes. */
+  entropy(hand, value) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "entropy", hand, value }));
     return true;
   }
 
