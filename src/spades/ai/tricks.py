@@ -162,22 +162,29 @@ class TrickSolver:
 
     # ------------------------------------------------------------------------ public
 
-    def tricks(self, pos: k.Position, guess: int | None = None) -> int:
+    def tricks(self, pos: k.Position, guess: int | None = None, *,
+               at_least: int = 0, at_most: int | None = None) -> int:
         """The tricks the side takes from ``pos`` on (the trick on the table included)
         under best play by every seat. A ``guess`` (e.g. the count one card earlier in a
-        hand review) changes only the speed: the search starts there and steps one trick
-        at a time, two zero-window tests when the guess is right, instead of a binary
-        search over every count."""
+        hand review) changes only the speed: the search starts there and steps out from it,
+        two zero-window tests when the guess is right (without a guess, a count of the high
+        cards and spades is the guess). ``at_least`` and ``at_most`` are bounds the caller
+        knows to hold (in a hand review: a card of the side cannot raise its count, another
+        seat's card cannot lower it); a test they settle is not searched."""
         if self.entries > self.max_entries:
             self.table.clear()
             self.entries = 0
         self._load(pos)
-        low, high = 0, self.left
+        low = max(at_least, 0)
+        high = self.left if at_most is None else min(at_most, self.left)
+        if low >= high:
+            return high
         if guess is None:
             guess = self._estimate(pos)
-        guess = min(max(guess, 0), high)
+        guess = min(max(guess, low), high)
         # from the guess, steps of 1, 2, 4... until the count is bracketed, then halves
-        if self._test(pos, guess):
+        # (``low`` is known to hold: no need to test it)
+        if guess == low or self._test(pos, guess):
             low, step = guess, 1
             while low < high:
                 target = min(low + step, high)
