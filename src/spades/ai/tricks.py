@@ -167,10 +167,10 @@ class TrickSolver:
         """The tricks the side takes from ``pos`` on (the trick on the table included)
         under best play by every seat. A ``guess`` (e.g. the count one card earlier in a
         hand review) changes only the speed: the search starts there and steps out from it,
-        two zero-window tests when the guess is right (without a guess, a count of the high
-        cards and spades is the guess). ``at_least`` and ``at_most`` are bounds the caller
-        knows to hold (in a hand review: a card of the side cannot raise its count, another
-        seat's card cannot lower it); a test they settle is not searched."""
+        two zero-window tests when the guess is right, instead of a binary search over every
+        count. ``at_least`` and ``at_most`` are bounds the caller knows to hold (in a hand
+        review: a card of the side cannot raise its count, another seat's card cannot lower
+        it); a test they settle is not searched."""
         if self.entries > self.max_entries:
             self.table.clear()
             self.entries = 0
@@ -179,27 +179,26 @@ class TrickSolver:
         high = self.left if at_most is None else min(at_most, self.left)
         if low >= high:
             return high
-        if guess is None:
-            guess = self._estimate(pos)
-        guess = min(max(guess, low), high)
-        # from the guess, steps of 1, 2, 4... until the count is bracketed, then halves
-        # (``low`` is known to hold: no need to test it)
-        if guess == low or self._test(pos, guess):
-            low, step = guess, 1
-            while low < high:
-                target = min(low + step, high)
-                if not self._test(pos, target):
-                    high = target - 1
-                    break
-                low, step = target, step * 2
-        else:
-            high, step = guess - 1, 1
-            while low < high:
-                target = max(high - step, low)
-                if self._test(pos, target):
-                    low = target
-                    break
-                high, step = target - 1, step * 2
+        if guess is not None:
+            # from the guess, steps of 1, 2, 4... until the count is bracketed, then
+            # halves (``low`` is known to hold: it needs no test)
+            guess = min(max(guess, low), high)
+            if guess == low or self._test(pos, guess):
+                low, step = guess, 1
+                while low < high:
+                    target = min(low + step, high)
+                    if not self._test(pos, target):
+                        high = target - 1
+                        break
+                    low, step = target, step * 2
+            else:
+                high, step = guess - 1, 1
+                while low < high:
+                    target = max(high - step + 1, low)
+                    if self._test(pos, target):
+                        low = target
+                        break
+                    high, step = target - 1, step * 2
         while low < high:
             target = (low + high + 1) // 2
             if self._test(pos, target):
@@ -207,28 +206,6 @@ class TrickSolver:
             else:
                 high = target - 1
         return low
-
-    def _estimate(self, pos: k.Position) -> int:
-        """A first guess at the side's tricks from ``pos``: its share of the tricks left
-        by points (the top card of a suit out 4, the next 3, then 2 and 1; a spade 3)."""
-        rest = self.rest
-        mine = 0
-        total = 0
-        for seat, h in enumerate(self.hands):
-            points = 3 * (h & _SPADES).bit_count()
-            for suit in _SUITS:
-                held = h & suit
-                while held:
-                    top = held.bit_length() - 1
-                    rank = (rest & suit & _ABOVE[top]).bit_count()  # cards out above it
-                    if rank >= 4:
-                        break
-                    points += 4 - rank
-                    held ^= 1 << top
-            total += points
-            if self.mine[seat]:
-                mine += points
-        return (2 * self.left * mine + total) // (2 * total) if total else 0
 
     def best_moves(self, pos: k.Position) -> list[int]:
         """The legal cards of the seat to act that keep the value of ``pos`` (for the side
