@@ -8,7 +8,9 @@ side has already won, so ``before - after`` is what the card cost. One ``TrickSo
 side answers every position of the line of play in order: the opening position is the slow
 one, and what its search stores in the reusable transposition table makes the later ones
 cheap (measured: faster than solving the later positions first), and each position's search
-starts from the count of the one before (one card rarely changes it by more than a trick). With two
+starts from the count of the one before (one card rarely changes it by more than a trick),
+bounded on one side by it (a card of the solver's side cannot raise the count, another
+seat's card cannot lower it). With two
 sides the game is zero-sum, so one solver serves both (the other side's count is the tricks
 left minus this one's).
 

@@ -11,7 +11,8 @@ The search is the one of bridge double-dummy solvers (Bo Haglund's DDS, Ginsberg
 partition search), written for Python:
 
 - zero-window tests: "can the side take at least ``target`` more tricks?" answered by a
-  boolean alpha-beta search, and a binary search on ``target`` around those tests;
+  boolean alpha-beta search, and a binary search on ``target`` around those tests (or,
+  given a guess and bounds the caller knows, as in a hand review, steps out from the guess);
 - a transposition table at trick boundaries holding a lower and an upper bound on the tricks
   still to come. Every search reports the cards whose ranks its answer relied on (a trick
   won by the highest card of its suit, quick and sure tricks); the entry is keyed on each
@@ -20,7 +21,8 @@ partition search), written for Python:
   every position that differs only in small cards. Entries depend on the cards out, never
   on the deal, so the table stays valid from one search (or position) to the next;
 - quick tricks: the tricks the leader can cash at once (top spades, then side-suit winners
-  that no opponent can ruff), and the sure tricks of the seat holding the top spades, bound
+  that no opponent can ruff, once the top spades have drawn the spades of every opponent
+  holding no more), and the sure tricks of the seat holding the top spades, bound
   the search before any card is tried;
 - equivalent cards: of a run of cards in one hand with no other card out between them, one
   is tried;
