@@ -44,8 +44,9 @@ def quantile(values: list[float], q: float) -> float:
 
 
 #: Slow opening leads of the partnership preset: (seed, deal number) as ``--list`` numbers
-#: them with 13 tricks left
-SLOW: tuple[tuple[int, int], ...] = ((1, 3), (1, 13))
+#: them with 13 tricks left (measured before this change: 2.0 and 4.5 million positions,
+#: 18 s and 62 s of CPU, against a median of 0.4 million)
+SLOW: tuple[tuple[int, int], ...] = ((1, 3), (1, 7))
 
 
 def positions(t: kernel.Table, left: int, seed: int, deals: int) -> list[kernel.Position]:
