@@ -192,3 +192,47 @@ def test_one_table_serves_many_deals(name: str) -> None:
             assert value == TrickSolver(t, side).tricks(pos)
             if pos.left <= 4:
                 assert value == _minimax(t, pos, side, {})
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(RULES)), seed=st.integers(0, 2**32),
+       tricks_left=st.integers(1, 4), data=st.data())
+def test_a_guess_and_bounds_change_only_the_speed(name: str, seed: int, tricks_left: int,
+                                                  data: st.DataObject) -> None:
+    """``tricks(pos, guess, at_least=, at_most=)`` with any guess and any bounds that hold
+    (as a hand review gives them) answers as plain minimax does, from a fresh solver and
+    from one reused across the calls."""
+    rules = RULES[name]
+    t = k.table_of(rules)
+    pos = _ending(rules, random.Random(seed), tricks_left, first=False)
+    for side in range(len(t.sides)):
+        want = _minimax(t, pos, side, {})
+        low = data.draw(st.integers(-1, want), label="at_least")
+        high = data.draw(st.integers(want, pos.left + 1), label="at_most")
+        reused = TrickSolver(t, side)
+        for guess in [None, *range(-1, pos.left + 2)]:
+            assert TrickSolver(t, side).tricks(pos, guess, at_least=low, at_most=high) == want
+            assert reused.tricks(pos, guess, at_least=low, at_most=high) == want
+
+
+#: Opening leads where the solver searches longest (``bench/solver.py --slow``, deal 1/3:
+#: about 18 s of CPU here, ten times the median): each seat's cards (kernel card numbers),
+#: the leader, and the leader's side's tricks under best play as the solver counted them
+#: before its first guess and the review's bounds were added.
+SLOW_OPENINGS = [
+    ((290618072893840, 2395840201171553, 1249045487719426, 568095865585676), 3, 3),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)  # about 20 s of CPU, far more wall time on a loaded machine
+@pytest.mark.parametrize(("hands", "leader", "tricks"), SLOW_OPENINGS)
+def test_slow_openings_keep_their_count(hands: tuple[int, ...], leader: int,
+                                        tricks: int) -> None:
+    """A whole deal from the opening lead, where the search is deepest: the leader's side
+    takes its known count."""
+    t = k.table_of(PRESETS["partnership"])
+    pos = k.Position(hands=list(hands), leader=leader, tricks=[0] * 4, bids=[1] * 4,
+                     nils=[k.PLAIN] * 4, players=4)
+    side = t.side_of[leader]
+    assert TrickSolver(t, side).tricks(pos) == tricks

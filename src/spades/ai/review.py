@@ -8,7 +8,9 @@ side has already won, so ``before - after`` is what the card cost. One ``TrickSo
 side answers every position of the line of play in order: the opening position is the slow
 one, and what its search stores in the reusable transposition table makes the later ones
 cheap (measured: faster than solving the later positions first), and each position's search
-starts from the count of the one before (one card rarely changes it by more than a trick). With two
+starts from the count of the one before (one card rarely changes it by more than a trick),
+bounded on one side by it (a card of the solver's side cannot raise the count, another
+seat's card cannot lower it). With two
 sides the game is zero-sum, so one solver serves both (the other side's count is the tricks
 left minus this one's).
 
@@ -148,13 +150,15 @@ def _line(t: k.Table, start: k.Position, line: Sequence[int]) -> list[k.Position
 class _Values:
     """Best-play counts of positions for each side, one reused solver per side."""
 
-    def __init__(self, t: k.Table) -> None:
+    def __init__(self, t: k.Table, positions: Sequence[k.Position]) -> None:
         self.t = t
+        self.positions_of = positions
         self.two = len(t.sides) == 2
         self.solvers: dict[int, TrickSolver] = {}
         self.cache: dict[tuple[int, int], int] = {}
-        #: each solver's last answer as a count for the hand: the next position's guess
-        self.last: dict[int, int] = {}
+        #: each solver's last answer (the position's index, the count for the hand): the
+        #: next position's guess, and a bound when it is the very next position
+        self.last: dict[int, tuple[int, int]] = {}
         self.positions = 0
 
     def solver(self, side: int) -> TrickSolver:
@@ -172,16 +176,31 @@ class _Values:
         value = self.cache.get(key)
         if value is None:
             taken = sum(pos.tricks[s] for s in self.t.sides[own])
-            guess = self.last.get(own)
-            value = 0 if pos.over else self.solver(own).tricks(
-                pos, None if guess is None else guess - taken)
+            value = 0 if pos.over else self._solve(index, pos, own, taken)
             self.cache[key] = value
-            self.last[own] = value + taken
+            self.last[own] = (index, value + taken)
             self.positions += 1
         seats = self.t.sides[side]
         if self.two and side != 0:
             value = pos.left - value
         return value + sum(pos.tricks[s] for s in seats)
+
+    def _solve(self, index: int, pos: k.Position, own: int, taken: int) -> int:
+        """The count from ``pos`` on, searched from the previous position's count: one card
+        of the side cannot raise the side's count for the hand, and one card of any other
+        seat cannot lower it (each seat plays its best, so a card can only give ground)."""
+        solver = self.solver(own)
+        last = self.last.get(own)
+        if last is None:
+            return solver.tricks(pos)
+        before_index, before = last
+        guess = before - taken
+        if before_index == index - 1:
+            seat = self.positions_of[before_index].turn
+            if self.t.side_of[seat] == own:
+                return solver.tricks(pos, guess, at_most=guess)
+            return solver.tricks(pos, guess, at_least=guess)
+        return solver.tricks(pos, guess)
 
     @property
     def nodes(self) -> int:
@@ -286,7 +305,7 @@ def review_line(t: k.Table, start: k.Position, line: Sequence[int], bids: Sequen
     starts at the opening lead; a test may start at any ending."""
     n = t.n
     positions = _line(t, start, line)
-    values = _Values(t)
+    values = _Values(t, positions)
     # every (position, side) the review needs, in the order of play
     needed: list[tuple[int, int]] = []
     for i in range(len(line)):

@@ -11,7 +11,8 @@ The search is the one of bridge double-dummy solvers (Bo Haglund's DDS, Ginsberg
 partition search), written for Python:
 
 - zero-window tests: "can the side take at least ``target`` more tricks?" answered by a
-  boolean alpha-beta search, and a binary search on ``target`` around those tests;
+  boolean alpha-beta search, and a binary search on ``target`` around those tests (or,
+  given a guess and bounds the caller knows, as in a hand review, steps out from the guess);
 - a transposition table at trick boundaries holding a lower and an upper bound on the tricks
   still to come. Every search reports the cards whose ranks its answer relied on (a trick
   won by the highest card of its suit, quick and sure tricks); the entry is keyed on each
@@ -20,7 +21,8 @@ partition search), written for Python:
   every position that differs only in small cards. Entries depend on the cards out, never
   on the deal, so the table stays valid from one search (or position) to the next;
 - quick tricks: the tricks the leader can cash at once (top spades, then side-suit winners
-  that no opponent can ruff), and the sure tricks of the seat holding the top spades, bound
+  that no opponent can ruff, once the top spades have drawn the spades of every opponent
+  holding no more), and the sure tricks of the seat holding the top spades, bound
   the search before any card is tried;
 - equivalent cards: of a run of cards in one hand with no other card out between them, one
   is tried;
@@ -30,6 +32,8 @@ partition search), written for Python:
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from . import kernel as k
 
@@ -44,11 +48,22 @@ _ABOVE: tuple[int, ...] = tuple(((1 << 54) - 1) & ~((1 << (c + 1)) - 1) for c in
 _OFFSUIT, _ANY_SPADE, _VOID = k.BREAK_OFFSUIT, k.BREAK_ANY_SPADE, k.BREAK_VOID
 
 
-def _runs(cards: int, others: int) -> list[int]:
+def _runs(cards: int, others: int) -> tuple[int, ...]:
     """The lowest card of each run of ``cards``: cards of one suit with none of ``others``
     between them win and lose the same tricks, so one of each run is enough."""
     if not cards & (cards - 1):
-        return [cards.bit_length() - 1] if cards else []
+        return (cards.bit_length() - 1,) if cards else ()
+    # only the others between the lowest and the highest of ``cards`` can split a run
+    key = (cards, others & ((1 << cards.bit_length()) - (cards & -cards)))
+    found = _RUNS.get(key)
+    if found is None:
+        if len(_RUNS) > 100_000:
+            _RUNS.clear()
+        found = _RUNS[key] = _split(cards, others)
+    return found
+
+
+def _split(cards: int, others: int) -> tuple[int, ...]:
     out: list[int] = []
     previous = -1
     while cards:
@@ -59,7 +74,11 @@ def _runs(cards: int, others: int) -> list[int]:
                 or others & (low - (2 << previous))):
             out.append(card)
         previous = card
-    return out
+    return tuple(out)
+
+
+#: ``_runs`` answers by (cards, the others that matter)
+_RUNS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 #: A card's rank within its suit (two = 0; the jokers 13 and 14 above the ace of spades).
@@ -145,28 +164,43 @@ class TrickSolver:
 
     # ------------------------------------------------------------------------ public
 
-    def tricks(self, pos: k.Position, guess: int | None = None) -> int:
+    def tricks(self, pos: k.Position, guess: int | None = None, *,
+               at_least: int = 0, at_most: int | None = None) -> int:
         """The tricks the side takes from ``pos`` on (the trick on the table included)
         under best play by every seat. A ``guess`` (e.g. the count one card earlier in a
-        hand review) changes only the speed: the search starts there and steps one trick
-        at a time, two zero-window tests when the guess is right, instead of a binary
-        search over every count."""
+        hand review) changes only the speed: the search starts there and steps out from it,
+        two zero-window tests when the guess is right, instead of a binary search over every
+        count. ``at_least`` and ``at_most`` are bounds the caller knows to hold (in a hand
+        review: a card of the side cannot raise its count, another seat's card cannot lower
+        it); a test they settle is not searched."""
         if self.entries > self.max_entries:
             self.table.clear()
             self.entries = 0
         self._load(pos)
-        low, high = 0, self.left
-        if guess is not None:
-            guess = min(max(guess, 0), high)
-            if self._test(pos, guess):
-                low = guess
-                while low < high and self._test(pos, low + 1):
-                    low += 1
-                return low
-            high = guess - 1
-            while high > 0 and not self._test(pos, high):
-                high -= 1
+        low = max(at_least, 0)
+        high = self.left if at_most is None else min(at_most, self.left)
+        if low >= high:
             return high
+        if guess is not None:
+            # from the guess, steps of 1, 2, 4... until the count is bracketed, then
+            # halves (``low`` is known to hold: it needs no test)
+            guess = min(max(guess, low), high)
+            if guess == low or self._test(pos, guess):
+                low, step = guess, 1
+                while low < high:
+                    target = min(low + step, high)
+                    if not self._test(pos, target):
+                        high = target - 1
+                        break
+                    low, step = target, step * 2
+            else:
+                high, step = guess - 1, 1
+                while low < high:
+                    target = max(high - step + 1, low)
+                    if self._test(pos, target):
+                        low = target
+                        break
+                    high, step = target - 1, step * 2
         while low < high:
             target = (low + high + 1) // 2
             if self._test(pos, target):
@@ -309,6 +343,9 @@ class TrickSolver:
             top = spades & _ABOVE[out.bit_length() - 1] if out else spades
             count = top.bit_count()
             used = top
+            if ruffers and count:
+                # cashing them draws the spades of every opponent with no more
+                ruffers = [o for o in ruffers if (o & _SPADES).bit_count() > count]
         for suit in _SUITS[:3]:
             mine = h & suit
             if not mine:
@@ -385,6 +422,26 @@ class TrickSolver:
                     best, win = card, seat
             self.rel = 1 << best if ranked else 0
             return mine[win]
+        # the seat with the top spade out wins a trick with each of its spades above every
+        # other seat's spades, whoever leads
+        rest = self.rest
+        spades = rest & _SPADES
+        if spades:
+            top = 1 << (spades.bit_length() - 1)
+            owner = 0
+            while not hands[owner] & top:
+                owner += 1
+            held = hands[owner] & _SPADES
+            out = spades ^ held
+            sure = held & _ABOVE[out.bit_length() - 1] if out else held
+            count = sure.bit_count()
+            if mine[owner]:
+                if count >= target:
+                    self.rel = sure
+                    return True
+            elif left - count < target:
+                self.rel = sure
+                return False
         first = self.first
         hint = -1
         key: tuple[int, ...] = ()
@@ -411,26 +468,6 @@ class TrickSolver:
                             return False
                         if hint < 0:
                             hint = e[2]
-        # the seat with the top spade out wins a trick with each of its spades above every
-        # other seat's spades, whoever leads
-        rest = self.rest
-        spades = rest & _SPADES
-        if spades:
-            top = 1 << (spades.bit_length() - 1)
-            owner = 0
-            while not hands[owner] & top:
-                owner += 1
-            held = hands[owner] & _SPADES
-            out = spades ^ held
-            sure = held & _ABOVE[out.bit_length() - 1] if out else held
-            count = sure.bit_count()
-            if mine[owner]:
-                if count >= target:
-                    self.rel = sure
-                    return True
-            elif left - count < target:
-                self.rel = sure
-                return False
         lowest_club = first and self.t.lowest_club
         if not lowest_club:
             quick, used = self._quick(leader)
@@ -467,12 +504,13 @@ class TrickSolver:
         elif not self.broken:
             legal = h & _NON_SPADES or h
         others = rest ^ h
-        moves = _runs(legal, others)
+        moves: Sequence[int] = _runs(legal, others)
         if len(moves) > 1:
-            moves = self._order_leads(leader, moves, others)
-            if hint in moves:  # the card that decided a position like this one before
-                moves.remove(hint)
-                moves.insert(0, hint)
+            ordered = self._order_leads(leader, moves, others)
+            if hint in ordered:  # the card that decided a position like this one before
+                ordered.remove(hint)
+                ordered.insert(0, hint)
+            moves = ordered
         maximise = mine[leader]
         packed = self.packed
         bits = self.bits[leader]
@@ -510,7 +548,7 @@ class TrickSolver:
         self.rel = rel
         return result
 
-    def _order_leads(self, leader: int, moves: list[int], others: int) -> list[int]:
+    def _order_leads(self, leader: int, moves: Sequence[int], others: int) -> list[int]:
         """Boss cards first, then low cards to a partner's boss, then the rest, low first."""
         hands = self.hands
         mate = 0
