@@ -465,8 +465,64 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
         plain_ev -= 10.0
     if tricks > 3.5 or nil_ev <= plain_ev:
         return None
+    if rules.partnership and not _partner_covers(partner_bid):
+        stuck = guarded_honours(view.hand_mask, rules)
+        if stuck:
+            notes.append(f"no nil: the {NAME_OF[stuck[0]]} is guarded and the partner "
+                         "cannot be counted on to cover it")
+            return None
+    if _nil_breaks_bag_limit(view):
+        notes.append("no nil: well ahead, and a failed nil's tricks would pass the bag limit")
+        return None
     notes.append(f"nil: about {round(chance * 100)}% to make it")
     return NIL
+
+
+#: A partner's bid that can be counted on to cover a nil's risky honours.
+COVER_BID = 4
+
+
+def _partner_covers(partner_bid: Bid | None) -> bool:
+    """A partner who bid ``COVER_BID`` or more holds the high cards to cover a nil; one who
+    bid less, or has not bid yet, cannot be counted on."""
+    return partner_bid is not None and not partner_bid.nil and partner_bid.tricks >= COVER_BID
+
+
+def guarded_honours(hand: int, rules: Rules) -> list[int]:
+    """Side-suit kings and queens a nil bidder cannot get rid of: a king with two or more
+    lower cards (♦K86), a queen with two or more (a singleton or doubleton can be shed on a
+    void or falls under the ace), while a higher card of the suit is out. Highest first."""
+    deck = deck_mask(rules)
+    out: list[int] = []
+    for suit in range(3):
+        cards = _cards_of(hand & SUIT_MASKS[suit])
+        for index, card in enumerate(cards):
+            rank = card - 13 * suit
+            if rank not in (10, 11):  # queen, king
+                continue
+            higher = (deck & higher_in_suit(card) & ~hand).bit_count()
+            below = len(cards) - 1 - index
+            if higher and below >= 2:
+                out.append(card)
+    return sorted(out, reverse=True)
+
+
+#: A lead over the best other side at which a nil is not worth its risk to the bag count.
+SAFE_LEAD = 100
+
+
+def _nil_breaks_bag_limit(view: PlayerView) -> bool:
+    """Well ahead, with bags close to the limit: a failed nil's tricks (usually one or two)
+    count as bags and would bring the penalty."""
+    rules = view.rules
+    if rules.bag_limit is None or rules.bag_penalty <= 0:
+        return False
+    if rules.failed_nil not in ("penalty-bags", "bags"):
+        return False
+    sides = side_infos(view)
+    mine = sides[view.my_side]
+    best_other = max((s.score for s in sides if s.index != mine.index), default=0)
+    return mine.score - best_other >= SAFE_LEAD and mine.bags + 2 >= rules.bag_limit
 
 
 def _lowest_winning_bid(view: PlayerView, partner_tricks: int) -> int | None:
