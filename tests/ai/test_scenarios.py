@@ -333,6 +333,15 @@ def test_normal_no_nil_that_would_break_the_bag_limit_when_well_ahead() -> None:
     assert not bid.nil, "Normal gambled a nil 223 points ahead with 8 bags"
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_hard_no_nil_that_would_break_the_bag_limit_when_well_ahead(seed: int) -> None:
+    state = position(PARTNERSHIP, {2: "QC JC TC 6C 2C 5D 3D 7H 4H 2H 4S 3S 2S"}, [5, 3], [],
+                     scores=(428, 205))
+    state = state._replace(bags=(8, 2))
+    bid = _bid_of(HardPlayer(), state, seed)
+    assert not bid.nil, "Hard gambled a nil 223 points ahead with 8 bags"
+
+
 def test_normal_still_bids_that_nil_when_level_and_clean() -> None:
     # the same cards at 205-205 without bags: the veto above is narrow (a broad bag veto
     # lost games to the yardstick), so the nil stays Normal's choice here

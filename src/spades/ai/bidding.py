@@ -471,7 +471,7 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
             notes.append(f"no nil: the {NAME_OF[stuck[0]]} is guarded and the partner "
                          "cannot be counted on to cover it")
             return None
-    if _nil_breaks_bag_limit(view):
+    if nil_breaks_bag_limit(view):
         notes.append("no nil: well ahead, and a failed nil's tricks would pass the bag limit")
         return None
     notes.append(f"nil: about {round(chance * 100)}% to make it")
@@ -511,7 +511,7 @@ def guarded_honours(hand: int, rules: Rules) -> list[int]:
 SAFE_LEAD = 100
 
 
-def _nil_breaks_bag_limit(view: PlayerView) -> bool:
+def nil_breaks_bag_limit(view: PlayerView) -> bool:
     """Well ahead, with bags close to the limit: a failed nil's tricks (usually one or two)
     count as bags and would bring the penalty."""
     rules = view.rules
