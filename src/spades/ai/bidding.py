@@ -488,17 +488,22 @@ def _partner_covers(partner_bid: Bid | None) -> bool:
     return partner_bid is not None and not partner_bid.nil and partner_bid.tricks >= COVER_BID
 
 
+#: The side-suit honours (by rank, 11 = king) that a nil cannot keep guarded without cover.
+#: Queens are left to the nil chance: vetoing them too cost games against the yardstick.
+GUARDED_RANKS = (11,)
+
+
 def guarded_honours(hand: int, rules: Rules) -> list[int]:
-    """Side-suit kings and queens a nil bidder cannot get rid of: a king with two or more
-    lower cards (♦K86), a queen with two or more (a singleton or doubleton can be shed on a
-    void or falls under the ace), while a higher card of the suit is out. Highest first."""
+    """Side-suit kings a nil bidder cannot get rid of: a king with two or more lower cards
+    (♦K86, ♦K874; a singleton or doubleton king can be shed on a void or falls under the
+    ace) while the ace is out. Highest first."""
     deck = deck_mask(rules)
     out: list[int] = []
     for suit in range(3):
         cards = _cards_of(hand & SUIT_MASKS[suit])
         for index, card in enumerate(cards):
             rank = card - 13 * suit
-            if rank not in (10, 11):  # queen, king
+            if rank not in GUARDED_RANKS:
                 continue
             higher = (deck & higher_in_suit(card) & ~hand).bit_count()
             below = len(cards) - 1 - index
