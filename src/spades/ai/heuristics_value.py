@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from math import comb
 
-from spades.engine import SUIT_MASKS
-
-from .knowledge import SPADES, Knowledge, SideInfo
+from .knowledge import Knowledge, SideInfo
 
 #: Extra weight of a contract whose result decides the game.
 GAME_SWING = 200.0
@@ -38,10 +36,6 @@ def contract_swing(k: Knowledge, side: SideInfo) -> float:
     return swing
 
 
-#: Duck once my own sure winners make the side's contract (the tricks beyond are bags).
-SAFE_DUCK = False
-
-
 def trick_value(k: Knowledge, side: SideInfo) -> float:
     """What a trick won by one of ``side``'s plain bidders is worth to that side."""
     left = k.tricks_left
@@ -49,10 +43,6 @@ def trick_value(k: Knowledge, side: SideInfo) -> float:
     if side.contract == 0 or not side.bidders:
         return 0.0
     if need == 0:
-        return k.bag_value(side)
-    if (SAFE_DUCK and k.bags_cost and side.index == k.my_side.index
-            and (k.sure_winners() & SUIT_MASKS[SPADES]).bit_count() >= need):
-        # the contract is safe in my hand: any other trick we take is a bag
         return k.bag_value(side)
     if need > left:
         return 0.0  # set whatever happens: tricks neither score nor bag
