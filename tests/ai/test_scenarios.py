@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import pytest
 
 from spades.ai.easy import EasyPlayer
+from spades.ai.hard import HardPlayer
 from spades.ai.normal import NormalPlayer
 from spades.engine import (
     Bid,
@@ -291,3 +292,97 @@ def test_normal_leads_low_into_an_opponent_nil() -> None:
     assert state.hand.turn == 2 and player_view(state, 2).bids[1] == Bid(0, nil=True)
     card = normal_card(state)
     assert card in ("2H", "3H", "2C"), f"Normal led {card} against the nil"
+
+
+# ---------------------------------------------------------------- weaknesses of issue 13
+# Each of these failed on the code before issue 13's mending (checked against main).
+
+def _bid_of(player: NormalPlayer | HardPlayer, state: GameState, seed: int = 0) -> Bid:
+    view = player_view(state, state.hand.turn)
+    action = player.choose(view, random.Random(seed))
+    assert isinstance(action, Bid)
+    return action
+
+
+@pytest.mark.parametrize("hand", [
+    "KD 8D 6D 2C 3C 5C 2H 3H 4H 5H 2S 3S 7C",  # ♦K86
+    "KD 8D 7D 4D 2C 3C 5C 2H 3H 4H 6H 2S 3S",  # ♦K874
+])
+@pytest.mark.parametrize("partner_bid", [None, 1, 2])
+def test_normal_no_nil_with_a_guarded_king_and_no_partner_cover(
+        hand: str, partner_bid: int | None) -> None:
+    # seat 3 deals; Normal (seat 2) bids third, after its partner (seat 0), or first of its
+    # side (seat 0 deals): a partner of 1 or 2, or none yet, cannot be counted on to cover
+    # the king, which the nil bidder cannot shed: it falls under the ace or wins a trick.
+    if partner_bid is None:
+        state = position(PARTNERSHIP, {2: hand}, [3], [], first_dealer=0)
+    else:
+        state = position(PARTNERSHIP, {2: hand}, [partner_bid, 3], [])
+    assert state.hand.turn == 2
+    bid = _bid_of(NormalPlayer(), state)
+    assert not bid.nil, f"Normal bid nil with {hand.split()[:3]} and no cover"
+
+
+def test_normal_no_nil_that_would_break_the_bag_limit_when_well_ahead() -> None:
+    # 428 to 205 with 8 bags, ♣QJT62 beside a partner's 5: a failed nil's tricks are bags
+    # past the limit (-100 more) and the side wins without gambling
+    state = position(PARTNERSHIP, {2: "QC JC TC 6C 2C 5D 3D 7H 4H 2H 4S 3S 2S"}, [5, 3], [],
+                     scores=(428, 205))
+    state = state._replace(bags=(8, 2))
+    bid = _bid_of(NormalPlayer(), state)
+    assert not bid.nil, "Normal gambled a nil 223 points ahead with 8 bags"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_hard_no_nil_that_would_break_the_bag_limit_when_well_ahead(seed: int) -> None:
+    state = position(PARTNERSHIP, {2: "QC JC TC 6C 2C 5D 3D 7H 4H 2H 4S 3S 2S"}, [5, 3], [],
+                     scores=(428, 205))
+    state = state._replace(bags=(8, 2))
+    bid = _bid_of(HardPlayer(), state, seed)
+    assert not bid.nil, "Hard gambled a nil 223 points ahead with 8 bags"
+
+
+def test_normal_still_bids_that_nil_when_level_and_clean() -> None:
+    # the same cards at 205-205 without bags: the veto above is narrow (a broad bag veto
+    # lost games to the yardstick), so the nil stays Normal's choice here
+    state = position(PARTNERSHIP, {2: "QC JC TC 6C 2C 5D 3D 7H 4H 2H 4S 3S 2S"}, [5, 3], [],
+                     scores=(205, 205))
+    assert _bid_of(NormalPlayer(), state).nil
+
+
+LATE_SEAT_HAND = "KH JH 3H QD 9D 5D 2D AC 6C 4C KS 5S 3S"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_does_not_overbid_from_the_last_seat(seed: int) -> None:
+    # bids of 2, 2 and 1 before it: an ace, two guarded kings and a queen are two or three
+    # tricks, not five (the playouts must not hand Hard tricks real defence does not give)
+    state = position(PARTNERSHIP, {3: LATE_SEAT_HAND}, [2, 2, 1], [])
+    assert state.hand.turn == 3
+    bid = _bid_of(HardPlayer(), state, seed)
+    assert not bid.nil and 2 <= bid.tricks <= 3, f"Hard bid {bid.tricks} with {LATE_SEAT_HAND}"
+
+
+SET_DEAL = {
+    0: "2H 7H TH 4S 5S 6S 2D 3D 5C 6C 7C 8C 9C",
+    1: "AH KH QH JH TS JS 4D 5D TC JC QC 3C 4C",
+    2: "3H 5H 8H 2S 3S KS AS 7S AD KD QD JD 2C",  # Hard
+    3: "4H 6H 9H 8S QS 9S KC AC TD 9D 8D 7D 6D",
+}
+SET_DEAL_PLAYS = ["2H", "AH", "3H", "4H", "KH", "5H", "6H", "7H", "QH", "8H", "9H", "TH",
+                  "JH", "2S", "8S", "4S", "QS", "5S", "TS", "3S", "9S", "6S", "JS", "KS",
+                  "AS", "KC", "2D", "4D", "7S", "AC", "3D", "5D"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_hard_cashes_its_winners_to_set_the_opponents(seed: int) -> None:
+    # Hard's side bid 3 and has 3; the opponents bid 7, have 5 and need 2 of the last 5.
+    # Every spade and heart is out: Hard's four diamonds are sure tricks and cashing them
+    # sets the opponents (140 points of swing for 4 bags); leading the two of clubs gives
+    # them the lead and their contract.
+    state = position(PARTNERSHIP, SET_DEAL, [1, 4, 2, 3], SET_DEAL_PLAYS)
+    assert state.hand.turn == 2 and state.hand.tricks == (0, 3, 3, 2)
+    view = player_view(state, 2)
+    action = HardPlayer().choose(view, random.Random(seed))
+    assert isinstance(action, Play)
+    assert str(action.card).endswith("D"), f"Hard led {action.card} and let them make it"

@@ -48,6 +48,7 @@ from spades.engine import (
 )
 
 from . import kernel as k
+from .bidding import nil_breaks_bag_limit
 from .sampler import DealSampler, ImpossibleDeal, estimate_tricks, nil_likelihood
 from .solver import solve
 
@@ -165,6 +166,8 @@ class HardPlayer:
         mine = view.hand_mask
         nil_ok = NIL in legal and (rules.suicide or not plain
                                    or nil_likelihood(mine, t) >= 0.05)
+        if plain and nil_breaks_bag_limit(view):
+            nil_ok = False  # well ahead: a failed nil's bags would bring the penalty
         if not plain:
             return NIL if NIL in legal else legal[0]
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from math import comb
 
 from spades.engine import (
     ABOVE,
@@ -459,6 +460,30 @@ def highest_rank(mask: int) -> int:
     return best
 
 
+@lru_cache(maxsize=512)
+def set_worth_a_bag(t: Table, contract: int, seats: int) -> tuple[tuple[bool, ...], ...]:
+    """``[left][need]``: with ``left`` tricks to play and a side of ``seats`` players
+    ``need`` tricks short of ``contract``, is one more trick taken from it worth a bag to a
+    side whose own bid is made? The trick decides the contract when the side would take
+    exactly ``need - 1`` of the other ``left - 1`` (each with its seats' share of the
+    table); a set swings the contract twice (or once when a set costs nothing)."""
+    size = t.hand_size
+    if not contract:
+        return tuple((False,) * (size + 1) for _ in range(size + 1))
+    swing = (20.0 if t.rules.set_scoring == "minus" else 10.0) * contract
+    bag = (t.bag_penalty + (t.bag_limit if t.takeback else 0)) / max(1, t.bag_limit)
+    share = seats / t.n
+    rows: list[tuple[bool, ...]] = []
+    for left in range(size + 1):
+        row = [False] * (size + 1)
+        for need in range(1, left + 1):
+            decides = (comb(left - 1, need - 1) * share ** (need - 1)
+                       * (1.0 - share) ** (left - need))
+            row[need] = left - need <= 1 or swing * decides >= bag
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
 class Guide:
     """A rule-guided playout policy, cheap enough for thousands of hands a second.
 
@@ -469,7 +494,7 @@ class Guide:
     random legal card, so that playouts explore.
     """
 
-    __slots__ = ("bidders", "contract", "eps", "nil", "opp_nils", "t")
+    __slots__ = ("bidders", "contract", "eps", "nil", "opp_nils", "settable", "t")
 
     def __init__(self, t: Table, bids: Sequence[int], nils: Sequence[int],
                  eps: float = 0.05) -> None:
@@ -481,9 +506,14 @@ class Guide:
         self.opp_nils = tuple(
             tuple(s for s in range(t.n) if nils[s] and t.side_of[s] != t.side_of[seat])
             for seat in range(t.n))
+        self.settable = tuple(
+            set_worth_a_bag(t, contract, len(side))
+            for contract, side in zip(self.contract, t.sides, strict=True))
 
     def wants_tricks(self, pos: Position, side: int) -> bool:
-        """Does the side still need tricks, or would taking them set the opponents?"""
+        """Does the side still need tricks, or would taking them set the opponents (the
+        chance that this trick decides their contract, times what the set is worth, beats
+        the cost of a bag)?"""
         tricks = pos.tricks
         contract = self.contract
         taken = 0
@@ -491,12 +521,13 @@ class Guide:
             taken += tricks[s]
         if contract[side] > taken or not self.t.bags_cost:
             return True
+        left = pos.left
         for other, members in enumerate(self.bidders):
             if other != side and members:
                 need = contract[other]
                 for s in members:
                     need -= tricks[s]
-                if need > 0 and pos.left - need <= 1:
+                if 0 < need <= left and self.settable[other][left][need]:
                     return True
         return False
 
