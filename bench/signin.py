@@ -61,7 +61,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(db_url=f"sqlite:///{Path(folder) / 'bench.db'}", workers=0,
                             password_cost=cost)
-        with TestClient(create_app(settings)) as http:
+        with TestClient(create_app(settings), base_url="http://127.0.0.1") as http:
             made = http.post("/api/account/signup",
                              json={"email": "bench@example.org", "password": PASSWORD})
             assert made.status_code == 201, made.text
