@@ -439,6 +439,11 @@ def _live_cards(view: PlayerView) -> int | None:
     return live
 
 
+#: How the bidder's note on a nil's chance starts; the bid suggestion (``suggest.py``) drops
+#: that note, having given the figure in its own first reason.
+NIL_NOTE = "nil: about "
+
+
 def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], tricks: float,
                 partner_bid: Bid | None, behind: bool, notes: list[str]) -> Bid | None:
     rules = view.rules
@@ -477,7 +482,7 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
     if nil_breaks_bag_limit(view):
         notes.append("no nil: well ahead, and a failed nil's tricks would pass the bag limit")
         return None
-    notes.append(f"nil: about {round(chance * 100)}% to make it")
+    notes.append(f"{NIL_NOTE}{round(chance * 100)}% to make it")
     return NIL
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from spades.engine import NAME_OF, NIL, Bid, PlayerView
 
-from .bidding import allowed_bids, normal_bid
+from .bidding import NIL_NOTE, allowed_bids, normal_bid
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +51,6 @@ def suggest_bid(view: PlayerView) -> Suggestion:
         reasons.append(f"about {tricks:.1f} tricks in all: bid {bid.label}")
     reasons.extend(notes)
     return Suggestion(bid=bid, reasons=reasons, tricks=round(tricks, 2))
-
-
-#: How the bidder's own note on a nil starts (``bidding._nil_choice``); the suggestion gives
-#: that figure once, in its first reason.
-NIL_NOTE = "nil: about "
 
 
 def _nil_reason(chance: float, risks: list[int]) -> str:
