@@ -154,9 +154,10 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
     goes or its sign-in ends."""
     try:
         signed_in = await asyncio.to_thread(still_signed_in, ws.app.state.store, ticket)
-    except StoreError:
+    except StoreError:  # not known to be signed out: the page tries again, as for any fault
         log.exception("could not read the login of a ticket")
-        signed_in = False
+        await refuse(ws, "server", "the sign-in cannot be checked right now", 1011)
+        return
     if not signed_in:
         watcher.end(SIGNED_OUT)
     player = ticket.player
@@ -198,13 +199,7 @@ def farewell(ws: WebSocket, conn: Connection, pump: asyncio.Task[None], why: Far
     """End a socket whose sign-in ended: from now on it takes no intent and is sent nothing
     of its table; its last message says why, then it closes with ``why``'s code."""
     conn.end({"type": "error", "code": why.code, "message": why.reason, "version": None})
-    task = asyncio.get_running_loop().create_task(_close_after(ws, pump, why))
-    _closing.add(task)
-    task.add_done_callback(_closing.discard)
-
-
-#: The sockets being closed (a task is kept until it is done).
-_closing: set[asyncio.Task[None]] = set()
+    watchers_of(ws).keep(asyncio.get_running_loop().create_task(_close_after(ws, pump, why)))
 
 
 async def _close_after(ws: WebSocket, pump: asyncio.Task[None], why: Farewell) -> None:

@@ -18,6 +18,7 @@ the ends told to each one (docs/protocol.md says how).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
@@ -74,6 +75,8 @@ class Watchers:
 
     def __init__(self) -> None:
         self._all: set[Watcher] = set()
+        #: the closings under way (each task is kept until it is done)
+        self._closing: set[asyncio.Task[None]] = set()
 
     def __len__(self) -> int:
         return len(self._all)
@@ -84,6 +87,11 @@ class Watchers:
 
     def discard(self, watcher: Watcher) -> None:
         self._all.discard(watcher)
+
+    def keep(self, closing: asyncio.Task[None]) -> None:
+        """Hold a socket's closing task until it is done."""
+        self._closing.add(closing)
+        closing.add_done_callback(self._closing.discard)
 
     def end(self, why: Farewell, *, logins: Collection[str] = (), account: str | None = None,
             games: Collection[str] = ()) -> int:
