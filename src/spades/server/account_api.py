@@ -39,6 +39,14 @@ from .common import error_response, lobby_of
 from .forwarded import client_address
 from .identity import CSRF_REFUSED, Identity, csrf_ok, identify, login_of, now, person, store_of
 from .sessions import describe, new_player_id, start_login, with_cookie, without_cookie
+from .watchers import (
+    ACCOUNT_DELETED,
+    GAME_DELETED,
+    PASSWORD_RESET,
+    SIGNED_OUT,
+    SIGNED_OUT_EVERYWHERE,
+    Watchers,
+)
 
 log = logging.getLogger("spades.server")
 WRONG = "the email or password is wrong"
@@ -52,6 +60,13 @@ EXAMPLE = '{"email": "ann@example.org", "password": "..."}'
 
 def passwords_of(request: Request) -> Passwords:
     found: Passwords = request.app.state.passwords
+    return found
+
+
+def watchers_of(request: Request) -> Watchers:
+    """The open sockets by login: a sign-in that ends ends its sockets before the answer
+    goes (docs/protocol.md, "When a sign-in ends")."""
+    found: Watchers = request.app.state.watchers
     return found
 
 
@@ -178,6 +193,7 @@ async def signout(request: Request) -> Response:
         login = login_of(request)
         if login is not None:
             await asyncio.to_thread(store_of(request).accounts.sign_out, [login.id])
+            watchers_of(request).end(SIGNED_OUT, logins=[login.id])
     except StoreError:
         log.exception("could not sign out")
         return error_response(503, UNAVAILABLE)
@@ -192,6 +208,7 @@ async def signout_everywhere(request: Request) -> Response:
             return found
         who, _login = found
         await asyncio.to_thread(store_of(request).accounts.sign_out, account_id=who.account)
+        watchers_of(request).end(SIGNED_OUT_EVERYWHERE, account=who.account)
     except StoreError:
         log.exception("could not sign out everywhere")
         return error_response(503, UNAVAILABLE)
@@ -221,6 +238,9 @@ async def delete_account(request: Request) -> Response:
             attempts.fail(account.email, address)
             return error_response(403, "the password is wrong: nothing was deleted")
         deleted = await asyncio.to_thread(accounts.delete, account.id)
+        watchers = watchers_of(request)
+        watchers.end(ACCOUNT_DELETED, account=account.id)  # its own sockets first,
+        watchers.end(GAME_DELETED, games=deleted)  # then anyone else's on its games
         await lobby_of(request).forget(deleted)
     except Limited as error:
         return limited(error)
@@ -348,6 +368,7 @@ async def reset_confirm(request: Request) -> Response:
         return error_response(503, UNAVAILABLE)
     if done is None:
         return error_response(400, "this reset link was used meanwhile: ask for a new one")
+    watchers_of(request).end(PASSWORD_RESET, account=done)  # every device was signed out
     attempts_of(request).succeed(owner.email)
     return JSONResponse({"reset": True, "message": "the password is changed and every "
                          "device is signed out: sign in with the new one"})

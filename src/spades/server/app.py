@@ -41,6 +41,7 @@ from .limits import Limits
 from .lobby import Lobby
 from .sockets import game_socket, read_message
 from .thinking import Brain
+from .watchers import Watchers
 
 __all__ = [
     "BAD_PLAYER",
@@ -77,6 +78,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
         state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
+        state.watchers = Watchers()  # the sockets of each login, in this process only
         try:
             yield
         finally:

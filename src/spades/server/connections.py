@@ -73,6 +73,17 @@ class Connection:
             self.closed = True
             self.queue.put_nowait(None)
 
+    def end(self, last: Json) -> None:
+        """Stop now (its sign-in ended): what waits is dropped and ``last`` is the final
+        message; nothing of the table goes out after it."""
+        if self.closed:
+            return
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self._fresh_waiting = False
+        self.queue.put_nowait(last)
+        self.close()
+
     async def pump(self, dumps: Callable[[Json], str]) -> None:
         while True:
             message = await self.queue.get()

@@ -1,17 +1,19 @@
 """The websocket of a game (docs/protocol.md): a person's socket joins the table's hub for
-their seat, and their intents go to the table's session."""
+their seat, and their intents go to the table's session. A socket lasts no longer than the
+sign-in its ticket was asked with (``watchers``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import json
 import logging
 from typing import Any
 
 from starlette.websockets import WebSocket
 
-from spades.store import StoreError
+from spades.store import Store, StoreError
 
 from .common import MAX_MESSAGE, NOT_FOUND, POLICY_CLOSE, dumps, lobby_of, reason
 from .connections import Connection
@@ -19,7 +21,8 @@ from .limits import Limits
 from .lobby import is_player_id
 from .origins import origin_allowed
 from .table import Refusal, Table
-from .tickets import tickets_of
+from .tickets import Ticket, tickets_of
+from .watchers import SIGNED_OUT, Farewell, Watcher, Watchers
 from .wire import Json
 
 log = logging.getLogger("spades.server")
@@ -60,9 +63,9 @@ async def refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
         await ws.close(code=close, reason=message[:MAX_REASON])
 
 
-async def read_hello(ws: WebSocket) -> str | None:
-    """The player id of the ticket the socket's first message holds, or None after telling
-    the client why not (and closing)."""
+async def read_hello(ws: WebSocket) -> Ticket | None:
+    """The ticket the socket's first message holds, or None after telling the client why
+    not (and closing)."""
     try:
         message = await asyncio.wait_for(ws.receive(), HELLO_WAIT)
     except TimeoutError:
@@ -80,14 +83,24 @@ async def read_hello(ws: WebSocket) -> str | None:
         await refuse(ws, "ticket", 'the first message is {"type": "hello", "ticket": ...} '
                      "with a ticket from POST /api/games/{id}/ticket", TICKET_CLOSE)
         return None
-    player = tickets_of(ws).take(data.get("ticket"), ws.path_params["game_id"])
-    if player is None:
+    ticket = tickets_of(ws).redeem(data.get("ticket"), ws.path_params["game_id"])
+    if ticket is None:
         await refuse(ws, "ticket", "that ticket does not open this game (a ticket works "
                      "once, for 30 seconds): ask for a new one", TICKET_CLOSE)
-    return player
+    return ticket
 
 
-async def let_in(ws: WebSocket) -> str | None:
+def still_signed_in(store: Store, ticket: Ticket) -> bool:
+    """Blocking: whether the login the ticket was asked with still lasts (a script's
+    header has no login: its player id must not have moved into an account since)."""
+    accounts = store.accounts
+    if ticket.login is None:
+        return accounts.owner_of(ticket.player) is None
+    login = accounts.login(ticket.login, dt.datetime.now(dt.UTC))
+    return login is not None and login.account_id == ticket.account
+
+
+async def let_in(ws: WebSocket) -> Ticket | None:
     """Check who opens the socket: a page of a foreign origin is refused before the socket
     opens; an old page that sends its player id in the address is told to reload; then the
     first message's ticket says which player id it is."""
@@ -118,17 +131,47 @@ def connection(ws: WebSocket, table: Table, seat: int) -> Connection:
     return Connection(seat, ws.send_text, refresh, hang_up)
 
 
+def watchers_of(ws: WebSocket) -> Watchers:
+    watchers: Watchers = ws.app.state.watchers
+    return watchers
+
+
 async def game_socket(ws: WebSocket) -> None:
-    player = await let_in(ws)
-    if player is None:
+    ticket = await let_in(ws)
+    if ticket is None:
         return
-    table = await find_table(ws, player)
+    # watched from now on: a sign-out from here on ends it, even before it joins its table
+    watchers = watchers_of(ws)
+    watcher = watchers.add(Watcher(ticket.game, ticket.player, ticket.login, ticket.account))
+    try:
+        await serve(ws, ticket, watcher)
+    finally:
+        watchers.discard(watcher)
+
+
+async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
+    """The socket of a good ticket: checked still signed in, then at its table until it
+    goes or its sign-in ends."""
+    try:
+        signed_in = await asyncio.to_thread(still_signed_in, ws.app.state.store, ticket)
+    except StoreError:  # not known to be signed out: the page tries again, as for any fault
+        log.exception("could not read the login of a ticket")
+        await refuse(ws, "server", "the sign-in cannot be checked right now", 1011)
+        return
+    if not signed_in:
+        watcher.end(SIGNED_OUT)
+    player = ticket.player
+    table = None if watcher.ended else await find_table(ws, player)
+    if watcher.ended is not None:
+        await refuse(ws, watcher.ended.code, watcher.ended.reason, watcher.ended.close)
+        return
     if table is None:
         return
     seat = table.seat_of(player)
     assert seat is not None
     conn = connection(ws, table, seat)
     pump = asyncio.create_task(conn.pump(dumps))
+    watcher.on_end = lambda why: farewell(ws, conn, pump, why)
     limits: Limits = ws.app.state.limits
     buckets = limits.socket(), limits.player(player)
     try:
@@ -136,16 +179,39 @@ async def game_socket(ws: WebSocket) -> None:
         while not conn.closed:
             await limits.take(*buckets)  # a flood is read at a person's pace at most
             message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
+            # ended meanwhile (signed out): what it sent is not read (no await since)
+            if message["type"] == "websocket.disconnect" or conn.closed:
                 break
             await handle(table, conn, message.get("text"))
             # let every other socket and table have its turn, however fast this one sends
             await asyncio.sleep(0)
     finally:
+        watcher.on_end = None
         table.leave(conn)
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(pump, timeout=5)
+        if watcher.ended is not None:
+            await closing(ws, watcher.ended)
+
+
+def farewell(ws: WebSocket, conn: Connection, pump: asyncio.Task[None], why: Farewell) -> None:
+    """End a socket whose sign-in ended: from now on it takes no intent and is sent nothing
+    of its table; its last message says why, then it closes with ``why``'s code."""
+    conn.end({"type": "error", "code": why.code, "message": why.reason, "version": None})
+    watchers_of(ws).keep(asyncio.get_running_loop().create_task(_close_after(ws, pump, why)))
+
+
+async def _close_after(ws: WebSocket, pump: asyncio.Task[None], why: Farewell) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait({pump}, timeout=5)  # the last message goes first
+    await closing(ws, why)
+
+
+async def closing(ws: WebSocket, why: Farewell) -> None:
+    """Close with ``why``'s code and reason (nothing if closed already)."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=why.close, reason=why.reason[:MAX_REASON])
 
 
 async def handle(table: Table, conn: Connection, text: str | None) -> None:

@@ -4,7 +4,9 @@ A browser cannot set a websocket's headers, and a player id in the socket's addr
 kept in history and logs. So a person asks ``POST /api/games/{id}/ticket`` (identified as
 every HTTP request is, by the session cookie or the ``X-Spades-Player`` header) and gets a
 random ticket, good once, for 30 seconds, for that game and the player id they sit at it
-with; the socket's first message carries it.
+with; the socket's first message carries it. The ticket also remembers the login it was
+asked with (the cookie's session, and its account), so that the socket ends when that
+login does (``watchers``).
 
 Tickets live in this process's memory: a server of several processes needs them shared
 (a later change keeps them in Redis); a restart only makes an open page fetch a new one.
@@ -39,6 +41,8 @@ class Ticket:
     game: str
     player: str
     expires: float
+    login: str | None = None  # the login session asked with (None: a header's player id)
+    account: str | None = None  # that login's account (None: anonymous)
 
 
 class Tickets:
@@ -55,24 +59,31 @@ class Tickets:
     def __len__(self) -> int:
         return len(self._tickets)
 
-    def issue(self, game: str, player: str) -> str:
-        """A new ticket for ``player`` to open ``game``'s socket."""
+    def issue(self, game: str, player: str, login: str | None = None,
+              account: str | None = None) -> str:
+        """A new ticket for ``player`` to open ``game``'s socket, asked for with ``login``
+        (of ``account``)."""
         self._forget_expired()
         while len(self._tickets) >= self.most:
             del self._tickets[next(iter(self._tickets))]
         token = secrets.token_urlsafe(32)
-        self._tickets[token] = Ticket(game, player, self.clock() + self.life)
+        self._tickets[token] = Ticket(game, player, self.clock() + self.life, login, account)
         return token
 
-    def take(self, token: object, game: str) -> str | None:
-        """The player id the ticket was given to, if it is for ``game`` and still good.
-        A ticket is used up by this, whatever the answer."""
+    def redeem(self, token: object, game: str) -> Ticket | None:
+        """The ticket, if it is for ``game`` and still good. A ticket is used up by this,
+        whatever the answer."""
         if not isinstance(token, str):
             return None
         ticket = self._tickets.pop(token, None)
         if ticket is None or ticket.game != game or ticket.expires <= self.clock():
             return None
-        return ticket.player
+        return ticket
+
+    def take(self, token: object, game: str) -> str | None:
+        """The player id the ticket was given to (``redeem``'s ticket's), or None."""
+        ticket = self.redeem(token, game)
+        return None if ticket is None else ticket.player
 
     def _forget_expired(self) -> None:
         now = self.clock()
@@ -102,6 +113,6 @@ async def ticket(request: Request) -> Response:
         return error_response(503, "this game cannot be read right now")
     if player is None:
         return error_response(404, NOT_FOUND)
-    token = tickets_of(request).issue(game_id, player)
+    token = tickets_of(request).issue(game_id, player, person.login, person.account)
     return JSONResponse({"ticket": token, "expires_in": int(TICKET_LIFE)},
                         headers={"Cache-Control": "no-store"})

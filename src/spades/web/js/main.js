@@ -396,6 +396,7 @@ function download() {
 
 function openGame(id) {
   if (app.socket) app.socket.close();
+  signedOutGone();
   app.msg = null;
   app.thinking = null;
   app.lastTrick = null;
@@ -426,6 +427,10 @@ function openGame(id) {
     },
     onReview: (m) => { if (app.review) app.review.received(m); },
     onReload: mustReload,
+    onSignedOut: (reason) => {
+      app.socket = null;
+      signedOut(reason);
+    },
     onGone: () => {
       app.socket = null;
       setCurrentGame(null);
@@ -433,6 +438,28 @@ function openGame(id) {
       openNewGame();
     },
   });
+}
+
+/** The table's sign-in ended (here, on another device, or the account was deleted): the
+ * socket stays closed; say so once in the live region, and offer the Account window. */
+function signedOut(reason) {
+  const text = sentence(reason || "signed out: sign in again to go on");
+  const note = $("signed-out");
+  const again = document.createElement("button");
+  again.type = "button";
+  again.className = "primary";
+  again.textContent = "Sign in";
+  again.addEventListener("click", () =>
+    import("./account.js").then((m) => m.openAccount($("btn-account"))));
+  note.replaceChildren(text, " ", again);
+  note.hidden = false;
+  $("connection").hidden = true;
+  announce(text);
+}
+
+function signedOutGone() {
+  $("signed-out").hidden = true;
+  $("signed-out").replaceChildren();
 }
 
 async function loadPresets() {

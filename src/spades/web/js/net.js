@@ -104,6 +104,15 @@ function notify() {
   for (const listener of listeners) listener(currentSession());
 }
 
+/** The sign-in ended elsewhere (the server closed a socket for it): what this page knew of
+ * its session is worth nothing now; the next request asks the server again, and whoever
+ * this browser is then is told to the listeners. */
+function sessionEnded() {
+  session.csrf = null;
+  session.account = null;
+  starting = null;
+}
+
 async function begin() {
   const now = await exchange("GET", "/api/session").catch(() => null);
   if (adopt(now)) return;
@@ -164,8 +173,11 @@ export const api = {
 /**
  * The table's websocket. ``handlers``: onState(msg), onThinking(msg), onError(msg),
  * onStatus(text | null) for the connection line, onGone() when the game does not exist,
- * onReview(msg) for a hand review's progress, the review, or why there is none.
- * Reconnects by itself after a lost connection (the server sends the state again).
+ * onReview(msg) for a hand review's progress, the review, or why there is none,
+ * onSignedOut(reason) when the sign-in it was opened with ended (signed out here or
+ * everywhere, or the account deleted: close code 4410).
+ * Reconnects by itself after a lost connection (the server sends the state again), but
+ * not after a sign-out.
  */
 export class TableSocket {
   constructor(gameId, handlers) {
@@ -218,6 +230,12 @@ export class TableSocket {
         if (this.handlers.onReload) this.handlers.onReload();
         return;
       }
+      if (event.code === 4410) { // the sign-in this socket was opened with ended
+        this.closed = true; // no reconnecting: only signing in again opens it
+        sessionEnded();
+        if (this.handlers.onSignedOut) this.handlers.onSignedOut(event.reason);
+        return;
+      }
       this.lost(); // also a ticket refused (4401): the next try asks for a new one
     });
   }
@@ -252,7 +270,7 @@ export class TableSocket {
       // our entropy was refused (given already, or the game is over): the table is as it was
     } else if (msg.type === "error") {
       this.pending = false;
-      if (msg.code === "ticket" || msg.code === "reload") {
+      if (msg.code === "ticket" || msg.code === "reload" || msg.code === "signed-out") {
         // the socket closes next; its close code says what to do
       } else if (msg.code === "not-found") {
         this.closed = true;

@@ -1,0 +1,104 @@
+"""Who each open game socket belongs to, so that ending a login ends its sockets
+(docs/protocol.md, "When a sign-in ends").
+
+A socket is opened with a ticket, and the ticket remembers the login it was asked for with
+(the cookie's session; none for a script's ``X-Spades-Player`` header). Each socket is a
+``Watcher`` here from the moment its ticket is taken until it is gone. Signing out ends the
+watchers of that login; signing out everywhere, or a password reset, those of every login of
+the account; deleting the account those too, and every watcher of its games.
+
+``end`` marks a watcher ended and calls its socket's ``on_end`` at once, before it returns:
+so the HTTP answer of a sign-out is sent only after each of its sockets has stopped taking
+intents (the socket checks ``ended`` before each message, in the same event loop). A socket
+still on its way in checks ``ended`` before it joins its table.
+
+Watchers live in this process's memory, like tickets: a server of several processes needs
+the ends told to each one (docs/protocol.md says how).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+
+#: The close code of a socket whose sign-in ended.
+SIGNED_OUT_CLOSE = 4410
+#: The close code of a socket whose game is gone (as for an unknown game).
+GONE_CLOSE = 4404
+
+
+@dataclass(frozen=True)
+class Farewell:
+    """Why a socket is closed: the close code, the error code of its last message, and the
+    reason a player reads (at most 120 bytes: a close reason's limit is 123)."""
+
+    close: int
+    code: str
+    reason: str
+
+
+SIGNED_OUT = Farewell(SIGNED_OUT_CLOSE, "signed-out", "signed out: sign in again to go on")
+SIGNED_OUT_EVERYWHERE = Farewell(SIGNED_OUT_CLOSE, "signed-out",
+                                 "signed out on every device: sign in again to go on")
+PASSWORD_RESET = Farewell(SIGNED_OUT_CLOSE, "signed-out", "the password was changed and "
+                          "every device signed out: sign in again to go on")
+ACCOUNT_DELETED = Farewell(SIGNED_OUT_CLOSE, "signed-out",
+                           "the account was deleted, with its games")
+GAME_DELETED = Farewell(GONE_CLOSE, "not-found", "this game was deleted with its account")
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One socket of a game: the player id it sits as, the login and account of its ticket
+    (None for a header's player id), and what to do when it is ended."""
+
+    game: str
+    player: str
+    login: str | None = None
+    account: str | None = None
+    ended: Farewell | None = None
+    on_end: Callable[[Farewell], None] | None = field(default=None, repr=False)
+
+    def end(self, why: Farewell) -> bool:
+        """End this socket (once); whether it was open."""
+        if self.ended is not None:
+            return False
+        self.ended = why
+        if self.on_end is not None:
+            self.on_end(why)
+        return True
+
+
+class Watchers:
+    """Every socket's watcher, found by its login, its account and its game."""
+
+    def __init__(self) -> None:
+        self._all: set[Watcher] = set()
+        #: the closings under way (each task is kept until it is done)
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    def add(self, watcher: Watcher) -> Watcher:
+        self._all.add(watcher)
+        return watcher
+
+    def discard(self, watcher: Watcher) -> None:
+        self._all.discard(watcher)
+
+    def keep(self, closing: asyncio.Task[None]) -> None:
+        """Hold a socket's closing task until it is done."""
+        self._closing.add(closing)
+        closing.add_done_callback(self._closing.discard)
+
+    def end(self, why: Farewell, *, logins: Collection[str] = (), account: str | None = None,
+            games: Collection[str] = ()) -> int:
+        """End the sockets of these logins, of every login of ``account``, and on these
+        games; how many were open. Synchronous: each is ended when this returns."""
+        chosen = [w for w in self._all
+                  if (w.login is not None and w.login in logins)
+                  or (account is not None and w.account == account)
+                  or w.game in games]
+        return sum(w.end(why) for w in chosen)
