@@ -1,8 +1,8 @@
 """The build: pyproject.toml holds everything but the one compiled module made here.
 
 The double-dummy solver (src/spades/ai/tricks.py) is compiled with mypyc, the compiler of
-typed Python that comes with mypy: the same source, about three times faster (hand reviews,
-Hard's endgame). It compiles a generated copy named after the SHA-256 of its sources
+typed Python that comes with mypy: the same source, about three times faster (hand
+reviews). It compiles a generated copy named after the SHA-256 of its sources
 (src/spades/ai/solver_source.py), never tricks.py in place, so a stale build is never
 imported; spades.ai.double_dummy picks the compiled module when its name matches the
 sources beside it, else the pure tricks.py, which stays the reference and the fallback.
@@ -85,9 +85,9 @@ class BuildSolver(build_ext):
         self.solver_name = ""
         _say("WARNING: the double-dummy solver was not compiled "
              f"({type(error).__name__}: {str(error).strip()[:300]}). Spades works the "
-             "same with the pure-Python solver, only slower (hand reviews, Hard's "
-             "endgame). To compile it, install a C compiler and Python's headers "
-             "(Debian: apt-get install gcc python3-dev) and install again.")
+             "same with the pure-Python solver, only its hand reviews are slower. To "
+             "compile it, install a C compiler and Python's headers (Debian: apt-get "
+             "install gcc python3-dev) and install again.")
 
     def _mypycify(self, source: ModuleType, name: str) -> list[Extension]:
         from mypyc.build import mypycify  # a build requirement (pyproject.toml)
@@ -103,16 +103,20 @@ class BuildSolver(build_ext):
         return extensions
 
     def _clear_builds(self, prefix: str, keep: str | None) -> None:
-        """Remove compiled solvers of other sources (and a copy left by a crash) from the
-        source tree and the build folder, so neither piles up nor ends up in a wheel."""
-        folders = [AI, Path(self.build_lib) / "spades" / "ai"]
-        for folder in folders:
-            for path in folder.glob(prefix + "*"):
-                if keep is None or path.name.split(".")[0] not in (keep, keep + "__mypyc"):
-                    if path.is_dir():
-                        shutil.rmtree(path)
-                    else:
-                        path.unlink()
+        """Remove compiled solvers of other sources (and a copy left by a crash) from where
+        this build puts its own (the source tree in place, else the build folder), so they
+        neither pile up nor end up in a wheel."""
+        folder = AI if self.inplace else Path(self.build_lib) / "spades" / "ai"
+        paths = [*AI.glob(prefix + "*.py")]  # a generated copy is never kept
+        if folder.is_dir():
+            paths += [path for path in folder.glob(prefix + "*")
+                      if keep is None
+                      or path.name.split(".")[0] not in (keep, keep + "__mypyc")]
+        for path in set(paths):
+            if path.is_dir():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)
 
 
 def _placeholder() -> list[Extension]:
