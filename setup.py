@@ -1,7 +1,7 @@
 """The build: pyproject.toml holds everything but the one compiled module made here.
 
 The double-dummy solver (src/spades/ai/tricks.py) is compiled with mypyc, the compiler of
-typed Python that comes with mypy: the same source, about three times faster (hand
+typed Python that comes with mypy: the same source, two to three times faster (hand
 reviews). It compiles a generated copy named after the SHA-256 of its sources
 (src/spades/ai/solver_source.py), never tricks.py in place, so a stale build is never
 imported; spades.ai.double_dummy picks the compiled module when its name matches the

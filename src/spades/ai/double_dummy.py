@@ -3,7 +3,7 @@ a build made from exactly the ``tricks.py`` (and ``kernel.py``) beside it, else 
 itself, the reference.
 
 Both are one source, so they answer alike (tests/ai/test_compiled_solver.py holds them to
-it); the compiled one is about three times faster. The build is ``setup.py``'s; it is skipped
+it); the compiled one is two to three times faster. The build is ``setup.py``'s; it is skipped
 with ``SPADES_PURE_PYTHON=1`` at install, and the same variable at run time makes every solve
 pure. ``SOLVER`` says which is in use (``spades --version`` and the benchmarks print it) and
 ``REASON`` why the pure one is, when it is.
