@@ -68,8 +68,9 @@ def test_the_compiled_solver_is_in_use() -> None:
 
 
 def _position(rules: Rules, rng: random.Random, left: int) -> kernel.Position:
-    """A random position of ``rules`` with ``left`` tricks to go, often in mid-trick; from
-    a dealt hand of ``left`` cards a seat (the first trick: lowest-club leads, unbroken)."""
+    """A random position of ``rules`` with ``left`` tricks to go, often in mid-trick; or,
+    three times in ten, ``left`` cards dealt to each seat and the hand's first trick to play
+    (the lowest-club lead, spades unbroken)."""
     t = kernel.table_of(rules)
     n = t.n
     hands = kernel.deal(t, rng)
