@@ -1,17 +1,20 @@
 """The double-dummy trick solver gives exactly what a plain minimax over every legal card
 gives, on small endings of several presets and every ``spades_break`` mode, and keeps its
-answers when one solver (one transposition table) is reused along a line of play."""
+answers when one solver (one transposition table) is reused along a line of play. Each test
+runs on the pure-Python solver (the reference) and on the compiled one where it is in use
+(tests/ai/test_compiled_solver.py compares the two on many more positions)."""
 
 from __future__ import annotations
 
 import random
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from spades.ai import double_dummy, tricks
 from spades.ai import kernel as k
-from spades.ai.tricks import TrickSolver, best_moves, solve_tricks
 from spades.engine import PRESETS, Rules, make_rules
 
 RULES: dict[str, Rules] = {
@@ -25,6 +28,13 @@ RULES: dict[str, Rules] = {
     "partnership+lowest-club": make_rules("partnership", first_lead="lowest-club"),
     "two-player+lowest-club": make_rules("two-player", first_lead="lowest-club"),
 }
+
+
+#: The solvers under test: the pure one always, the compiled one where it is in use.
+SOLVERS = [pytest.param(tricks, id="pure"),
+           *([pytest.param(double_dummy.MODULE, id="compiled")] if double_dummy.COMPILED
+             else [])]
+each_solver = pytest.mark.parametrize("solver", SOLVERS)
 
 
 def _side_taken(t: k.Table, pos: k.Position, side: int) -> int:
@@ -81,14 +91,15 @@ def _ending(rules: Rules, rng: random.Random, tricks_left: int, first: bool) -> 
     return pos
 
 
-def _check(rules: Rules, seed: int, tricks_left: int, first: bool) -> None:
+def _check(solver: ModuleType, rules: Rules, seed: int, tricks_left: int,
+           first: bool) -> None:
     t = k.table_of(rules)
     rng = random.Random(seed)
     pos = _ending(rules, rng, tricks_left, first)
     for side in range(len(t.sides)):
         memo: dict[tuple[object, ...], int] = {}
         want = _minimax(t, pos, side, memo)
-        assert solve_tricks(t, pos, side) == want
+        assert solver.solve_tricks(t, pos, side) == want
         keep = []
         for card in k.cards_of(k.legal_mask(t, pos)):
             child = pos.copy()
@@ -97,25 +108,28 @@ def _check(rules: Rules, seed: int, tricks_left: int, first: bool) -> None:
                      + _minimax(t, child, side, memo))
             if value == want:
                 keep.append(card)
-        assert best_moves(t, pos, side) == keep
+        assert solver.best_moves(t, pos, side) == keep
 
 
+@each_solver
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(RULES)), seed=st.integers(0, 2**32),
        tricks_left=st.integers(1, 4), first=st.booleans())
-def test_tricks_equal_plain_minimax(name: str, seed: int, tricks_left: int,
-                                    first: bool) -> None:
-    _check(RULES[name], seed, tricks_left, first)
+def test_tricks_equal_plain_minimax(solver: ModuleType, name: str, seed: int,
+                                    tricks_left: int, first: bool) -> None:
+    _check(solver, RULES[name], seed, tricks_left, first)
 
 
+@each_solver
 @pytest.mark.parametrize("name", ["two-player", "two-player+lowest-club", "partnership",
                                   "jokers+void", "three-player"])
-def test_five_trick_endings_equal_plain_minimax(name: str) -> None:
+def test_five_trick_endings_equal_plain_minimax(solver: ModuleType, name: str) -> None:
     for seed in range(3):
-        _check(RULES[name], seed, 5, first=seed == 0)
+        _check(solver, RULES[name], seed, 5, first=seed == 0)
 
 
-def test_one_solver_along_a_line_of_play() -> None:
+@each_solver
+def test_one_solver_along_a_line_of_play(solver: ModuleType) -> None:
     """A hand review solves every position of a hand with one solver: its answers equal
     fresh solvers' answers, best play keeps the value, and any other card loses by it."""
     rules = PRESETS["partnership"]
@@ -124,10 +138,10 @@ def test_one_solver_along_a_line_of_play() -> None:
     pos = _ending(rules, rng, 7, first=False)
     while pos.trick:  # start at a trick boundary
         k.play(t, pos, k.random_card(k.legal_mask(t, pos), rng.random))
-    review = TrickSolver(t, 0)
+    review = solver.TrickSolver(t, 0)
     total = _side_taken(t, pos, 0) + review.tricks(pos)
     while not pos.over:
-        assert review.tricks(pos) == solve_tricks(t, pos, 0)
+        assert review.tricks(pos) == solver.solve_tricks(t, pos, 0)
         assert _side_taken(t, pos, 0) + review.tricks(pos) == total
         keep = review.best_moves(pos)
         legal = k.cards_of(k.legal_mask(t, pos))
@@ -135,19 +149,21 @@ def test_one_solver_along_a_line_of_play() -> None:
         for card in set(legal) - set(keep):
             child = pos.copy()
             k.play(t, child, card)
-            after = _side_taken(t, child, 0) + solve_tricks(t, child, 0)
+            after = _side_taken(t, child, 0) + solver.solve_tricks(t, child, 0)
             assert after != total
         k.play(t, pos, rng.choice(keep))
     assert _side_taken(t, pos, 0) == total
 
 
-def test_a_side_out_of_range_is_refused() -> None:
+@each_solver
+def test_a_side_out_of_range_is_refused(solver: ModuleType) -> None:
     t = k.table_of(PRESETS["partnership"])
     with pytest.raises(ValueError, match="no side 2"):
-        TrickSolver(t, 2)
+        solver.TrickSolver(t, 2)
 
 
-def test_a_worked_ending() -> None:
+@each_solver
+def test_a_worked_ending(solver: ModuleType) -> None:
     """West (A♠ 2♥) and East (K♠ 3♥) against North (A♥ 2♣) and South (3♣ 4♥), West to
     lead: cash the A♠ and North's A♥ takes the last trick; lead the 2♥ and North either wins
     it (North must follow) and West ruffs North's club. One trick each way."""
@@ -158,46 +174,51 @@ def test_a_worked_ending() -> None:
              (1 << king_s) | (1 << three_h), (1 << three_c) | (1 << four_h)]
     pos = k.Position(hands=hands, leader=0, tricks=[0] * 4, bids=[1] * 4,
                      nils=[k.PLAIN] * 4, players=4, broken=True, first=False)
-    assert solve_tricks(t, pos, 0) == 1
-    assert solve_tricks(t, pos, 1) == 1
-    assert best_moves(t, pos) == [two_h, ace_s]
+    assert solver.solve_tricks(t, pos, 0) == 1
+    assert solver.solve_tricks(t, pos, 1) == 1
+    assert solver.best_moves(t, pos) == [two_h, ace_s]
     k.play(t, pos, two_h)
-    assert best_moves(t, pos) == [ace_h]  # North must follow hearts
+    assert solver.best_moves(t, pos) == [ace_h]  # North must follow hearts
     k.play(t, pos, ace_h)
-    assert pos.turn == 2 and solve_tricks(t, pos, 0) == 1
+    assert pos.turn == 2 and solver.solve_tricks(t, pos, 0) == 1
 
 
+@each_solver
 @pytest.mark.parametrize("mode", ["offsuit", "any-spade", "void"])
 @pytest.mark.parametrize("preset", ["partnership", "two-player", "three-player"])
-def test_unbroken_endings_of_every_break_mode(preset: str, mode: str) -> None:
+def test_unbroken_endings_of_every_break_mode(solver: ModuleType, preset: str,
+                                              mode: str) -> None:
     """Endings dealt with spades not yet broken, where when spades break decides leads."""
     rules = make_rules(preset, spades_break=mode)
     for seed in range(12):
-        _check(rules, seed, 3 + seed % 2, first=True)
+        _check(solver, rules, seed, 3 + seed % 2, first=True)
 
 
+@each_solver
 @pytest.mark.parametrize("name", ["partnership", "cutthroat", "jokers+void"])
-def test_one_table_serves_many_deals(name: str) -> None:
+def test_one_table_serves_many_deals(solver: ModuleType, name: str) -> None:
     """Table entries hold for every position with the same lengths and owners of the ranks
     that mattered, whatever the deal: one solver reused over many deals answers as fresh
     solvers do, and as plain minimax where that is affordable."""
     rules = RULES[name]
     t = k.table_of(rules)
     rng = random.Random(name)
-    shared = [TrickSolver(t, side) for side in range(len(t.sides))]
+    shared = [solver.TrickSolver(t, side) for side in range(len(t.sides))]
     for number in range(16):
         pos = _ending(rules, rng, 4 + number % 3, first=False)
-        for side, solver in enumerate(shared):
-            value = solver.tricks(pos)
-            assert value == TrickSolver(t, side).tricks(pos)
+        for side, reused in enumerate(shared):
+            value = reused.tricks(pos)
+            assert value == solver.TrickSolver(t, side).tricks(pos)
             if pos.left <= 4:
                 assert value == _minimax(t, pos, side, {})
 
 
+@each_solver
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(RULES)), seed=st.integers(0, 2**32),
        tricks_left=st.integers(1, 4), data=st.data())
-def test_a_guess_and_bounds_change_only_the_speed(name: str, seed: int, tricks_left: int,
+def test_a_guess_and_bounds_change_only_the_speed(solver: ModuleType, name: str, seed: int,
+                                                  tricks_left: int,
                                                   data: st.DataObject) -> None:
     """``tricks(pos, guess, at_least=, at_most=)`` with any guess and any bounds that hold
     (as a hand review gives them) answers as plain minimax does, from a fresh solver and
@@ -209,9 +230,10 @@ def test_a_guess_and_bounds_change_only_the_speed(name: str, seed: int, tricks_l
         want = _minimax(t, pos, side, {})
         low = data.draw(st.integers(-1, want), label="at_least")
         high = data.draw(st.integers(want, pos.left + 1), label="at_most")
-        reused = TrickSolver(t, side)
+        reused = solver.TrickSolver(t, side)
         for guess in [None, *range(-1, pos.left + 2)]:
-            assert TrickSolver(t, side).tricks(pos, guess, at_least=low, at_most=high) == want
+            fresh = solver.TrickSolver(t, side)
+            assert fresh.tricks(pos, guess, at_least=low, at_most=high) == want
             assert reused.tricks(pos, guess, at_least=low, at_most=high) == want
 
 
@@ -224,15 +246,16 @@ SLOW_OPENINGS = [
 ]
 
 
+@each_solver
 @pytest.mark.slow
 @pytest.mark.timeout(1800)  # about 20 s of CPU, far more wall time on a loaded machine
 @pytest.mark.parametrize(("hands", "leader", "tricks"), SLOW_OPENINGS)
-def test_slow_openings_keep_their_count(hands: tuple[int, ...], leader: int,
-                                        tricks: int) -> None:
+def test_slow_openings_keep_their_count(solver: ModuleType, hands: tuple[int, ...],
+                                        leader: int, tricks: int) -> None:
     """A whole deal from the opening lead, where the search is deepest: the leader's side
     takes its known count."""
     t = k.table_of(PRESETS["partnership"])
     pos = k.Position(hands=list(hands), leader=leader, tricks=[0] * 4, bids=[1] * 4,
                      nils=[k.PLAIN] * 4, players=4)
     side = t.side_of[leader]
-    assert TrickSolver(t, side).tricks(pos) == tricks
+    assert solver.TrickSolver(t, side).tricks(pos) == tricks

@@ -16,10 +16,19 @@ from collections.abc import Sequence
 COMMANDS = ("play", "serve", "replay", "review", "rules", "arena", "stats", "verify", "db")
 
 
+def version() -> str:
+    """The version, and which double-dummy solver hand reviews use (compiled or pure)."""
+    from spades import __version__
+    from spades.ai.double_dummy import SOLVER
+
+    return f"spades {__version__}, double-dummy solver: {SOLVER}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spades",
         description="Spades: every variant, honest computer players, a table in the browser.")
+    parser.add_argument("--version", action="version", version=version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:  # a command that fails to import is an error, never left out
         importlib.import_module(f"spades.cli.{name}").register(sub)
