@@ -37,7 +37,12 @@ from .heuristics_value import seat_values
 from .knowledge import SPADES, Knowledge
 
 #: How much of a card's later worth counts against spending it now.
-FUTURE_WEIGHT = 0.7
+FUTURE_WEIGHT = 0.9
+#: How much a later trick's worth to the opponents counts in a card's later worth: a high
+#: card kept takes a trick from them later, which sets them when they need it (so a side
+#: that has made its bid keeps its winners while the opponents can still be set) and gives
+#: them nothing when they have made theirs (so it sheds its winners).
+DENIAL_WEIGHT = 0.5
 DANGER = True
 
 
@@ -50,6 +55,7 @@ def choose_card(view: PlayerView) -> Card:
     now = trick_now(k)
     values = seat_values(k)
     mine = values[k.seat]
+    worth = mine - DENIAL_WEIGHT * _opponents_value(k, values)
     spades_held = k.hand & SUIT_MASKS[SPADES]
     best = cards[0]
     best_score = float("-inf")
@@ -58,8 +64,8 @@ def choose_card(view: PlayerView) -> Card:
         score = 0.0
         for seat, p in dist.items():
             score += p * values[seat]
-        later = future_wins(k, card) if mine >= 0 or not DANGER else future_danger(k, card)
-        score -= FUTURE_WEIGHT * later * mine
+        later = future_wins(k, card) if worth >= 0 or not DANGER else future_danger(k, card)
+        score -= FUTURE_WEIGHT * later * worth
         suit = SUIT_OF[card]
         if suit != SPADES and spades_held and k.hand & SUIT_MASKS[suit] == 1 << card:
             score += 0.03 * abs(mine) + 0.05  # a void to trump in (or to shed on)
@@ -67,6 +73,15 @@ def choose_card(view: PlayerView) -> Card:
         if score > best_score:
             best, best_score = card, score
     return best
+
+
+def _opponents_value(k: Knowledge, values: list[float]) -> float:
+    """What an opponent's (plain bidder's) trick is worth to my side, on average over them:
+    negative while they need tricks, positive once their tricks are bags."""
+    seats = [s for s in k.opponents() if s not in k.sides[k.rules.side_of[s]].nils]
+    if not seats:
+        return 0.0
+    return sum(values[s] for s in seats) / len(seats)
 
 
 def choose_bid(view: PlayerView, blind_nil: bool) -> Bid:
