@@ -23,7 +23,8 @@ from .knowledge import Knowledge, SideInfo
 GAME_SWING = 200.0
 #: Tricks another side takes beyond what it still needs, on average: players underbid (the
 #: arena's calibration: about half a trick a player). Read as "they will make it anyway", a
-#: trick they win is then partly a bag for them.
+#: trick they win is then partly a bag for them. 0.5 won a little more often against the
+#: frozen Normal than 0.0 or 1.0 (57.0 % against 56.2 % and 55.8 %, 800 game pairs each).
 OPPONENTS_SURPLUS = 0.5
 
 

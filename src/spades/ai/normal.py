@@ -7,6 +7,11 @@ what the card would have been worth kept for later. That one rule gives the habi
 expect: second hand low, third hand high, win cheaply in fourth seat, don't overtake a
 partner's sure winner, cover a partner's nil and play high over it, keep the opponents' nil
 in danger, duck once the bid is made when bags cost, and go for the set when it pays.
+
+A card's later worth counts both sides: what its trick would be worth to us (a bag once our
+contract is safe) and what it takes from the opponents (a set while they still need tricks,
+nothing once their tricks are bags). So a side that has made its bid keeps the winner that
+can still set the opponents, and sheds its winners once they cannot be set.
 """
 
 from __future__ import annotations
@@ -36,12 +41,16 @@ from .heuristics_trick import future_danger, future_wins, outcome, trick_now
 from .heuristics_value import seat_values
 from .knowledge import SPADES, Knowledge
 
-#: How much of a card's later worth counts against spending it now.
+#: How much of a card's later worth counts against spending it now (the frozen Normal: 0.7;
+#: with the denial below, 0.9 scored best on duplicate deals, 1.1 and up gave up tricks it
+#: needed and was set far more often).
 FUTURE_WEIGHT = 0.9
 #: How much a later trick's worth to the opponents counts in a card's later worth: a high
 #: card kept takes a trick from them later, which sets them when they need it (so a side
 #: that has made its bid keeps its winners while the opponents can still be set) and gives
-#: them nothing when they have made theirs (so it sheds its winners).
+#: them nothing when they have made theirs (so it sheds its winners). 0.5 won 56-58 % of
+#: games against the frozen Normal (400 pairs each, seeds 500 and 501); 0.3 and 0.7 about
+#: 55 %, 1.0 53.5 %.
 DENIAL_WEIGHT = 0.5
 DANGER = True
 
