@@ -38,7 +38,7 @@ from .base import forced, legal_or_first, play_of
 from .bidding import evaluate, normal_bid, wants_blind_nil
 from .heuristics_deal import find_pass, keep_drawn, pass_choice, rank_of
 from .heuristics_trick import future_danger, future_wins, outcome, trick_now
-from .heuristics_value import seat_values
+from .heuristics_value import MAX_SIDES_FOR_ODDS, seat_values
 from .knowledge import SPADES, Knowledge
 
 #: How much of a card's later worth counts against spending it now (the frozen Normal: 0.7;
@@ -52,6 +52,10 @@ FUTURE_WEIGHT = 0.9
 #: games against the frozen Normal (400 pairs each, seeds 500 and 501); 0.3 and 0.7 about
 #: 55 %, 1.0 53.5 %.
 DENIAL_WEIGHT = 0.5
+#: At tables of three to five players each for themselves (more sides than
+#: ``MAX_SIDES_FOR_ODDS``) the weights above lost points (five players: -1.3 a deal against
+#: the frozen Normal); those tables keep the frozen Normal's play: this weight, no denial.
+MANY_SIDES_FUTURE_WEIGHT = 0.7
 DANGER = True
 
 
@@ -64,7 +68,10 @@ def choose_card(view: PlayerView) -> Card:
     now = trick_now(k)
     values = seat_values(k)
     mine = values[k.seat]
-    worth = mine - DENIAL_WEIGHT * _opponents_value(k, values)
+    future_weight, denial = FUTURE_WEIGHT, DENIAL_WEIGHT
+    if len(k.sides) > MAX_SIDES_FOR_ODDS:
+        future_weight, denial = MANY_SIDES_FUTURE_WEIGHT, 0.0
+    worth = (mine - denial * _opponents_value(k, values)) if denial else mine
     spades_held = k.hand & SUIT_MASKS[SPADES]
     best = cards[0]
     best_score = float("-inf")
@@ -74,7 +81,7 @@ def choose_card(view: PlayerView) -> Card:
         for seat, p in dist.items():
             score += p * values[seat]
         later = future_wins(k, card) if worth >= 0 or not DANGER else future_danger(k, card)
-        score -= FUTURE_WEIGHT * later * worth
+        score -= future_weight * later * worth
         suit = SUIT_OF[card]
         if suit != SPADES and spades_held and k.hand & SUIT_MASKS[suit] == 1 << card:
             score += 0.03 * abs(mine) + 0.05  # a void to trump in (or to shed on)
