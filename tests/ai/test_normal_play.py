@@ -9,11 +9,27 @@ of each test play the hand out both ways, so the test says why the card is right
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import pytest
 from test_scenarios import PARTNERSHIP, normal_card, position
 
+from spades.ai.arena import make_contender
+from spades.ai.base import Player
 from spades.ai.normal import NormalPlayer
-from spades.engine import GameState, Play, apply, parse_card, player_view
+from spades.engine import (
+    GameState,
+    Phase,
+    Play,
+    apply,
+    find_preset,
+    new_game,
+    parse_card,
+    player_view,
+)
+
+#: The frozen Normal, found from this file (not from the working directory).
+YARDSTICK = Path(__file__).resolve().parents[2] / "bench" / "yardstick"
 
 
 def finish(state: GameState, card: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -92,3 +108,33 @@ def test_normal_ducks_a_bag_when_its_contract_is_safe_but_not_yet_made() -> None
     win_tricks, _ = finish(state, "KH")
     assert duck_tricks[0] + duck_tricks[2] == 2
     assert win_tricks[0] + win_tricks[2] == 3
+
+
+@pytest.mark.parametrize("preset", ["cutthroat", "three-player", "five-player"])
+def test_tables_of_many_sides_keep_the_frozen_play(preset: str) -> None:
+    """With three to five players each for themselves the contract's odds and the denial lost
+    points (``MAX_SIDES_FOR_ODDS``), so there Normal plays every card as the frozen Normal
+    (``bench/yardstick``) does; the same walk at a partnership table finds cards that differ,
+    so the comparison can tell them apart."""
+    frozen = make_contender(str(YARDSTICK))
+    assert same_cards(preset, frozen) == (True, True)
+    assert same_cards("partnership", frozen)[0] is False
+
+
+def same_cards(preset: str, frozen: Player) -> tuple[bool, bool]:
+    """Walk three seeded games of ``preset`` played by Normal; at each card decision compare
+    Normal's card with the frozen one's: (all equal, at least 150 compared)."""
+    compared, equal = 0, True
+    for seed in range(3):
+        state = new_game(find_preset(preset), seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if state.over:
+                break
+            view = player_view(state, state.hand.turn)
+            action = NormalPlayer().choose(view, rng)
+            if view.phase is Phase.PLAY and len(view.legal) > 1:
+                compared += 1
+                equal = equal and action == frozen.choose(view, random.Random(0))
+            state = apply(state, action)
+    return equal, compared >= 150
