@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from test_tricks import _ending
 
 from spades.ai import double_dummy, kernel, review, solver_source, tricks
 from spades.engine import PRESETS, GameState, Rules, apply, legal_actions, make_rules, new_game
@@ -68,33 +69,10 @@ def test_the_compiled_solver_is_in_use() -> None:
 
 
 def _position(rules: Rules, rng: random.Random, left: int) -> kernel.Position:
-    """A random position of ``rules`` with ``left`` tricks to go, often in mid-trick; or,
-    three times in ten, ``left`` cards dealt to each seat and the hand's first trick to play
-    (the lowest-club lead, spades unbroken)."""
-    t = kernel.table_of(rules)
-    n = t.n
-    hands = kernel.deal(t, rng)
-    if rng.random() < 0.3:  # dealt straight into the ending: the hand's first trick
-        trimmed = []
-        for h in hands:
-            cards = kernel.cards_of(h)
-            rng.shuffle(cards)
-            trimmed.append(sum(1 << c for c in cards[:left]))
-        pos = kernel.Position(hands=trimmed, leader=rng.randrange(n), tricks=[0] * n,
-                              bids=[1] * n, nils=[kernel.PLAIN] * n, players=n)
-        if t.lowest_club:
-            clubs = 0
-            for h in trimmed:
-                clubs |= h & kernel.CLUBS
-            if clubs:
-                low = clubs & -clubs
-                pos.leader = pos.turn = next(s for s in range(n) if trimmed[s] & low)
-        return pos
-    pos = kernel.Position(hands=hands, leader=rng.randrange(n), tricks=[0] * n, bids=[1] * n,
-                          nils=[kernel.PLAIN] * n, players=n)
-    for _ in range((t.hand_size - left) * n + rng.randrange(n)):
-        kernel.play(t, pos, kernel.random_card(kernel.legal_mask(t, pos), rng.random))
-    return pos
+    """A random position of ``rules`` with ``left`` tricks to go (``test_tricks._ending``):
+    three times in ten dealt straight into the ending, the hand's first trick to play (the
+    lowest-club lead, spades unbroken); otherwise reached by random play, often mid-trick."""
+    return _ending(rules, rng, left, first=rng.random() < 0.3)
 
 
 @pytest.mark.parametrize("name", sorted(RULES))
