@@ -54,12 +54,9 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--opponent", default="frozen")
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--push", type=float, default=None,
-                        help="BID_PUSH for the first two bidding positions (default: Hard's)")
-    parser.add_argument("--shade", type=float, default=None,
-                        help="OPPONENT_SHADE (default: Hard's)")
-    parser.add_argument("--nil-push", type=float, default=None,
-                        help="NIL_PUSH (default: Hard's)")
+    parser.add_argument("--bid-shade", type=float, nargs=2, default=None,
+                        metavar=("OPPONENT", "PARTNER"),
+                        help="hard.BID_SHADE (default: Hard's own)")
     args = parser.parse_args()
     rules = PRESETS["partnership"]
     n = rules.players
@@ -77,12 +74,8 @@ def main() -> None:
         for run in (0, 1):
             who = seat_contenders(rules, run)
             hard = HardPlayer(iterations=args.iterations)
-            if args.push is not None:
-                hard.bid_push = (args.push, args.push, 0.0, 0.0)
-            if args.shade is not None:
-                hard.opponent_shade = args.shade
-            if args.nil_push is not None:
-                hard.nil_push = args.nil_push
+            if args.bid_shade is not None:
+                hard.bid_shade = (args.bid_shade[0], args.bid_shade[1])
             players = [hard if who[s] == 0
                        else make_contender(opponent) for s in range(n)]
             rngs = [random.Random(f"{args.seed}/{index}/{s}") for s in range(n)]

@@ -317,20 +317,3 @@ def test_guide_habits() -> None:
     assert _guide_card(["AH 3H", "4C", "2C", "5C"], ["2H", "KH", "5H"], 1, nil) == "AH"
     assert _guide_card(["AS 2D", "4C", "2C", "5C"], ["4H", "KH", "6H"], 1, plain,
                        played="AH") == "2D"
-
-
-def test_a_nil_bidder_plays_no_random_card_in_playouts() -> None:
-    """The playouts' random cards (``eps``) are for the other seats: a nil bidder still at no
-    trick ducks under the winner every time (``kernel.NIL_EPS``), as a careful player does,
-    so the bid playouts do not set nils that a real nil bidder makes."""
-    t = k.table_of(PRESETS["partnership"])
-    pos = k.Position(hands=[_cards("2C"), _cards("3C"), _cards("9H 3H KS"), _cards("4C")],
-                     leader=1, tricks=[2, 2, 0, 2], bids=[3, 3, 0, 3],
-                     nils=[0, 0, k.NIL, 0], players=4, broken=True)
-    pos.hands[1] |= 1 << parse_card("TH")
-    k.play(t, pos, parse_card("TH"))
-    always_random = k.Guide(t, pos.bids, pos.nils, eps=1.0)
-    assert str(CARDS[always_random.choose(pos, lambda: 0.0)]) == "9H"
-    # once the nil is lost, the seat explores like any other
-    pos.tricks[2] = 1
-    assert str(CARDS[always_random.choose(pos, lambda: 0.0)]) == "3H"

@@ -484,14 +484,6 @@ def set_worth_a_bag(t: Table, contract: int, seats: int) -> tuple[tuple[bool, ..
     return tuple(rows)
 
 
-#: The chance that a nil bidder who has taken no trick plays a random card in a playout.
-#: Zero: with the playouts' 5 % of random cards, a nil bidder blundered in about half of
-#: the hands, so the bid playouts made nil 50-70 % of the time where Hard really made
-#: 90 % or more of its nils (``bench/hard_bids.py``) and bid nil too seldom. A real nil
-#: bidder plays every card with care; the defenders still play their 5 %.
-NIL_EPS = 0.0
-
-
 class Guide:
     """A rule-guided playout policy, cheap enough for thousands of hands a second.
 
@@ -499,21 +491,15 @@ class Guide:
     another seat's cards): make the side's bid, then duck to save bags when bags cost;
     a nil bidder ducks under the trick; its partner covers; a side sets an opponent's nil
     and takes tricks when the opponents are close to being set. ``eps`` is the chance of a
-    random legal card, so that playouts explore (``nil_eps``, default ``NIL_EPS``, for a
-    nil bidder still at no trick).
+    random legal card, so that playouts explore.
     """
 
-    __slots__ = ("bidders", "contract", "eps", "greedy", "nil", "nil_eps", "opp_nils",
-                 "settable", "t")
+    __slots__ = ("bidders", "contract", "eps", "nil", "opp_nils", "settable", "t")
 
     def __init__(self, t: Table, bids: Sequence[int], nils: Sequence[int],
-                 eps: float = 0.05, nil_eps: float | None = None,
-                 greedy: Sequence[int] = ()) -> None:
+                 eps: float = 0.05) -> None:
         self.t = t
         self.eps = eps
-        #: sides that keep taking tricks once their contract is made (they do not duck bags)
-        self.greedy = tuple(side in greedy for side in range(len(t.sides)))
-        self.nil_eps = NIL_EPS if nil_eps is None else nil_eps
         self.nil = tuple(bool(kind) for kind in nils)
         self.contract = tuple(sum(bids[s] for s in side if not nils[s]) for side in t.sides)
         self.bidders = tuple(tuple(s for s in side if not nils[s]) for side in t.sides)
@@ -533,7 +519,7 @@ class Guide:
         taken = 0
         for s in self.bidders[side]:
             taken += tricks[s]
-        if contract[side] > taken or not self.t.bags_cost or self.greedy[side]:
+        if contract[side] > taken or not self.t.bags_cost:
             return True
         left = pos.left
         for other, members in enumerate(self.bidders):
@@ -550,15 +536,13 @@ class Guide:
         legal = legal_mask(t, pos)
         if not legal & (legal - 1):
             return legal.bit_length() - 1
-        seat = pos.turn
-        tricks = pos.tricks
-        if self.nil[seat] and not tricks[seat]:
-            if self.nil_eps and rnd() < self.nil_eps:
-                return random_card(legal, rnd)
-            return self._nil_card(pos, legal)
         if rnd() < self.eps:
             return random_card(legal, rnd)
+        seat = pos.turn
+        tricks = pos.tricks
         live = t.deck_mask & ~pos.played & ~pos.hands[seat]
+        if self.nil[seat] and not tricks[seat]:
+            return self._nil_card(pos, legal)
         partner = t.partner_of[seat]
         covering = partner >= 0 and self.nil[partner] and not tricks[partner]
         trick = pos.trick

@@ -12,7 +12,8 @@ number of ways to give the void-constrained seats their cards is counted suit by
 (multinomial coefficients, memoised), so each deal is drawn with its true probability.
 Bids are soft evidence on top: a deal is kept with a probability that falls when a seat's
 original hand does not look like its bid (a nil bidder rarely holds a high spade, a bid of
-five rarely comes from a hand worth one), by rejection, so frequencies stay calibrated.
+five rarely comes from a hand worth one), by rejection, so frequencies stay calibrated; a
+``shade`` reads a plain bid as that many tricks below the hand's count (players underbid).
 """
 
 from __future__ import annotations
