@@ -12,7 +12,8 @@ number of ways to give the void-constrained seats their cards is counted suit by
 (multinomial coefficients, memoised), so each deal is drawn with its true probability.
 Bids are soft evidence on top: a deal is kept with a probability that falls when a seat's
 original hand does not look like its bid (a nil bidder rarely holds a high spade, a bid of
-five rarely comes from a hand worth one), by rejection, so frequencies stay calibrated.
+five rarely comes from a hand worth one), by rejection, so frequencies stay calibrated; a
+``shade`` reads a plain bid as that many tricks below the hand's count (players underbid).
 """
 
 from __future__ import annotations
@@ -125,8 +126,11 @@ class DealSampler:
     """
 
     def __init__(self, view: PlayerView, *, evidence: bool = True,
-                 max_tries: int = 12) -> None:
+                 max_tries: int = 12, shade: tuple[float, float] = (0.0, 0.0)) -> None:
         self.view = view
+        #: (opponents, partner): how many tricks below its hand's count such a seat is
+        #: read to have bid (players underbid; see ``hard.BID_SHADE``)
+        self.shade = shade
         self.know = know = knowledge_of(view)
         self.t: Table = table_of(view.rules)
         self.max_tries = max_tries
@@ -253,6 +257,7 @@ class DealSampler:
         """How well the other seats' original hands fit their bids, 0..1."""
         know = self.know
         t = self.t
+        side_of = t.side_of
         weight = 1.0
         for s, bid in enumerate(self.bids):
             if bid is None or s == know.seat or bid.blind:
@@ -261,7 +266,8 @@ class DealSampler:
             if bid.nil:
                 weight *= nil_likelihood(hand, t)
             else:
-                gap = (bid.tricks - estimate_tricks(hand, t)) / 1.8
+                shade = self.shade[side_of[s] == side_of[know.seat]]
+                gap = (bid.tricks + shade - estimate_tricks(hand, t)) / 1.8
                 weight *= math.exp(-0.5 * gap * gap)
         return weight
 

@@ -1,0 +1,154 @@
+"""Where Hard's bids go wrong: its bid-playout probe against the tricks it really takes.
+
+Plays deals of Hard (one side) against an opponent (the frozen Normal by default) as the arena
+does, one hand each, both chairs, and for each of Hard's plain bids records its bidding
+position (1 = first to bid), the probe (the mean tricks the seat took in its bid playouts),
+the bid and the tricks taken. Prints, by position: mean probe, bid, tricks, tricks minus
+probe (how far the playouts undercount real play), tricks minus bid, the set rate of the
+side's contract, and Hard's nil record. Figures only; nothing here can fail.
+
+    cd bench && nice -n 19 env PYTHONPATH=../src python3 hard_bids.py --deals 40 \
+        --iterations 300 --seed 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from pathlib import Path
+
+from spades.ai.arena import make_contender, seat_contenders
+from spades.ai.hard import HardPlayer
+from spades.engine import PRESETS, Bid, HandResult, apply, new_game, player_view
+
+_PARTS = ("contract", "set", "overtrick", "nil", "bags x10")
+
+
+def _attribute(result: HandResult, side: tuple[int, ...]) -> dict[str, float]:
+    """A side's points in a hand by source (partnership rules, standard scoring): its
+    contract made or set, overtricks, nils won or lost, and its bags charged 10 each."""
+    out = dict.fromkeys(_PARTS, 0.0)
+    bidders = [s for s in side if not result.bids[s].nil]
+    for s in side:
+        if result.bids[s].nil:
+            out["nil"] += 100.0 if result.tricks[s] == 0 else -100.0
+    contract = sum(result.bids[s].tricks for s in bidders)
+    taken = sum(result.tricks[s] for s in side)
+    if bidders:
+        mine = sum(result.tricks[s] for s in bidders)
+        if mine >= contract:
+            out["contract"] += 10.0 * contract
+        else:
+            out["set"] -= 10.0 * contract
+    bags = max(0, taken - contract) if bidders else taken
+    out["overtrick"] += bags
+    out["bags x10"] -= 10.0 * bags
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--opponent", default="frozen")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--bid-shade", type=float, nargs=2, default=None,
+                        metavar=("OPPONENT", "PARTNER"),
+                        help="hard.BID_SHADE (default: Hard's own)")
+    args = parser.parse_args()
+    rules = PRESETS["partnership"]
+    n = rules.players
+    opponent = args.opponent
+    if opponent == "frozen":
+        opponent = str(Path(__file__).resolve().parent / "yardstick")
+    rows: list[tuple[int, float, int, int, bool]] = []  # position, probe, bid, tricks, set
+    nils: list[tuple[int, bool]] = []
+    # nil considered: playout success rate, nil chosen, nil made
+    considered: list[tuple[float, bool, bool]] = []
+    # points per side-hand by source, for Hard (0) and the opponent (1)
+    parts = [dict.fromkeys(_PARTS, 0.0) for _ in range(2)]
+    side_hands = [0, 0]
+    for index in range(args.deals):
+        for run in (0, 1):
+            who = seat_contenders(rules, run)
+            hard = HardPlayer(iterations=args.iterations)
+            if args.bid_shade is not None:
+                hard.bid_shade = (args.bid_shade[0], args.bid_shade[1])
+            players = [hard if who[s] == 0
+                       else make_contender(opponent) for s in range(n)]
+            rngs = [random.Random(f"{args.seed}/{index}/{s}") for s in range(n)]
+            state = new_game(rules, seed=f"{args.seed}/{index}", first_dealer=index % n)
+            probes: dict[int, float] = {}
+            nil_reads: dict[int, tuple[int, int]] = {}
+            order: list[int] = []
+            while not state.over and not state.results:
+                seat = state.hand.turn
+                view = player_view(state, seat)
+                action = players[seat].choose(view, rngs[seat])
+                if isinstance(action, Bid):
+                    order.append(seat)
+                    player = players[seat]
+                    if isinstance(player, HardPlayer) and player.last_probe is not None:
+                        probes[seat] = player.last_probe
+                        player.last_probe = None
+                    if isinstance(player, HardPlayer) and player.last_nil is not None:
+                        nil_reads[seat] = player.last_nil
+                        player.last_nil = None
+                state = apply(state, action)
+            result = state.results[0]
+            for side in rules.sides:
+                c = who[side[0]]
+                side_hands[c] += 1
+                for name, value in _attribute(result, side).items():
+                    parts[c][name] += value
+            for position, seat in enumerate(order):
+                if who[seat] != 0:
+                    continue
+                bid = result.bids[seat]
+                if seat in nil_reads:
+                    made_, tried = nil_reads[seat]
+                    considered.append((made_ / max(1, tried), bid.nil,
+                                       bid.nil and result.tricks[seat] == 0))
+                if bid.nil:
+                    nils.append((position + 1, result.tricks[seat] == 0))
+                    continue
+                side = rules.sides[rules.side_of[seat]]
+                bidders = [s for s in side if not result.bids[s].nil]
+                contract = sum(result.bids[s].tricks for s in bidders)
+                taken = sum(result.tricks[s] for s in bidders)
+                if seat in probes:
+                    rows.append((position + 1, probes[seat], bid.tricks, result.tricks[seat],
+                                 taken < contract))
+        print(f"deal {index + 1}/{args.deals}", file=sys.stderr)
+    print(f"{len(rows)} plain bids of Hard (iterations={args.iterations}) against "
+          f"{args.opponent}, {args.deals} deals, seed {args.seed}")
+    print("pos  bids  probe   bid  tricks  tricks-probe  tricks-bid  set%")
+    for position in range(1, n + 1):
+        mine = [r for r in rows if r[0] == position]
+        if not mine:
+            continue
+        probe = statistics.fmean(r[1] for r in mine)
+        bids = statistics.fmean(r[2] for r in mine)
+        tricks = statistics.fmean(r[3] for r in mine)
+        sets = 100 * sum(r[4] for r in mine) / len(mine)
+        print(f"{position:3d} {len(mine):5d} {probe:6.2f} {bids:5.2f} {tricks:7.2f} "
+              f"{tricks - probe:13.2f} {tricks - bids:11.2f} {sets:5.1f}")
+    print("points per side-hand by source (hard / opponent / difference):")
+    for name in _PARTS:
+        a = parts[0][name] / max(1, side_hands[0])
+        b = parts[1][name] / max(1, side_hands[1])
+        print(f"  {name:10s} {a:7.2f} {b:7.2f} {a - b:7.2f}")
+    print("nil considered, by playout success rate: considered / chosen / made")
+    for low, high in ((0.0, 0.5), (0.5, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.01)):
+        band = [c for c in considered if low <= c[0] < high]
+        print(f"  {low:.1f}-{min(high, 1.0):.1f}: {len(band):4d} {sum(c[1] for c in band):4d} "
+              f"{sum(c[2] for c in band):4d}")
+    made = sum(ok for _, ok in nils)
+    print(f"nil: {made} made of {len(nils)} "
+          f"(by position: {sorted(p for p, _ in nils)})")
+
+
+if __name__ == "__main__":
+    main()
