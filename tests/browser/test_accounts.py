@@ -45,6 +45,18 @@ def signed_in(dialog: Any, address: str) -> None:
     dialog.get_by_role("heading", name=f"Signed in as {address}").wait_for()
 
 
+def signed_up_and_out(page: Any, server: ServerProcess, address: str) -> tuple[Table, Any]:
+    """Open the table, create an account for ``address`` and sign out again: the table and
+    the account window, left open."""
+    table = Table(page, server.url)
+    table.open()
+    page.wait_for_selector("#new-preset option", state="attached")
+    dialog = sign_in(page, address, create=True)
+    signed_in(dialog, address)
+    dialog.get_by_role("button", name="Sign out", exact=True).click()
+    return table, dialog
+
+
 def tricks_played(table: Table) -> int:
     return int(table.synced()["view"]["tricks_played"])
 
@@ -160,12 +172,7 @@ def test_games_kept_apart_stay_with_the_device(browser: Any, server: ServerProce
     address = email()
     context, page = new_page(browser)
     try:
-        table = Table(page, server.url)
-        table.open()
-        page.wait_for_selector("#new-preset option", state="attached")
-        dialog = sign_in(page, address, create=True)
-        signed_in(dialog, address)
-        dialog.get_by_role("button", name="Sign out", exact=True).click()
+        table, dialog = signed_up_and_out(page, server, address)
         dialog.get_by_role("heading", name="Sign in").wait_for()
         dialog.get_by_role("button", name="Close").click()
         table.start(level="easy")
@@ -312,12 +319,7 @@ def test_a_forgotten_password_is_reset_by_the_link(browser: Any, server: ServerP
     address = email()
     context, page = new_page(browser)
     try:
-        table = Table(page, server.url)
-        table.open()
-        page.wait_for_selector("#new-preset option", state="attached")
-        dialog = sign_in(page, address, create=True)
-        signed_in(dialog, address)
-        dialog.get_by_role("button", name="Sign out", exact=True).click()
+        _, dialog = signed_up_and_out(page, server, address)
         dialog.get_by_role("button", name="Forgot your password?").click()
         dialog.get_by_label("Email").fill(address)
         dialog.get_by_role("button", name="Send me a reset link").click()
