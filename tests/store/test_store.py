@@ -32,6 +32,7 @@ from spades.store import (
     StoreError,
     default_url,
 )
+from spades.store.store import make_engine
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -216,6 +217,36 @@ def test_the_default_store_is_sqlite_in_the_user_data_folder() -> None:
     url = default_url()
     folder = platformdirs.user_data_path("spades", appauthor=False)
     assert url == f"sqlite:///{folder / 'spades.db'}"
+
+
+def test_a_new_sqlite_file_opened_at_once_by_many_opens_for_all(tmp_path: Path) -> None:
+    """Several servers (or threads) opening a new file at the same moment all get it, in
+    write-ahead mode: none is told "database is locked" while another makes the log."""
+    rounds, count = 60, 4
+    failures: list[str] = []
+    modes: list[str] = []
+    for n in range(rounds):
+        url = f"sqlite:///{tmp_path / f'new-{n}.db'}"
+        barrier = threading.Barrier(count)
+
+        def open_it(url: str = url, barrier: threading.Barrier = barrier) -> None:
+            engine = make_engine(url)  # one each, as separate servers have
+            barrier.wait()
+            try:
+                with engine.connect() as conn:
+                    modes.append(str(conn.exec_driver_sql("PRAGMA journal_mode").scalar()))
+            except sa.exc.OperationalError as error:
+                failures.append(str(error.orig))
+            finally:
+                engine.dispose()
+
+        threads = [threading.Thread(target=open_it) for _ in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    assert failures == []
+    assert modes == ["wal"] * rounds * count
 
 
 def test_a_sqlite_file_is_created_with_its_folder(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ both append the same step.
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
+import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,8 @@ from .accounts import Accounts
 from .migrate import Upgrade
 from .schema import Tables, make_tables
 
+#: How long a SQLite connection waits for another's write (milliseconds).
+SQLITE_BUSY_MS = 5000
 PLAYING = "playing"
 OVER = "over"
 
@@ -147,11 +151,28 @@ def _aware(value: dt.datetime) -> dt.datetime:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        _write_ahead(cursor)
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def _write_ahead(cursor: Any) -> None:
+    """Turn on write-ahead logging. SQLite does not wait (its busy timeout) for this one
+    change: connections opening a new file at once (several servers starting, or threads)
+    can be told "database is locked" while another makes the log. Wait for it, briefly."""
+    deadline = time.monotonic() + SQLITE_BUSY_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
 
 
 def sqlite_file(url: str) -> Path | None:
