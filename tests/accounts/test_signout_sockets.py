@@ -15,11 +15,12 @@ from accounts_testkit import PHONE, Device, server
 from server_testkit import Driver
 
 from spades.server.account_api import reset_id
-from spades.server.identity import now
+from spades.server.identity import login_id, now
 from spades.server.watchers import (
     ACCOUNT_DELETED,
     GAME_DELETED,
     GONE_CLOSE,
+    SIGN_IN_EXPIRED,
     SIGNED_OUT_CLOSE,
     Watcher,
     Watchers,
@@ -237,3 +238,61 @@ def test_a_game_deleted_with_its_account_closes_anyones_socket_on_it() -> None:
     assert other.ended.close == GONE_CLOSE and told == [GAME_DELETED.reason]
     assert elsewhere.ended is None
     assert watchers.end(GAME_DELETED, games=["g1"]) == 0  # ended once
+
+
+def expire_in(http: TestClient, device: Device, seconds: float) -> str:
+    """Make the device's login expire in ``seconds``, as if last used now; its id."""
+    assert device.token is not None
+    login = login_id(device.token)
+    when = now()
+    http.app.state.store.accounts.touch(  # type: ignore[attr-defined]
+        login, when, when + dt.timedelta(seconds=seconds))
+    return login
+
+
+def test_a_login_that_expires_closes_its_socket(db: tuple[str, str]) -> None:
+    """A page left open is not a use of the login: when it expires, its socket ends as at a
+    sign-out, with a reason that says so, and not before."""
+    with server(*db) as http:
+        laptop = Device(http)
+        laptop.signup("ann@example.org")
+        game = laptop.new_game()
+        expire_in(http, laptop, 2.0)
+        with laptop.socket(game) as ws:
+            driver = Driver(ws)
+            ready(driver)
+            driver.send({"type": "ping"})  # still open before the expiry
+            assert driver.recv() == {"type": "pong"}
+            time.sleep(3.0)
+            driver.send({"type": "ping"})  # closed by now: this is not answered
+            frames: list[dict[str, Any]] = []
+            try:
+                for _ in range(50):
+                    frames.append(driver.recv())
+                    assert frames[-1] != {"type": "pong"}, "the socket outlived its login"
+            except WebSocketDisconnect as gone:
+                code, reason = gone.code, gone.reason
+        assert code == SIGNED_OUT_CLOSE and reason == SIGN_IN_EXPIRED.reason
+        assert frames[-1] == {"type": "error", "code": "signed-out", "message": reason,
+                              "version": None}
+
+
+def test_a_login_put_off_meanwhile_keeps_its_socket(db: tuple[str, str]) -> None:
+    """Another page of the device used the login (over HTTP) before it expired: the expiry
+    moved, and the open socket goes on."""
+    with server(*db) as http:
+        laptop = Device(http)
+        laptop.signup("ann@example.org")
+        game = laptop.new_game()
+        expire_in(http, laptop, 1.0)
+        with laptop.socket(game) as ws:
+            driver = Driver(ws)
+            ready(driver)
+            expire_in(http, laptop, 3600.0)
+            time.sleep(2.0)  # past the first expiry: the socket read the login again
+            driver.send({"type": "ping"})
+            frames = [driver.recv()]
+            while frames[-1] != {"type": "pong"} and len(frames) < 50:
+                frames.append(driver.recv())  # a closed socket raises here
+            assert frames[-1] == {"type": "pong"}
+            assert not [f for f in frames if f["type"] == "error"]

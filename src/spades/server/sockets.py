@@ -22,7 +22,7 @@ from .lobby import is_player_id
 from .origins import origin_allowed
 from .table import Refusal, Table
 from .tickets import Ticket, tickets_of
-from .watchers import SIGNED_OUT, Farewell, Watcher, Watchers
+from .watchers import SIGN_IN_EXPIRED, SIGNED_OUT, Farewell, Watcher, Watchers
 from .wire import Json
 
 log = logging.getLogger("spades.server")
@@ -33,6 +33,10 @@ TICKET_CLOSE = 4401
 RELOAD_CLOSE = 4426
 #: A close reason is at most 123 bytes.
 MAX_REASON = 120
+#: Seconds past a login's expiry before it is read again (clocks and rounding), and before
+#: a failed read of it is tried again.
+EXPIRY_SLACK = 0.5
+EXPIRY_RETRY = 60.0
 RELOAD = ("this page is of an older version of the table: reload it to play on "
           "(your game is saved)")
 
@@ -93,11 +97,37 @@ async def read_hello(ws: WebSocket) -> Ticket | None:
 def still_signed_in(store: Store, ticket: Ticket) -> bool:
     """Blocking: whether the login the ticket was asked with still lasts (a script's
     header has no login: its player id must not have moved into an account since)."""
-    accounts = store.accounts
     if ticket.login is None:
-        return accounts.owner_of(ticket.player) is None
-    login = accounts.login(ticket.login, dt.datetime.now(dt.UTC))
-    return login is not None and login.account_id == ticket.account
+        return store.accounts.owner_of(ticket.player) is None
+    return expiry(store, ticket) is not None
+
+
+def expiry(store: Store, ticket: Ticket) -> dt.datetime | None:
+    """Blocking: when the ticket's login expires unless it is used (each use over HTTP puts
+    it off); None when it is gone, expired or another account's. Only for a login's ticket."""
+    assert ticket.login is not None
+    login = store.accounts.login(ticket.login, dt.datetime.now(dt.UTC))
+    if login is None or login.account_id != ticket.account:
+        return None
+    return login.expires
+
+
+async def watch_expiry(store: Store, ticket: Ticket, watcher: Watcher) -> None:
+    """End the socket when its login expires: it is not a use of the login (a page left
+    open is not a person), so a login unused for its lifetime ends its sockets too, unless
+    a use on another page of the device put the expiry off meanwhile."""
+    while watcher.ended is None:
+        try:
+            until = await asyncio.to_thread(expiry, store, ticket)
+        except StoreError:  # not known to be expired: look again later
+            log.exception("could not read the login of an open socket")
+            await asyncio.sleep(EXPIRY_RETRY)
+            continue
+        if until is None:
+            watcher.end(SIGN_IN_EXPIRED)
+            return
+        left = (until - dt.datetime.now(dt.UTC)).total_seconds()
+        await asyncio.sleep(max(0.0, left) + EXPIRY_SLACK)
 
 
 async def let_in(ws: WebSocket) -> Ticket | None:
@@ -172,6 +202,8 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
     conn = connection(ws, table, seat)
     pump = asyncio.create_task(conn.pump(dumps))
     watcher.on_end = lambda why: farewell(ws, conn, pump, why)
+    expiring = None if ticket.login is None else asyncio.create_task(
+        watch_expiry(ws.app.state.store, ticket, watcher))
     limits: Limits = ws.app.state.limits
     buckets = limits.socket(), limits.player(player)
     try:
@@ -186,6 +218,8 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
             # let every other socket and table have its turn, however fast this one sends
             await asyncio.sleep(0)
     finally:
+        if expiring is not None:
+            expiring.cancel()
         watcher.on_end = None
         table.leave(conn)
         conn.close()

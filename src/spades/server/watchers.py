@@ -5,7 +5,8 @@ A socket is opened with a ticket, and the ticket remembers the login it was aske
 (the cookie's session; none for a script's ``X-Spades-Player`` header). Each socket is a
 ``Watcher`` here from the moment its ticket is taken until it is gone. Signing out ends the
 watchers of that login; signing out everywhere, or a password reset, those of every login of
-the account; deleting the account those too, and every watcher of its games.
+the account; deleting the account those too, and every watcher of its games. A login that
+expires (unused for its lifetime) ends its own sockets (``sockets.watch_expiry``).
 
 ``end`` marks a watcher ended and calls its socket's ``on_end`` at once, before it returns:
 so the HTTP answer of a sign-out is sent only after each of its sockets has stopped taking
@@ -43,6 +44,8 @@ SIGNED_OUT_EVERYWHERE = Farewell(SIGNED_OUT_CLOSE, "signed-out",
                                  "signed out on every device: sign in again to go on")
 PASSWORD_RESET = Farewell(SIGNED_OUT_CLOSE, "signed-out", "the password was changed and "
                           "every device signed out: sign in again to go on")
+SIGN_IN_EXPIRED = Farewell(SIGNED_OUT_CLOSE, "signed-out",
+                           "this sign-in expired, unused for too long: sign in again to go on")
 ACCOUNT_DELETED = Farewell(SIGNED_OUT_CLOSE, "signed-out",
                            "the account was deleted, with its games")
 GAME_DELETED = Farewell(GONE_CLOSE, "not-found", "this game was deleted with its account")
