@@ -6,9 +6,11 @@ ticket asked for before the sign-out opens nothing after it; nobody else's socke
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import time
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 from accounts_testkit import PHONE, Device, server
@@ -250,28 +252,35 @@ def expire_in(http: TestClient, device: Device, seconds: float) -> str:
     return login
 
 
+@contextlib.contextmanager
+def expiring_socket(http: TestClient, seconds: float) -> Iterator[tuple[Device, Driver]]:
+    """A signed-in device whose login expires in ``seconds``, at its game's first decision
+    on a socket opened after that expiry was set."""
+    laptop = Device(http)
+    laptop.signup("ann@example.org")
+    game = laptop.new_game()
+    expire_in(http, laptop, seconds)
+    with laptop.socket(game) as ws:
+        driver = Driver(ws)
+        ready(driver)
+        yield laptop, driver
+
+
 def test_a_login_that_expires_closes_its_socket(db: tuple[str, str]) -> None:
     """A page left open is not a use of the login: when it expires, its socket ends as at a
     sign-out, with a reason that says so, and not before."""
-    with server(*db) as http:
-        laptop = Device(http)
-        laptop.signup("ann@example.org")
-        game = laptop.new_game()
-        expire_in(http, laptop, 2.0)
-        with laptop.socket(game) as ws:
-            driver = Driver(ws)
-            ready(driver)
-            driver.send({"type": "ping"})  # still open before the expiry
-            assert driver.recv() == {"type": "pong"}
-            time.sleep(3.0)
-            driver.send({"type": "ping"})  # closed by now: this is not answered
-            frames: list[dict[str, Any]] = []
-            try:
-                for _ in range(50):
-                    frames.append(driver.recv())
-                    assert frames[-1] != {"type": "pong"}, "the socket outlived its login"
-            except WebSocketDisconnect as gone:
-                code, reason = gone.code, gone.reason
+    with server(*db) as http, expiring_socket(http, 2.0) as (_, driver):
+        driver.send({"type": "ping"})  # still open before the expiry
+        assert driver.recv() == {"type": "pong"}
+        time.sleep(3.0)
+        driver.send({"type": "ping"})  # closed by now: this is not answered
+        frames: list[dict[str, Any]] = []
+        try:
+            for _ in range(50):
+                frames.append(driver.recv())
+                assert frames[-1] != {"type": "pong"}, "the socket outlived its login"
+        except WebSocketDisconnect as gone:
+            code, reason = gone.code, gone.reason
         assert code == SIGNED_OUT_CLOSE and reason == SIGN_IN_EXPIRED.reason
         assert frames[-1] == {"type": "error", "code": "signed-out", "message": reason,
                               "version": None}
@@ -280,19 +289,12 @@ def test_a_login_that_expires_closes_its_socket(db: tuple[str, str]) -> None:
 def test_a_login_put_off_meanwhile_keeps_its_socket(db: tuple[str, str]) -> None:
     """Another page of the device used the login (over HTTP) before it expired: the expiry
     moved, and the open socket goes on."""
-    with server(*db) as http:
-        laptop = Device(http)
-        laptop.signup("ann@example.org")
-        game = laptop.new_game()
-        expire_in(http, laptop, 1.0)
-        with laptop.socket(game) as ws:
-            driver = Driver(ws)
-            ready(driver)
-            expire_in(http, laptop, 3600.0)
-            time.sleep(2.0)  # past the first expiry: the socket read the login again
-            driver.send({"type": "ping"})
-            frames = [driver.recv()]
-            while frames[-1] != {"type": "pong"} and len(frames) < 50:
-                frames.append(driver.recv())  # a closed socket raises here
-            assert frames[-1] == {"type": "pong"}
-            assert not [f for f in frames if f["type"] == "error"]
+    with server(*db) as http, expiring_socket(http, 1.0) as (laptop, driver):
+        expire_in(http, laptop, 3600.0)
+        time.sleep(2.0)  # past the first expiry: the socket read the login again
+        driver.send({"type": "ping"})
+        frames = [driver.recv()]
+        while frames[-1] != {"type": "pong"} and len(frames) < 50:
+            frames.append(driver.recv())  # a closed socket raises here
+        assert frames[-1] == {"type": "pong"}
+        assert not [f for f in frames if f["type"] == "error"]
