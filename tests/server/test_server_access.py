@@ -158,13 +158,15 @@ def test_tickets_cost_bounded_memory() -> None:
     first = [tickets.issue("game", "player-0000-aaaa") for _ in range(100)]
     later = tickets.issue("game", "player-0000-aaaa")
     assert len(tickets) == 100
-    assert tickets.take(first[0], "game") is None  # the oldest was let go
-    assert tickets.take(first[1], "game") == "player-0000-aaaa"
+    assert tickets.redeem(first[0], "game") is None  # the oldest was let go
+    kept = tickets.redeem(first[1], "game")
+    assert kept is not None and kept.player == "player-0000-aaaa"
     now[0] = 31
     fresh = tickets.issue("game", "player-1111-bbbb")
     assert len(tickets) == 1  # the expired were forgotten
-    assert tickets.take(later, "game") is None
-    assert tickets.take(fresh, "game") == "player-1111-bbbb"
+    assert tickets.redeem(later, "game") is None
+    kept = tickets.redeem(fresh, "game")
+    assert kept is not None and kept.player == "player-1111-bbbb"
     assert len({tickets.issue("g", "player-0000-aaaa") for _ in range(50)}) == 50
 
 

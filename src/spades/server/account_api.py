@@ -35,7 +35,7 @@ from spades.accounts import (
 from spades.store import AccountExistsError, AccountRow, LoginRow, StoreError
 
 from .bodies import json_object
-from .common import error_response, lobby_of
+from .common import error_response, lobby_of, watchers_of
 from .forwarded import client_address
 from .identity import CSRF_REFUSED, Identity, csrf_ok, identify, login_of, now, person, store_of
 from .sessions import describe, new_player_id, start_login, with_cookie, without_cookie
@@ -45,7 +45,6 @@ from .watchers import (
     PASSWORD_RESET,
     SIGNED_OUT,
     SIGNED_OUT_EVERYWHERE,
-    Watchers,
 )
 
 log = logging.getLogger("spades.server")
@@ -60,13 +59,6 @@ EXAMPLE = '{"email": "ann@example.org", "password": "..."}'
 
 def passwords_of(request: Request) -> Passwords:
     found: Passwords = request.app.state.passwords
-    return found
-
-
-def watchers_of(request: Request) -> Watchers:
-    """The open sockets by login: a sign-in that ends ends its sockets before the answer
-    goes (docs/protocol.md, "When a sign-in ends")."""
-    found: Watchers = request.app.state.watchers
     return found
 
 

@@ -14,6 +14,7 @@ from spades.accounts import COST, Cost
 
 from .hosts import LOCAL_HOSTS
 from .lobby import Lobby, is_player_id
+from .watchers import Watchers
 from .wire import Json
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -69,6 +70,13 @@ def player_of(request: Request) -> str | None:
 def lobby_of(request: Request | WebSocket) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
+
+
+def watchers_of(request: Request | WebSocket) -> Watchers:
+    """The open sockets by login: a sign-in that ends ends its sockets before the answer
+    goes (docs/protocol.md, "When a sign-in ends")."""
+    watchers: Watchers = request.app.state.watchers
+    return watchers
 
 
 async def read_body(request: Request, limit: int = MAX_MESSAGE) -> bytes | None:

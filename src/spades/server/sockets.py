@@ -15,14 +15,22 @@ from starlette.websockets import WebSocket
 
 from spades.store import Store, StoreError
 
-from .common import MAX_MESSAGE, NOT_FOUND, POLICY_CLOSE, dumps, lobby_of, reason
+from .common import (
+    MAX_MESSAGE,
+    NOT_FOUND,
+    POLICY_CLOSE,
+    dumps,
+    lobby_of,
+    reason,
+    watchers_of,
+)
 from .connections import Connection
 from .limits import Limits
 from .lobby import is_player_id
 from .origins import origin_allowed
 from .table import Refusal, Table
 from .tickets import Ticket, tickets_of
-from .watchers import SIGN_IN_EXPIRED, SIGNED_OUT, Farewell, Watcher, Watchers
+from .watchers import SIGN_IN_EXPIRED, SIGNED_OUT, Farewell, Watcher
 from .wire import Json
 
 log = logging.getLogger("spades.server")
@@ -159,11 +167,6 @@ def connection(ws: WebSocket, table: Table, seat: int) -> Connection:
         await ws.close(code=POLICY_CLOSE)
 
     return Connection(seat, ws.send_text, refresh, hang_up)
-
-
-def watchers_of(ws: WebSocket) -> Watchers:
-    watchers: Watchers = ws.app.state.watchers
-    return watchers
 
 
 async def game_socket(ws: WebSocket) -> None:

@@ -80,11 +80,6 @@ class Tickets:
             return None
         return ticket
 
-    def take(self, token: object, game: str) -> str | None:
-        """The player id the ticket was given to (``redeem``'s ticket's), or None."""
-        ticket = self.redeem(token, game)
-        return None if ticket is None else ticket.player
-
     def _forget_expired(self) -> None:
         now = self.clock()
         while self._tickets:
