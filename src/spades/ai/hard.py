@@ -70,7 +70,7 @@ _SOLVE_COST = 5
 #: tricks), so an opponent who bids its full count does not fool it much either. The bids
 #: of seats still to speak are imagined the same way (their count less the shade): imagined
 #: at their full count, a partner to come made the side's contract look too big and the
-#: first two seats bid 0.5-0.6 under what they took; so, 0.2 (``bench/hard_bids.py``).
+#: first two seats bid 0.5-0.6 under what they took; now 0.2-0.4 (``bench/hard_bids.py``).
 BID_SHADE: tuple[float, float] = (1.0, 0.5)
 #: The share of the nils lost in bid playouts that the table would make, credited to the nil
 #: candidate: the playouts' nil bidder and partner play by rule, the table's by search, and
