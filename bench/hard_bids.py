@@ -19,7 +19,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from spades.ai.arena import make_contender, seat_contenders
+from spades.ai.arena import make_contender, parse_contender, seat_contenders
 from spades.ai.hard import HardPlayer
 from spades.engine import PRESETS, Bid, HandResult, apply, new_game, player_view
 
@@ -57,13 +57,17 @@ def main() -> None:
     parser.add_argument("--bid-shade", type=float, nargs=2, default=None,
                         metavar=("OPPONENT", "PARTNER"),
                         help="hard.BID_SHADE (default: Hard's own)")
+    parser.add_argument("--options", default="",
+                        help="Hard's options as in the arena, e.g. nil_saved=0.3,solve_tricks=5")
     args = parser.parse_args()
+    options = dict(parse_contender("hard:" + args.options).options)
     rules = PRESETS["partnership"]
     n = rules.players
     opponent = args.opponent
     if opponent == "frozen":
         opponent = str(Path(__file__).resolve().parent / "yardstick")
-    rows: list[tuple[int, float, int, int, bool]] = []  # position, probe, bid, tricks, set
+    # position, probe, bid, tricks, set, partner's nil (0 none, 1 bid before, 2 after)
+    rows: list[tuple[int, float, int, int, bool, int]] = []
     nils: list[tuple[int, bool]] = []
     # nil considered: playout success rate, nil chosen, nil made
     considered: list[tuple[float, bool, bool]] = []
@@ -73,7 +77,7 @@ def main() -> None:
     for index in range(args.deals):
         for run in (0, 1):
             who = seat_contenders(rules, run)
-            hard = HardPlayer(iterations=args.iterations)
+            hard = HardPlayer(**{"iterations": args.iterations, **options})
             if args.bid_shade is not None:
                 hard.bid_shade = (args.bid_shade[0], args.bid_shade[1])
             players = [hard if who[s] == 0
@@ -118,22 +122,28 @@ def main() -> None:
                 bidders = [s for s in side if not result.bids[s].nil]
                 contract = sum(result.bids[s].tricks for s in bidders)
                 taken = sum(result.tricks[s] for s in bidders)
+                partner = rules.partner_of[seat]
+                covering = 0
+                if partner is not None and result.bids[partner].nil:
+                    covering = 1 if order.index(partner) < position else 2
                 if seat in probes:
                     rows.append((position + 1, probes[seat], bid.tricks, result.tricks[seat],
-                                 taken < contract))
+                                 taken < contract, covering))
         print(f"deal {index + 1}/{args.deals}", file=sys.stderr)
     print(f"{len(rows)} plain bids of Hard (iterations={args.iterations}) against "
           f"{args.opponent}, {args.deals} deals, seed {args.seed}")
     print("pos  bids  probe   bid  tricks  tricks-probe  tricks-bid  set%")
-    for position in range(1, n + 1):
-        mine = [r for r in rows if r[0] == position]
+    groups = [(f"{p:3d}", [r for r in rows if r[0] == p]) for p in range(1, n + 1)]
+    groups += [("partner nil before", [r for r in rows if r[5] == 1]),
+               ("partner nil after", [r for r in rows if r[5] == 2])]
+    for label, mine in groups:
         if not mine:
             continue
         probe = statistics.fmean(r[1] for r in mine)
         bids = statistics.fmean(r[2] for r in mine)
         tricks = statistics.fmean(r[3] for r in mine)
         sets = 100 * sum(r[4] for r in mine) / len(mine)
-        print(f"{position:3d} {len(mine):5d} {probe:6.2f} {bids:5.2f} {tricks:7.2f} "
+        print(f"{label} {len(mine):5d} {probe:6.2f} {bids:5.2f} {tricks:7.2f} "
               f"{tricks - probe:13.2f} {tricks - bids:11.2f} {sets:5.1f}")
     print("points per side-hand by source (hard / opponent / difference):")
     for name in _PARTS:
