@@ -88,8 +88,9 @@ NIL_SAVED = 0.25
 #: 36 % of the time, where other seats' playouts overcount by 0.2-0.4). One under took the
 #: sets of such contracts from 35 % to 15 % (600 deals, seed 22, 300 iterations) and gained
 #: +1.4 and +0.5 points a deal on seeds 22 and 21 (``spades arena hard:iterations=300
-#: frozen``). Lowering every bid instead (a playout's trick taken back 30 % of the time,
-#: 80 % when covering) lost 1.8-2.5.
+#: frozen``); at full strength it is level on points (seeds 1 and 2: -0.4 and -0.8) with
+#: Hard's sets from 10 % to 7-8.5 %. Lowering every bid instead (a playout's trick taken
+#: back 30 % of the time, 80 % when covering) lost 1.8-2.5.
 COVER_SHADE = 1
 
 
