@@ -54,9 +54,6 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--opponent", default="frozen")
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--bid-shade", type=float, nargs=2, default=None,
-                        metavar=("OPPONENT", "PARTNER"),
-                        help="hard.BID_SHADE (default: Hard's own)")
     parser.add_argument("--options", default="",
                         help="Hard's options as in the arena, e.g. nil_saved=0.3,solve_tricks=5")
     args = parser.parse_args()
@@ -78,8 +75,6 @@ def main() -> None:
         for run in (0, 1):
             who = seat_contenders(rules, run)
             hard = HardPlayer(**{"iterations": args.iterations, **options})
-            if args.bid_shade is not None:
-                hard.bid_shade = (args.bid_shade[0], args.bid_shade[1])
             players = [hard if who[s] == 0
                        else make_contender(opponent) for s in range(n)]
             rngs = [random.Random(f"{args.seed}/{index}/{s}") for s in range(n)]

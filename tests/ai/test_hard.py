@@ -223,22 +223,6 @@ def test_nils_the_playouts_lose_are_partly_counted_as_made() -> None:
     assert HardPlayer().nil_saved == NIL_SAVED
 
 
-def test_seats_yet_to_bid_are_imagined_under_their_count_as_bids_are_read() -> None:
-    """On a sampled deal the bids still to come are filled in from the hands' counts less
-    the shade the sampler reads made bids with (opponents, partner): a seat read to bid a
-    trick under its count is imagined bidding so, not bidding its full count."""
-    rules = PRESETS["partnership"]
-    state = _dealt(rules, "2S 8S KH 5H 4H AD 3D 4D 6D 2C 3C QC 7D")
-    view = player_view(state, 0)  # first to bid: seats 1 and 3 oppose, seat 2 is partner
-    reads = [(0.0, 0.0), (4.2, 0.0), (4.2, 0.0), (4.2, 0.0)]
-    bids, nils = _fill_bids(view, reads, Bid(3), (1.0, 0.0))
-    assert (bids, nils) == ([3, 3, 4, 3], [0, 0, 0, 0])
-    bids, _ = _fill_bids(view, reads, Bid(3), (0.0, 2.0))
-    assert bids == [3, 4, 2, 4]
-    bids, _ = _fill_bids(view, reads, Bid(3))
-    assert bids == [3, 4, 4, 4]  # no shade: the counts themselves
-
-
 def test_covering_a_partners_nil_bids_under_what_the_playouts_choose() -> None:
     """The partner bid nil first: the playouts overcount the coverer's tricks (covering costs
     tricks they do not charge; it was set 36 % of the time, ``bench/hard_bids.py``), so it

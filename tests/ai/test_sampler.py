@@ -261,31 +261,3 @@ def test_hand_reading_is_calibrated_per_variant() -> None:
 
 def _mask(cards: str) -> int:
     return sum(1 << parse_card(c) for c in cards.split(" "))
-
-
-def test_a_shaded_bid_reads_a_stronger_hand() -> None:
-    """Players underbid (the frozen Normal by about a trick from every seat): with a
-    ``shade`` the sampler deals a seat that bid three a hand worth about a trick more, an
-    opponent's shade for an opponent and the partner's for the partner. Hard reads bids so
-    (``hard.BID_SHADE``)."""
-    from spades.ai.hard import BID_SHADE, HardPlayer
-
-    rules = PRESETS["partnership"]
-    t = k.table_of(rules)
-    state = new_game(rules, seed=5)
-    state = apply(state, Bid(3))    # seat 0 (the viewer's opponent) bids three
-    state = apply(state, Bid(3))    # seat 1 (the viewer's partner) bids three
-    view = player_view(state, 3)
-    draws = 2000
-
-    def strength(shade: tuple[float, float], seat: int) -> float:
-        sampler = DealSampler(view, shade=shade)
-        rng = random.Random(2)
-        return sum(estimate_tricks(sampler.sample(rng)[seat], t) for _ in range(draws)) / draws
-
-    level = strength((0.0, 0.0), 0)
-    assert strength((1.0, 0.0), 0) > level + 0.3
-    assert abs(strength((0.0, 1.0), 0) - level) < 0.15  # the partner's shade: not seat 0's
-    assert strength((0.0, 1.0), 1) > strength((0.0, 0.0), 1) + 0.3
-    assert BID_SHADE[0] >= BID_SHADE[1] > 0
-    assert HardPlayer().bid_shade == BID_SHADE

@@ -13,7 +13,8 @@ number of ways to give the void-constrained seats their cards is counted suit by
 Bids are soft evidence on top: a deal is kept with a probability that falls when a seat's
 original hand does not look like its bid (a nil bidder rarely holds a high spade, a bid of
 five rarely comes from a hand worth one), by rejection, so frequencies stay calibrated; a
-``shade`` reads a plain bid as that many tricks below the hand's count (players underbid).
+plain bid is read as players make them, under the hand's count (``reading``: a line fitted
+on a mix of playing styles).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from .kernel import (
     table_of,
 )
 from .knowledge import voids_shown
+from .reading import BidReading, reading_of
 
 
 @dataclass
@@ -126,11 +128,12 @@ class DealSampler:
     """
 
     def __init__(self, view: PlayerView, *, evidence: bool = True,
-                 max_tries: int = 12, shade: tuple[float, float] = (0.0, 0.0)) -> None:
+                 max_tries: int = 12, reading: BidReading | None = None,
+                 edge: float = 0.0) -> None:
         self.view = view
-        #: (opponents, partner): how many tricks below its hand's count such a seat is
-        #: read to have bid (players underbid; see ``hard.BID_SHADE``)
-        self.shade = shade
+        self.edge = edge
+        #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
+        self.reading = reading_of(view.rules) if reading is None else reading
         self.know = know = knowledge_of(view)
         self.t: Table = table_of(view.rules)
         self.max_tries = max_tries
@@ -257,7 +260,7 @@ class DealSampler:
         """How well the other seats' original hands fit their bids, 0..1."""
         know = self.know
         t = self.t
-        side_of = t.side_of
+        reading = self.reading
         weight = 1.0
         for s, bid in enumerate(self.bids):
             if bid is None or s == know.seat or bid.blind:
@@ -266,8 +269,8 @@ class DealSampler:
             if bid.nil:
                 weight *= nil_likelihood(hand, t)
             else:
-                shade = self.shade[side_of[s] == side_of[know.seat]]
-                gap = (bid.tricks + shade - estimate_tricks(hand, t)) / 1.8
+                edge = self.edge if t.side_of[s] != t.side_of[know.seat] else 0.0
+                gap = reading.gap(bid.tricks + edge, estimate_tricks(hand, t))
                 weight *= math.exp(-0.5 * gap * gap)
         return weight
 

@@ -1,0 +1,172 @@
+"""How players' bids follow their hands: the bid-to-strength relation fitted on a mix of styles.
+
+Hard reads a bid already made as evidence about the bidder's hand, and imagines the bids of
+seats still to speak (``spades.ai.sampler.BidReading``). This bench measures the relation it
+needs: it deals hands, seats a random mix of players (Easy, Normal, the frozen Normal of
+``bench/yardstick`` and Hard, by default), lets them bid in turn as at the table (each sees
+the bids before it), and for every plain bid records the hand's quick count
+(``estimate_tricks``, the count the sampler weighs deals with) and the bid. It then fits
+``bid = intercept + slope * count`` by least squares, per style and over the whole mix (each
+style weighed alike), with the spread of the bids about the line: the reading Hard uses is
+the mix's. It also prints each style's mean gap (count minus bid, by bidding position).
+Figures only; nothing here can fail.
+
+    PYTHONPATH=src python3 bench/bid_fit.py --deals 1500 --seed 1      # from the project root
+    PYTHONPATH=src python3 bench/bid_fit.py --styles normal,frozen --deals 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from spades.ai.arena import make_contender, parse_contender, parse_field
+from spades.ai.kernel import table_of
+from spades.ai.reading import kind_of
+from spades.ai.sampler import estimate_tricks
+from spades.engine import Bid, Look, Phase, apply, find_preset, new_game, player_view
+
+DEFAULT_STYLES = "easy,normal,frozen,hard:iterations=300"
+#: One preset of each kind of table (``spades.ai.reading.kind_of``).
+KINDS = ("partnership", "jokers", "cutthroat", "three-player", "three-player-kitty",
+         "five-player", "two-player")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One plain bid: who made it, at which seat and position of the bidding order, on what
+    hand (its count)."""
+
+    style: str
+    seat: int
+    position: int
+    count: float
+    bid: int
+
+
+@dataclass(frozen=True)
+class Line:
+    """``bid = intercept + slope * count``, the spread of bids about it, and how many bids."""
+
+    intercept: float
+    slope: float
+    spread: float
+    bids: int
+
+
+def fit(rows: Sequence[Row], weights: Sequence[float] | None = None) -> Line:
+    """Weighted least squares of bid on count (at least three rows of two counts)."""
+    w = [1.0] * len(rows) if weights is None else list(weights)
+    total = sum(w)
+    mx = sum(wi * r.count for wi, r in zip(w, rows, strict=True)) / total
+    my = sum(wi * r.bid for wi, r in zip(w, rows, strict=True)) / total
+    sxx = sum(wi * (r.count - mx) ** 2 for wi, r in zip(w, rows, strict=True))
+    sxy = sum(wi * (r.count - mx) * (r.bid - my) for wi, r in zip(w, rows, strict=True))
+    slope = sxy / sxx
+    intercept = my - slope * mx
+    sse = sum(wi * (r.bid - intercept - slope * r.count) ** 2
+              for wi, r in zip(w, rows, strict=True))
+    return Line(intercept, slope, math.sqrt(sse / total), len(rows))
+
+
+def fit_mix(rows: Sequence[Row]) -> Line:
+    """The line over every style, each style weighed alike whatever its number of bids."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.style] = counts.get(row.style, 0) + 1
+    return fit(rows, [1.0 / counts[r.style] for r in rows])
+
+
+def auction(args: tuple[str, str, int, str]) -> list[Row]:
+    """One deal's bidding with a random style at each seat."""
+    preset, styles, index, seed = args
+    rules = find_preset(preset)
+    t = table_of(rules)
+    names = styles.split(";")
+    pick = random.Random(f"{seed}/styles/{index}")
+    seats = [pick.choice(names) for _ in range(rules.players)]
+    players = [make_contender(c.level, **dict(c.options))
+               for c in map(parse_contender, seats)]
+    rngs = [random.Random(f"{seed}/{index}/{s}") for s in range(rules.players)]
+    state = new_game(rules, seed=f"{seed}/{index}", first_dealer=index % rules.players)
+    rows: list[Row] = []
+    position = 0
+    while state.hand.phase is not Phase.PLAY and not state.results:
+        seat = state.hand.turn
+        view = player_view(state, seat)
+        action = Look(seat) if view.face_down else players[seat].choose(view, rngs[seat])
+        if isinstance(action, Bid):
+            if not action.nil:
+                rows.append(Row(seats[seat], seat, position, estimate_tricks(view.hand_mask, t),
+                                action.tricks))
+            position += 1
+        state = apply(state, action)
+    return rows
+
+
+def report(rows: Sequence[Row]) -> dict[str, object]:
+    styles = sorted({r.style for r in rows})
+    out: dict[str, object] = {}
+    print(f"{len(rows)} plain bids; bid = intercept + slope x count (count: estimate_tricks)")
+    for style in styles:
+        mine = [r for r in rows if r.style == style]
+        line = fit(mine)
+        gaps = [statistics.fmean(r.count - r.bid for r in mine if r.position == p)
+                for p in range(4) if any(r.position == p for r in mine)]
+        print(f"  {style:24} {line.intercept:+.2f} + {line.slope:.2f} x count, spread "
+              f"{line.spread:.2f} ({line.bids} bids); count - bid by position "
+              + " ".join(f"{g:+.2f}" for g in gaps))
+        out[style] = line.__dict__
+    mix = fit_mix(rows)
+    print(f"  {'the mix':24} {mix.intercept:+.2f} + {mix.slope:.2f} x count, spread "
+          f"{mix.spread:.2f} ({mix.bids} bids)")
+    out["mix"] = mix.__dict__
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--styles", default=DEFAULT_STYLES,
+                        help="the players mixed at the table, comma-separated "
+                             f"(default {DEFAULT_STYLES})")
+    parser.add_argument("--presets", default="partnership",
+                        help="comma-separated; 'kinds' fits one preset of each kind of table "
+                             "that spades.ai.reading tells apart")
+    parser.add_argument("--deals", type=int, default=1500)
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", type=Path, help="also write the fitted lines here")
+    args = parser.parse_args(argv)
+    if "frozen" in args.styles and not Path("bench/yardstick").is_dir():
+        sys.exit("run from the project's root (bench/yardstick holds the frozen Normal)")
+    styles = ";".join(c.label for c in parse_field(args.styles))
+    presets = KINDS if args.presets == "kinds" else args.presets.split(",")
+    out: dict[str, object] = {}
+    fits: list[str] = []
+    for preset in presets:
+        print(f"\n{preset}:")
+        work = [(preset, styles, i, args.seed) for i in range(args.deals)]
+        if args.jobs > 1:
+            with ProcessPoolExecutor(max_workers=min(args.jobs, 2)) as pool:
+                chunks = list(pool.map(auction, work, chunksize=20))
+        else:
+            chunks = [auction(w) for w in work]
+        rows = [row for chunk in chunks for row in chunk]
+        out[preset] = report(rows)
+        mix = fit_mix(rows)
+        fits.append(f"    {kind_of(find_preset(preset))}: ({mix.intercept:.2f}, {mix.slope:.2f}, "
+                    f"{mix.spread:.2f}),  # {preset}, {mix.bids} bids")
+    print("\nspades.ai.reading.FITS:\n" + "\n".join(fits))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+
+if __name__ == "__main__":
+    main()
