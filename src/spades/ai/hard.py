@@ -111,6 +111,7 @@ class HardPlayer:
     #: how bids follow hands, for the sampler and the bids imagined to come (None: the
     #: table's fitted ``reading.reading_of``)
     reading: BidReading | None = None
+    #: opponents' hands are dealt this many tricks stronger than their bids read
     edge: float = OPPONENT_EDGE
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for

@@ -7,9 +7,9 @@ seats still to speak on a sampled deal the same way (``hard._fill_bids``).
 
 The lines are not guessed: ``bench/bid_fit.py`` seats a random mix of players (Easy, Normal,
 the frozen Normal of ``bench/yardstick`` and Hard) at each kind of table, lets them bid, and
-fits the line by least squares over the mix, each style weighed alike. Every style bids under
-its count (half a trick or more from every seat in partnership), so a reading at face value
-dealt bidders hands too weak. The reading is softer than the fit (``SOFTEN`` times the mix's
+fits the line by least squares over the mix, each style weighed alike. In partnership every
+style bids under its count, by 0.3 to 0.7 of a trick from every seat, so a reading at face
+value dealt bidders hands too weak. The reading is softer than the fit (``SOFTEN`` times the mix's
 spread about its line): the styles it was fit on bid alike, and a player who does not (a
 person, another program, one who sandbags) should move the deals, not decide them.
 """

@@ -131,9 +131,10 @@ class DealSampler:
                  max_tries: int = 12, reading: BidReading | None = None,
                  edge: float = 0.0) -> None:
         self.view = view
-        self.edge = edge
         #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
         self.reading = reading_of(view.rules) if reading is None else reading
+        #: an opponent of the seat is read as if it had bid this many tricks more
+        self.edge = edge
         self.know = know = knowledge_of(view)
         self.t: Table = table_of(view.rules)
         self.max_tries = max_tries
