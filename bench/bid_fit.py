@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from spades.ai.arena import make_contender, parse_contender, parse_field
+from spades.ai.arena import parse_contender, parse_field
 from spades.ai.kernel import table_of
 from spades.ai.reading import kind_of
 from spades.ai.sampler import estimate_tricks
@@ -93,8 +93,7 @@ def auction(args: tuple[str, str, int, str]) -> list[Row]:
     names = styles.split(";")
     pick = random.Random(f"{seed}/styles/{index}")
     seats = [pick.choice(names) for _ in range(rules.players)]
-    players = [make_contender(c.level, **dict(c.options))
-               for c in map(parse_contender, seats)]
+    players = [parse_contender(name).make() for name in seats]
     rngs = [random.Random(f"{seed}/{index}/{s}") for s in range(rules.players)]
     state = new_game(rules, seed=f"{seed}/{index}", first_dealer=index % rules.players)
     rows: list[Row] = []
@@ -112,7 +111,8 @@ def auction(args: tuple[str, str, int, str]) -> list[Row]:
     return rows
 
 
-def report(rows: Sequence[Row]) -> dict[str, object]:
+def report(rows: Sequence[Row]) -> tuple[dict[str, object], Line]:
+    """Print each style's line and the mix's; return them (for ``--json``) and the mix's."""
     styles = sorted({r.style for r in rows})
     out: dict[str, object] = {}
     print(f"{len(rows)} plain bids; bid = intercept + slope x count (count: estimate_tricks)")
@@ -129,7 +129,7 @@ def report(rows: Sequence[Row]) -> dict[str, object]:
     print(f"  {'the mix':24} {mix.intercept:+.2f} + {mix.slope:.2f} x count, spread "
           f"{mix.spread:.2f} ({mix.bids} bids)")
     out["mix"] = mix.__dict__
-    return out
+    return out, mix
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -160,8 +160,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             chunks = [auction(w) for w in work]
         rows = [row for chunk in chunks for row in chunk]
-        out[preset] = report(rows)
-        mix = fit_mix(rows)
+        out[preset], mix = report(rows)
         fits.append(f"    {kind_of(find_preset(preset))}: ({mix.intercept:.2f}, {mix.slope:.2f}, "
                     f"{mix.spread:.2f}),  # {preset}, {mix.bids} bids")
     print("\nspades.ai.reading.FITS:\n" + "\n".join(fits))

@@ -9,9 +9,9 @@ The lines are not guessed: ``bench/bid_fit.py`` seats a random mix of players (E
 the frozen Normal of ``bench/yardstick`` and Hard) at each kind of table, lets them bid, and
 fits the line by least squares over the mix, each style weighed alike. In partnership every
 style bids under its count, by 0.3 to 0.7 of a trick from every seat, so a reading at face
-value dealt bidders hands too weak. The reading is softer than the fit (``SOFTEN`` times the mix's
-spread about its line): the styles it was fit on bid alike, and a player who does not (a
-person, another program, one who sandbags) should move the deals, not decide them.
+value dealt bidders hands too weak. The reading is softer than the fit (``SOFTEN`` times the
+mix's spread about its line): the styles it was fit on bid alike, and a player who does not
+(a person, another program, one who sandbags) should move the deals, not decide them.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ SOFTEN = 2.0
 #: (players, sides, jokers, kitty, draw). ``PYTHONPATH=src python3 bench/bid_fit.py --presets
 #: kinds --deals 600 --seed 1 --jobs 1``: Easy, Normal, the frozen Normal and Hard at 300
 #: iterations (Hard reading every table by the partnership line while it was fitted).
-#: Partnership players bid half a trick or more under their count from every seat (the
-#: frozen Normal 0.6, Hard 0.4, Easy 0.5); at three and five each for themselves, and in
+#: Partnership players bid 0.3 to 0.7 of a trick under their count from every seat (the
+#: frozen Normal 0.6, Hard 0.4, Easy 0.5, on average); at three and five each for themselves, and in
 #: cutthroat, about their count; in two-player, where the count of a hand built by drawing
 #: runs high, two to three tricks under it.
 FITS: dict[tuple[int, int, bool, bool, bool], tuple[float, float, float]] = {

@@ -133,10 +133,12 @@ class DealSampler:
         self.view = view
         #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
         self.reading = reading_of(view.rules) if reading is None else reading
-        #: an opponent of the seat is read as if it had bid this many tricks more
-        self.edge = edge
         self.know = know = knowledge_of(view)
         self.t: Table = table_of(view.rules)
+        #: per seat, what is added to its bid before reading it: ``edge`` for an opponent
+        side_of = self.t.side_of
+        self.edges = [edge if side_of[s] != side_of[view.seat] else 0.0
+                      for s in range(know.players)]
         self.max_tries = max_tries
         n = know.players
         holders = know.holders
@@ -270,8 +272,7 @@ class DealSampler:
             if bid.nil:
                 weight *= nil_likelihood(hand, t)
             else:
-                edge = self.edge if t.side_of[s] != t.side_of[know.seat] else 0.0
-                gap = reading.gap(bid.tricks + edge, estimate_tricks(hand, t))
+                gap = reading.gap(bid.tricks + self.edges[s], estimate_tricks(hand, t))
                 weight *= math.exp(-0.5 * gap * gap)
         return weight
 
