@@ -350,3 +350,45 @@ def test_the_bids_hard_imagines_for_other_seats_are_legal(rules: Rules) -> None:
                                             or partner == view.seat or partner < seat):
                     before = chosen[partner]  # the partner bid first (for real or here)
                 assert chosen[seat] in legal_bids(rules, before), (seat, chosen, reads)
+
+
+def test_habitual_plays_the_card_of_the_suit_worth_the_same() -> None:
+    """Of cards of one suit worth the same within the tolerance, the lowest is played (a
+    live nil bidder's: the highest); a card of another suit or a clearly worse one is not."""
+    from spades.ai.hard import _MoveSearch
+
+    two, nine, king, club = (int(parse_card(c)) for c in ("2H", "9H", "KD", "2C"))
+
+    def search(values: dict[int, float]) -> _MoveSearch:
+        moves = sorted(values)
+        found = _MoveSearch(moves)
+        for _ in range(5):
+            found.add([values[m] for m in moves])
+        return found
+
+    close = search({two: 10.0, nine: 10.3, king: 5.0})
+    assert close.best() == nine
+    assert close.habitual(0.5) == two
+    assert close.habitual(0.2) == nine
+    ducking = search({two: 10.3, nine: 10.0, king: 5.0})
+    assert ducking.habitual(0.5, highest=True) == nine
+    assert ducking.habitual(0.5) == two
+    assert search({club: 10.2, nine: 10.3}).habitual(0.5) == nine
+
+
+def test_follows_with_the_lowest_loser_and_a_nil_with_the_highest() -> None:
+    """Behind the ace of hearts Hard's 9 and 2 both lose: short of its bid it keeps the 9
+    (it may take a heart later); bidding nil it keeps the 2 (to duck a heart later)."""
+    hands = ["9H 2H 5C 6C", "3H 7C 8C 9C", "4H KC QC JC", "TC 2D 3D"]
+    plain = _position(hands, ["AH"], leader=3, bids=[Bid(3)] * 4, tricks=[2, 3, 2, 2])
+    assert _hard_card(plain) == "2H"
+    nil = _position(hands, ["AH"], leader=3, bids=[NIL, Bid(3), Bid(5), Bid(3)],
+                    tricks=[0, 3, 4, 2])
+    assert _hard_card(nil) == "9H"
+
+
+def test_trust_and_tolerance_are_checked() -> None:
+    with pytest.raises(ValueError, match="trust"):
+        HardPlayer(trust=1.0)
+    with pytest.raises(ValueError, match="tolerance"):
+        HardPlayer(tolerance=-0.5)

@@ -14,7 +14,9 @@ Bids are soft evidence on top: a deal is kept with a probability that falls when
 original hand does not look like its bid (a nil bidder rarely holds a high spade, a bid of
 five rarely comes from a hand worth one), by rejection, so frequencies stay calibrated; a
 plain bid is read as players make them, under the hand's count (``reading``: a line fitted
-on a mix of playing styles).
+on a mix of playing styles). With ``trust`` the plays are read too (``clues``: a deal in
+which a seat's play broke a habit players keep, say a losing card played over a lower one
+it held, keeps ``1 - trust`` of its weight per clue).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from itertools import product
 
 from spades.engine import TWO_OF_CLUBS, Phase, PlayerView, Rules
 
+from .clues import clues_of
 from .kernel import (
     ABOVE,
     CLUBS,
@@ -120,6 +123,12 @@ class ImpossibleDeal(ValueError):
     """No deal fits the facts (a view that contradicts itself)."""
 
 
+#: The deals tried for one sample when plays are read (a deal at odds with a clue keeps
+#: little weight): at 12 tries, 22 % of samples fell back on the best deal tried, at 30,
+#: 10 % (views from hands of Normal and the frozen Normal, trust 0.9).
+CLUE_TRIES = 30
+
+
 class DealSampler:
     """Draws the other seats' holdings (and the kitty) for one view.
 
@@ -129,7 +138,7 @@ class DealSampler:
 
     def __init__(self, view: PlayerView, *, evidence: bool = True,
                  max_tries: int = 12, reading: BidReading | None = None,
-                 edge: float = 0.0) -> None:
+                 edge: float = 0.0, trust: float = 0.0) -> None:
         self.view = view
         #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
         self.reading = reading_of(view.rules) if reading is None else reading
@@ -154,8 +163,14 @@ class DealSampler:
         if self.constrained and not self._ways(0, self._caps()):
             raise ImpossibleDeal("no deal fits the voids shown")
         self.bids = view.bids
-        self.evidence = evidence and any(
-            b is not None and s != view.seat for s, b in enumerate(view.bids))
+        #: what the other seats' plays say (``clues``), and the share of a deal's weight a
+        #: clue it is at odds with takes away (0: plays are not read)
+        self.trust = trust
+        self.clues = clues_of(view) if trust > 0 else []
+        if self.clues:  # more deals are tried: a clue at odds takes most of a weight
+            self.max_tries = max(max_tries, CLUE_TRIES)
+        self.evidence = evidence and (bool(self.clues) or any(
+            b is not None and s != view.seat for s, b in enumerate(view.bids)))
 
     @property
     def certain(self) -> bool:
@@ -274,6 +289,11 @@ class DealSampler:
             else:
                 gap = reading.gap(bid.tricks + self.edges[s], estimate_tricks(hand, t))
                 weight *= math.exp(-0.5 * gap * gap)
+        if self.clues:
+            kept = 1.0 - self.trust
+            for clue in self.clues:
+                if clue.broken(deal[clue.seat]):
+                    weight *= kept
         return weight
 
 
