@@ -246,3 +246,36 @@ def test_hard_reads_plays_with_its_trust(monkeypatch: pytest.MonkeyPatch) -> Non
         player.choose(view, random.Random(0))
     assert seen == [PLAY_TRUST, 0.0, 0.5]
     assert 0 < PLAY_TRUST < 1
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_clues_are_read_in_every_variant_and_the_sampler_still_fits_the_view(
+        name: str) -> None:
+    """Hands played by Normal in each preset: clues come only from the other seats, and
+    deals sampled with them give each seat its cards' count, none played, none twice."""
+    rules = PRESETS[name]
+    read = 0
+    for index in range(3):
+        players = [make_player("normal") for _ in range(rules.players)]
+        rngs = [random.Random(f"{name}/{index}/{s}") for s in range(rules.players)]
+        state = new_game(rules, seed=f"variant/{index}")
+        rng = random.Random(index)
+        while not state.results:
+            seat = state.hand.turn
+            view = player_view(state, seat)
+            if state.phase is Phase.PLAY and view.history:
+                clues = clues_of(view)
+                read += len(clues)
+                assert all(c.seat != seat for c in clues)
+                sampler = DealSampler(view, trust=0.9)
+                for _ in range(5):
+                    deal = sampler.sample(rng)
+                    union = 0
+                    for s in range(rules.players):
+                        assert deal[s].bit_count() == view.hand_sizes[s]
+                        assert not deal[s] & union
+                        union |= deal[s]
+                    assert not union & view.played
+            action = Look(seat) if view.face_down else players[seat].choose(view, rngs[seat])
+            state = apply(state, action)
+    assert read > 0
