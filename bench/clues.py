@@ -10,7 +10,7 @@ the bids) and prints the mean chance the samples give each unseen card's true ho
 overall and from the seventh trick on. Figures only; nothing here can fail.
 
     PYTHONPATH=src python3 bench/clues.py                       # from the project root
-    PYTHONPATH=src python3 bench/clues.py --styles frozen --deals 60 --trust -1,0,0.9
+    PYTHONPATH=src python3 bench/clues.py --styles frozen --deals 60 --trust=-1,0,0.9
 """
 
 from __future__ import annotations
