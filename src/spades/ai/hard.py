@@ -100,13 +100,14 @@ COVER_SHADE = 1
 #: How much a play that breaks a habit (``clues``) counts against a deal: a sampled deal at
 #: odds with a clue keeps this much less of its weight. The habits are near certain of Normal
 #: and the frozen Normal (a lowest-loser clue broken by 0.0-0.1 % of their true hands, by 8-10
-#: % of deals drawn without it, ``bench/clues.py``), so the reading is firm; read this way the
-#: samples gave each unseen card's true holder 0.463 where bids alone gave 0.450 (and no
-#: evidence 0.423). On points it is level at 300 iterations (``spades arena
-#: hard:iterations=300 frozen --deals 300 --seed 22``, paired per deal against trust 0: with
-#: Hard playing by habit, +0.3 ± 4.6 not charged; before Hard did, reading its Hard partner
-#: cost -2.7 ± 4.9), and at full strength the code with it gained on the code without (seed
-#: 1: +21.2 against +18.6 not charged, +32.3 against +28.7 charged, the same deals).
+#: % of deals drawn without it, ``bench/clues.py --styles normal,frozen --deals 30``), so the
+#: reading is firm; read this way the samples gave each unseen card's true holder 0.480 in
+#: the frozen Normal's hands where bids alone gave 0.459 (and no evidence 0.429). On points
+#: it is level at 300 iterations (``spades arena hard:iterations=300 frozen --deals 300
+#: --seed 22``, paired per deal against trust 0: with Hard playing by habit, +0.3 ± 4.6 not
+#: charged; before Hard did, reading its Hard partner cost -2.7 ± 4.9), and at full strength
+#: on the same deals as the code without it (``--seed 1``: +21.2 against +18.6 not charged,
+#: +32.3 against +28.7 charged; ``--seed 2``: +21.0 against +21.8, +31.8 against +32.7).
 PLAY_TRUST = 0.9
 #: Points within which a card of the suit the habits prefer (the lowest; a live nil
 #: bidder's highest) is played instead of the best: such cards are worth the same, and
@@ -419,14 +420,11 @@ class _MoveSearch:
         value is within ``tolerance`` of it on the same deals: the card players' habits
         choose when the cards are worth the same (``clues``), which a partner reads."""
         leader = self.best()
-        lead = self.values[leader]
         suit = k.SUIT_OF[leader]
         for move in sorted(self.active, reverse=highest):
             if k.SUIT_OF[move] != suit or (move <= leader if highest else move >= leader):
                 continue
-            vals = self.values[move]
-            count = len(vals)
-            if count and sum(lead[-count:]) / count - sum(vals) / count <= tolerance:
+            if self.mean(leader) - self.mean(move) <= tolerance:  # (active: the same deals)
                 return move
         return leader
 
