@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
-from spades.ai.hard import COVER_SHADE, NIL_SAVED, HardPlayer, _fill_bids, distinct_cards
+from spades.ai import hard as hard_module
+from spades.ai.hard import (
+    COVER_SHADE,
+    NIL_SAVED,
+    NIL_SOLVE_TRICKS,
+    SOLVE_TRICKS,
+    HardPlayer,
+    _fill_bids,
+    distinct_cards,
+)
 from spades.ai.levels import make_player
 from spades.ai.simple import RandomPlayer
+from spades.ai.solver import solve
 from spades.engine import (
     BLIND_NIL,
     NIL,
@@ -392,3 +403,36 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(trust=1.0)
     with pytest.raises(ValueError, match="tolerance"):
         HardPlayer(tolerance=-0.5)
+    with pytest.raises(ValueError, match="nil_solve_tricks must not be negative"):
+        HardPlayer(nil_solve_tricks=-1)
+
+
+@pytest.mark.parametrize(("nil_seat", "taken", "exact"), [
+    (1, 0, True),  # an opponent's nil alive: one card may set it
+    (1, 1, False),  # the opponent's nil is broken
+    (2, 0, False),  # the partner's nil: the playouts as before
+])
+def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
+        monkeypatch: pytest.MonkeyPatch, nil_seat: int, taken: int, exact: bool) -> None:
+    """Six tricks left: while an opponent's nil is alive the exact search replaces the
+    playouts from ``NIL_SOLVE_TRICKS`` tricks left; otherwise only from ``SOLVE_TRICKS``."""
+    calls: list[int] = []
+
+    def counting(*args: Any, **kwargs: Any) -> list[float]:
+        calls.append(1)
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(hard_module, "solve", counting)
+    bids = [Bid(3), Bid(2), Bid(4), Bid(2)]
+    bids[nil_seat] = NIL
+    tricks = [3, 1, 1, 2]
+    tricks[nil_seat] = taken
+    tricks[3] += 1 - taken
+    state = _position(["AS 9H 8H 3D 7C 6C", "KH 5H 4D 2D 5C 3C", "QS JS TH 9D 8C 4C",
+                       "KS 7S QH JH 6D 5D"], [], leader=0, bids=bids, tricks=tricks)
+    view = player_view(state, 0)
+    assert max(view.hand_sizes) == 6 > SOLVE_TRICKS and sum(view.tricks) == 7
+    action = HardPlayer(iterations=60).choose(view, random.Random(1))
+    assert isinstance(action, Play) and action in view.legal
+    assert NIL_SOLVE_TRICKS >= 6 and HardPlayer().nil_solve_tricks == NIL_SOLVE_TRICKS
+    assert bool(calls) == exact, calls
