@@ -74,7 +74,10 @@ SOLVE_TRICKS = 4
 #: The same depth for every live nil, Hard's own and its partner's too, gained nothing more
 #: (+0.1 ± 1.4 over this, seed 23; Hard made 317 of its 396 nils either way) and cost time
 #: (16 deals at full strength: 90 s where 4 tricks took 54 s); from 8 tricks, 20 deals at 300
-#: iterations took 328 s (6: 25 s, 4: 16 s).
+#: iterations took 328 s (6: 25 s, 4: 16 s). At full strength it is level on the deals of
+#: stop 12's figures (``spades arena hard frozen --deals 300 --seed 1``: +21.2 not charged,
+#: +32.0 charged, against +21.2 and +32.3; ``--seed 2``: +20.7 and +31.2 against +21.0 and
+#: +31.8; the frozen Normal made 35 of its 72 nils and 29 of its 58, where it made 35 and 28).
 NIL_SOLVE_TRICKS = 6
 #: An exact solve of one deal counts as this many playouts of the budget.
 _SOLVE_COST = 5
