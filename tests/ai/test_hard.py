@@ -415,7 +415,7 @@ def test_trust_and_tolerance_are_checked() -> None:
 def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
         monkeypatch: pytest.MonkeyPatch, nil_seat: int, taken: int, exact: bool) -> None:
     """Six tricks left: while an opponent's nil is alive the exact search replaces the
-    playouts from ``NIL_SOLVE_TRICKS`` tricks left; otherwise only from ``SOLVE_TRICKS``."""
+    playouts from ``nil_solve_tricks`` tricks left; otherwise only from ``solve_tricks``."""
     calls: list[int] = []
 
     def counting(*args: Any, **kwargs: Any) -> list[float]:
@@ -432,7 +432,9 @@ def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
                        "KS 7S QH JH 6D 5D"], [], leader=0, bids=bids, tricks=tricks)
     view = player_view(state, 0)
     assert max(view.hand_sizes) == 6 > SOLVE_TRICKS and sum(view.tricks) == 7
-    action = HardPlayer(iterations=60).choose(view, random.Random(1))
+    action = HardPlayer(iterations=60, nil_solve_tricks=6).choose(view, random.Random(1))
     assert isinstance(action, Play) and action in view.legal
-    assert NIL_SOLVE_TRICKS >= 6 and HardPlayer().nil_solve_tricks == NIL_SOLVE_TRICKS
     assert bool(calls) == exact, calls
+    calls.clear()
+    HardPlayer(iterations=60).choose(view, random.Random(1))  # the default: as deep as ever
+    assert HardPlayer().nil_solve_tricks == NIL_SOLVE_TRICKS == SOLVE_TRICKS and not calls

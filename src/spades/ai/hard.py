@@ -7,10 +7,10 @@ and ``clues``), try every distinct card on that same deal with the same playout 
 (common random numbers, so the comparison between cards is paired and low in noise), score
 each finished hand with the rules and the game score (``kernel.Evaluator``), and repeat;
 cards that trail the leader by a clear margin stop being sampled (successive rejection). In
-the last tricks (more of them while an opponent's nil is alive) an exact search
-(``solver.solve``) replaces the playouts on each deal. Of cards worth the same it plays
-the one players' habits choose (the lowest of the suit; a live nil bidder's highest), which
-is what it reads in other seats' plays.
+the last tricks (with ``nil_solve_tricks``, more of them while an opponent's nil is alive) an
+exact search (``solver.solve``) replaces the playouts on each deal. Of cards worth the same it
+plays the one players' habits choose (the lowest of the suit; a live nil bidder's highest),
+which is what it reads in other seats' plays.
 
 Why PIMC and not SO-ISMCTS: in pure Python a decision affords about a thousand playouts;
 ISMCTS spends most of those on a shallow tree and the AIIDE 2013 Spades study saw little
@@ -65,20 +65,19 @@ from .solver import solve
 DEFAULT_ITERATIONS = 1200
 #: With this many tricks left (the one on the table included) the endgame is solved exactly.
 SOLVE_TRICKS = 4
-#: With this many tricks left the endgame is solved exactly while an opponent's nil is alive:
-#: there one card sets the nil or lets it through, and the rule-played playouts defend it
-#: worse than exact play. Screened against the frozen Normal (``hard:iterations=300``, 600
-#: deals on each of seeds 23 and 22, paired per deal against 4 tricks): +2.6 ± 1.6 and
-#: -0.1 ± 1.6 points a deal not charged (+1.2 ± 1.1 over the 1,200), the frozen Normal
-#: making 68 of its 139 nils where it made 81 (seed 23; 63 of 123 either way on seed 22).
-#: The same depth for every live nil, Hard's own and its partner's too, gained nothing more
-#: (+0.1 ± 1.4 over this, seed 23; Hard made 317 of its 396 nils either way) and cost time
-#: (16 deals at full strength: 90 s where 4 tricks took 54 s); from 8 tricks, 20 deals at 300
-#: iterations took 328 s (6: 25 s, 4: 16 s). At full strength it is level on the deals of
-#: stop 12's figures (``spades arena hard frozen --deals 300 --seed 1``: +21.2 not charged,
-#: +32.0 charged, against +21.2 and +32.3; ``--seed 2``: +20.7 and +31.2 against +21.0 and
-#: +31.8; the frozen Normal made 35 of its 72 nils and 29 of its 58, where it made 35 and 28).
-NIL_SOLVE_TRICKS = 6
+#: With this many tricks left the endgame is solved exactly while an opponent's nil is alive
+#: (``nil_solve_tricks``): there one card sets the nil or lets it through. Deeper is an option,
+#: not the default. At 300 iterations, 6 tricks (``bench/paired.py``, 600 deals against the
+#: frozen Normal on each of seeds 23 and 22, paired per deal against 4) gained +2.6 ± 1.6 and
+#: -0.1 ± 1.6 points a deal not charged (+1.2 ± 1.1 over the 1,200), the frozen Normal making
+#: 68 of its 139 nils where it made 81 (seed 23; 63 of 123 either way on seed 22); the same
+#: depth for every live nil, Hard's own too, gained nothing more (+0.1 ± 1.4, seed 23). At
+#: full strength 6 tricks is level (``spades arena hard:nil_solve_tricks=6 frozen --deals 300
+#: --seed 1``: +21.2 not charged, +32.0 charged, against +21.2 and +32.3 with 4; ``--seed 2``:
+#: +20.7 and +31.2 against +21.0 and +31.8) and slow where it acts: in the 6 such decisions
+#: of 12 deals (seed 1) it took 1.18 s at the median and 4.73 s at most, where 4 tricks took
+#: 0.06 and 0.09 s. From 8 tricks, 20 deals at 300 iterations took 328 s (6: 25 s, 4: 16 s).
+NIL_SOLVE_TRICKS = SOLVE_TRICKS
 #: An exact solve of one deal counts as this many playouts of the budget.
 _SOLVE_COST = 5
 #: How many tricks stronger than their bids read (``reading``) the sampler deals the
