@@ -61,12 +61,12 @@ def main(argv: list[str] | None = None) -> None:
         outcomes = [_play(job) for job in jobs]
     first, second = outcomes[:args.deals], outcomes[args.deals:]
     print(f"{args.deals} deals, seed {args.seed}, {args.preset}, against {args.against}")
-    for label, charged in (("bags not charged", False), ("bags charged", True)):
-        def margin(o: DealOutcome, charged: bool = charged) -> float:
-            return o.margin_bags_charged if charged else o.margin
-        paired = [margin(b) - margin(a) for a, b in zip(first, second, strict=True)]
-        print(f"{label}: {args.first} {_text(mean_interval(margin(o) for o in first))}; "
-              f"{args.second} {_text(mean_interval(margin(o) for o in second))}; "
+    for label, field in (("bags not charged", "margin"), ("bags charged", "margin_bags_charged")):
+        a = [getattr(o, field) for o in first]
+        b = [getattr(o, field) for o in second]
+        paired = [y - x for x, y in zip(a, b, strict=True)]
+        print(f"{label}: {args.first} {_text(mean_interval(a))}; "
+              f"{args.second} {_text(mean_interval(b))}; "
               f"paired difference {_text(mean_interval(paired))}")
     for spec, runs in ((args.first, first), (args.second, second)):
         nils = []

@@ -219,8 +219,8 @@ class HardPlayer:
         if len(moves) == 1:
             return legal[moves[0]]
         left = max(view.hand_sizes)
-        exact = left <= (self.nil_solve_tricks if _opponent_nil_alive(view, nils)
-                         else self.solve_tricks)
+        exact = left <= self.solve_tricks or (left <= self.nil_solve_tricks
+                                              and _opponent_nil_alive(view))
         search = _MoveSearch(moves)
         used = 0
         while used < self.iterations:
@@ -495,12 +495,12 @@ def _bids_of(view: PlayerView) -> tuple[list[int], list[int]]:
     return bids, nils
 
 
-def _opponent_nil_alive(view: PlayerView, nils: list[int]) -> bool:
+def _opponent_nil_alive(view: PlayerView) -> bool:
     """Has an opponent of the seat bid nil (or blind nil) and taken no trick yet?"""
     side_of = view.rules.side_of
     mine = side_of[view.seat]
-    return any(kind != k.PLAIN and not taken and side_of[seat] != mine
-               for seat, (kind, taken) in enumerate(zip(nils, view.tricks, strict=True)))
+    return any(bid is not None and bid.nil and not view.tricks[seat] and side_of[seat] != mine
+               for seat, bid in enumerate(view.bids))
 
 
 def _position(view: PlayerView, holdings: list[int], bids: list[int],
