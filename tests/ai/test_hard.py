@@ -405,6 +405,8 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(tolerance=-0.5)
     with pytest.raises(ValueError, match="nil_solve_tricks must not be negative"):
         HardPlayer(nil_solve_tricks=-1)
+    with pytest.raises(ValueError, match="solve_deals must be at least 1"):
+        HardPlayer(solve_deals=0)
 
 
 @pytest.mark.parametrize(("nil_seat", "taken", "exact"), [
@@ -438,3 +440,27 @@ def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
     calls.clear()
     HardPlayer(iterations=60).choose(view, random.Random(1))  # the default: as deep as ever
     assert HardPlayer().nil_solve_tricks == NIL_SOLVE_TRICKS == SOLVE_TRICKS and not calls
+
+
+@pytest.mark.parametrize("cap", [None, 3])
+def test_solve_deals_caps_the_deals_solved_in_one_decision(
+        monkeypatch: pytest.MonkeyPatch, cap: int | None) -> None:
+    """Four tricks left, each sampled deal solved exactly: ``solve_deals`` stops the search
+    after that many; without it the budget decides (60 playouts, 5 a move solved)."""
+    calls: list[int] = []
+
+    def counting(*args: Any, **kwargs: Any) -> list[float]:
+        calls.append(1)
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(hard_module, "solve", counting)
+    state = _position(["AS 9H 8H 3D", "KH 5H 4D 2D", "QS JS TH 9D", "KS 7S QH JH"], [],
+                      leader=0, bids=[Bid(3), Bid(2), Bid(4), Bid(2)], tricks=[3, 2, 2, 2])
+    view = player_view(state, 0)
+    assert max(view.hand_sizes) == 4 == SOLVE_TRICKS
+    action = HardPlayer(iterations=60, solve_deals=cap).choose(view, random.Random(1))
+    assert isinstance(action, Play) and action in view.legal
+    if cap is None:
+        assert len(calls) > 3, calls
+    else:
+        assert len(calls) == cap, calls
