@@ -409,15 +409,9 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(solve_deals=0)
 
 
-@pytest.mark.parametrize(("nil_seat", "taken", "exact"), [
-    (1, 0, True),  # an opponent's nil alive: one card may set it
-    (1, 1, False),  # the opponent's nil is broken
-    (2, 0, False),  # the partner's nil: the playouts as before
-])
-def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
-        monkeypatch: pytest.MonkeyPatch, nil_seat: int, taken: int, exact: bool) -> None:
-    """Six tricks left: while an opponent's nil is alive the exact search replaces the
-    playouts from ``nil_solve_tricks`` tricks left; otherwise only from ``solve_tricks``."""
+@pytest.fixture
+def solve_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per exact solve Hard makes (``hard.solve`` counted, then called)."""
     calls: list[int] = []
 
     def counting(*args: Any, **kwargs: Any) -> list[float]:
@@ -425,6 +419,18 @@ def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
         return solve(*args, **kwargs)
 
     monkeypatch.setattr(hard_module, "solve", counting)
+    return calls
+
+
+@pytest.mark.parametrize(("nil_seat", "taken", "exact"), [
+    (1, 0, True),  # an opponent's nil alive: one card may set it
+    (1, 1, False),  # the opponent's nil is broken
+    (2, 0, False),  # the partner's nil: the playouts as before
+])
+def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
+        solve_calls: list[int], nil_seat: int, taken: int, exact: bool) -> None:
+    """Six tricks left: while an opponent's nil is alive the exact search replaces the
+    playouts from ``nil_solve_tricks`` tricks left; otherwise only from ``solve_tricks``."""
     bids = [Bid(3), Bid(2), Bid(4), Bid(2)]
     bids[nil_seat] = NIL
     tricks = [3, 1, 1, 2]
@@ -436,24 +442,17 @@ def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
     assert max(view.hand_sizes) == 6 > SOLVE_TRICKS and sum(view.tricks) == 7
     action = HardPlayer(iterations=60, nil_solve_tricks=6).choose(view, random.Random(1))
     assert isinstance(action, Play) and action in view.legal
-    assert bool(calls) == exact, calls
-    calls.clear()
+    assert bool(solve_calls) == exact, solve_calls
+    solve_calls.clear()
     HardPlayer(iterations=60).choose(view, random.Random(1))  # the default: as deep as ever
-    assert HardPlayer().nil_solve_tricks == NIL_SOLVE_TRICKS == SOLVE_TRICKS and not calls
+    assert HardPlayer().nil_solve_tricks == NIL_SOLVE_TRICKS == SOLVE_TRICKS and not solve_calls
 
 
 @pytest.mark.parametrize("cap", [None, 3])
 def test_solve_deals_caps_the_deals_solved_in_one_decision(
-        monkeypatch: pytest.MonkeyPatch, cap: int | None) -> None:
+        solve_calls: list[int], cap: int | None) -> None:
     """Four tricks left, each sampled deal solved exactly: ``solve_deals`` stops the search
     after that many; without it the budget decides (60 playouts, 5 a move solved)."""
-    calls: list[int] = []
-
-    def counting(*args: Any, **kwargs: Any) -> list[float]:
-        calls.append(1)
-        return solve(*args, **kwargs)
-
-    monkeypatch.setattr(hard_module, "solve", counting)
     state = _position(["AS 9H 8H 3D", "KH 5H 4D 2D", "QS JS TH 9D", "KS 7S QH JH"], [],
                       leader=0, bids=[Bid(3), Bid(2), Bid(4), Bid(2)], tricks=[3, 2, 2, 2])
     view = player_view(state, 0)
@@ -461,6 +460,6 @@ def test_solve_deals_caps_the_deals_solved_in_one_decision(
     action = HardPlayer(iterations=60, solve_deals=cap).choose(view, random.Random(1))
     assert isinstance(action, Play) and action in view.legal
     if cap is None:
-        assert len(calls) > 3, calls
+        assert len(solve_calls) > 3, solve_calls
     else:
-        assert len(calls) == cap, calls
+        assert len(solve_calls) == cap, solve_calls

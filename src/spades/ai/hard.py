@@ -243,7 +243,8 @@ class HardPlayer:
                 values = solve(t, pos, search.active, evaluate, view.my_side)
                 used += _SOLVE_COST * len(search.active)
                 solved += 1
-                if sampler.certain or solved == self.solve_deals:  # (one deal fits: exact)
+                # one deal fits (its exact values are the answer), or the cap is reached
+                if sampler.certain or solved == self.solve_deals:
                     used = self.iterations
             else:
                 seed = r.getrandbits(32)
