@@ -13,6 +13,7 @@ from spades.ai import hard as hard_module
 from spades.ai.hard import (
     COVER_SHADE,
     NIL_SAVED,
+    NIL_SEARCH,
     NIL_SOLVE_TRICKS,
     SOLVE_TRICKS,
     HardPlayer,
@@ -407,6 +408,8 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(nil_solve_tricks=-1)
     with pytest.raises(ValueError, match="solve_deals must be at least 1"):
         HardPlayer(solve_deals=0)
+    with pytest.raises(ValueError, match="nil_search must be positive"):
+        HardPlayer(nil_search=0.0)
 
 
 @pytest.fixture
@@ -463,3 +466,46 @@ def test_solve_deals_caps_the_deals_solved_in_one_decision(
         assert len(solve_calls) > 3, solve_calls
     else:
         assert len(solve_calls) == cap, solve_calls
+
+
+@pytest.fixture
+def playouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per rule-guided playout Hard plays (``kernel.guided_playout`` counted)."""
+    calls: list[int] = []
+    real = hard_module.k.guided_playout
+
+    def counting(*args: Any, **kwargs: Any) -> list[int]:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hard_module.k, "guided_playout", counting)
+    return calls
+
+
+@pytest.mark.parametrize(("nil_seat", "taken", "longer"), [
+    (2, 0, True),  # the partner's nil alive
+    (1, 0, True),  # an opponent's
+    (2, 1, False),  # the partner's nil is broken
+])
+def test_searches_longer_while_a_nil_is_alive(playouts: list[int], nil_seat: int,
+                                              taken: int, longer: bool) -> None:
+    """Six tricks left, so the playouts decide: ``nil_search`` times the budget while a nil
+    at the table is alive, the budget alone once it is broken."""
+    bids = [Bid(3), Bid(2), Bid(4), Bid(2)]
+    bids[nil_seat] = NIL
+    tricks = [3, 1, 1, 2]
+    tricks[nil_seat] = taken
+    tricks[3] += 1 - taken
+    state = _position(["AS 9H 8H 3D 7C 6C", "KH 5H 4D 2D 5C 3C", "QS JS TH 9D 8C 4C",
+                       "KS 7S QH JH 6D 5D"], [], leader=0, bids=bids, tricks=tricks)
+    view = player_view(state, 0)
+    assert max(view.hand_sizes) == 6 > NIL_SOLVE_TRICKS
+    action = HardPlayer(iterations=40, nil_search=4.0).choose(view, random.Random(1))
+    assert isinstance(action, Play) and action in view.legal
+    if longer:
+        assert 150 <= len(playouts) <= 160 + 6, len(playouts)
+    else:
+        assert 35 <= len(playouts) <= 40 + 6, len(playouts)
+    playouts.clear()
+    HardPlayer(iterations=40).choose(view, random.Random(1))  # the default budget
+    assert len(playouts) <= round(40 * NIL_SEARCH) + 6, len(playouts)

@@ -8,7 +8,8 @@ and ``clues``), try every distinct card on that same deal with the same playout 
 each finished hand with the rules and the game score (``kernel.Evaluator``), and repeat;
 cards that trail the leader by a clear margin stop being sampled (successive rejection). In
 the last tricks (with ``nil_solve_tricks``, more of them while an opponent's nil is alive) an
-exact search (``solver.solve``) replaces the playouts on each deal. Of cards worth the same it
+exact search (``solver.solve``) replaces the playouts on each deal; while a nil is alive the
+search may take more playouts (``nil_search``). Of cards worth the same it
 plays the one players' habits choose (the lowest of the suit; a live nil bidder's highest),
 which is what it reads in other seats' plays.
 
@@ -85,6 +86,16 @@ SOLVE_TRICKS = 4
 #: of 12 deals (seed 1) it took 1.18 s at the median and 4.73 s at most, where 4 tricks took
 #: 0.06 and 0.09 s. From 8 tricks, 20 deals at 300 iterations took 328 s (6: 25 s, 4: 16 s).
 NIL_SOLVE_TRICKS = SOLVE_TRICKS
+#: A card decision while a nil at the table is alive gets this many times the budget. There
+#: one card may make or break the nil, 200 points apart, and the card values are the
+#: noisiest of the hand: on a nil bidder's opening lead, three searches of 300 playouts
+#: ranked its cards three different ways, each value about 40 deals deep. Longer is an
+#: option so far: at 300 iterations, 4 times (600 deals against the frozen Normal, seed 23,
+#: paired per deal) gained +3.2 ± 3.5 points a deal not charged (+2.7 ± 3.6 charged), Hard
+#: making 328 of its 396 nils where it made 317; at full strength (``spades arena
+#: hard:nil_search=4 frozen --deals 300 --seed 1``) +23.5 not charged and +35.0 charged
+#: against +21.2 and +32.3, Hard's p95 745 ms against about 400; twice, +22.1 and +33.7.
+NIL_SEARCH = 1.0
 #: An exact solve of one deal counts as this many playouts of the budget.
 _SOLVE_COST = 5
 #: How many tricks stronger than their bids read (``reading``) the sampler deals the
@@ -154,6 +165,9 @@ class HardPlayer:
     #: the budget pays for, ``_SOLVE_COST`` playouts a move each); a cap on the time a deeper
     #: ``solve_tricks`` takes
     solve_deals: int | None = None
+    #: the play budget's multiple while a nil at the table is alive (``iterations`` times
+    #: this many playouts a card decision)
+    nil_search: float = NIL_SEARCH
     win_bonus: float = 200.0
     nil_saved: float = NIL_SAVED
     cover_shade: int = COVER_SHADE
@@ -187,6 +201,8 @@ class HardPlayer:
         for name in ("solve_tricks", "nil_solve_tricks"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
+        if self.nil_search <= 0:
+            raise ValueError(f"nil_search must be positive, not {self.nil_search}")
         if self.solve_deals is not None and self.solve_deals < 1:
             raise ValueError(f"solve_deals must be at least 1 or None, not {self.solve_deals}")
 
@@ -236,7 +252,10 @@ class HardPlayer:
                                               and _opponent_nil_alive(view))
         search = _MoveSearch(moves)
         used = solved = 0
-        while used < self.iterations:
+        budget = self.iterations
+        if _nil_alive(view):  # one card may make or break 200 points: search longer
+            budget = max(1, round(budget * self.nil_search))
+        while used < budget:
             holdings = sampler.sample(r)
             pos = _position(view, holdings, bids, nils)
             if exact:
@@ -245,7 +264,7 @@ class HardPlayer:
                 solved += 1
                 # one deal fits (its exact values are the answer), or the cap is reached
                 if sampler.certain or solved == self.solve_deals:
-                    used = self.iterations
+                    used = budget
             else:
                 seed = r.getrandbits(32)
                 values = []
@@ -508,6 +527,11 @@ def _bids_of(view: PlayerView) -> tuple[list[int], list[int]]:
     nils = [(k.BLIND if b.blind else k.NIL) if b is not None and b.nil else k.PLAIN
             for b in view.bids]
     return bids, nils
+
+
+def _nil_alive(view: PlayerView) -> bool:
+    """Is a nil at the table (any seat's) still unbroken?"""
+    return any(b is not None and b.nil and not view.tricks[s] for s, b in enumerate(view.bids))
 
 
 def _opponent_nil_alive(view: PlayerView) -> bool:
