@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from spades.ai import hard as hard_module
+from spades.ai import kernel
 from spades.ai.hard import (
     COVER_SHADE,
     NIL_SAVED,
@@ -472,13 +473,13 @@ def test_solve_deals_caps_the_deals_solved_in_one_decision(
 def playouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """One entry per rule-guided playout Hard plays (``kernel.guided_playout`` counted)."""
     calls: list[int] = []
-    real = hard_module.k.guided_playout
+    real = kernel.guided_playout
 
     def counting(*args: Any, **kwargs: Any) -> list[int]:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(hard_module.k, "guided_playout", counting)
+    monkeypatch.setattr(kernel, "guided_playout", counting)
     return calls
 
 
