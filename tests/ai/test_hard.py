@@ -23,7 +23,6 @@ from spades.ai.hard import (
 )
 from spades.ai.levels import make_player
 from spades.ai.simple import RandomPlayer
-from spades.ai.solver import solve
 from spades.engine import (
     BLIND_NIL,
     NIL,
@@ -36,6 +35,7 @@ from spades.engine import (
     PassCards,
     Phase,
     Play,
+    PlayerView,
     Rules,
     apply,
     legal_actions,
@@ -413,17 +413,36 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(nil_search=0.0)
 
 
+def _counted(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """One entry per call of ``module.name`` (counted, then called)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return calls
+
+
 @pytest.fixture
 def solve_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per exact solve Hard makes (``hard.solve`` counted, then called)."""
-    calls: list[int] = []
+    """One entry per exact solve Hard makes (``hard.solve``)."""
+    return _counted(monkeypatch, hard_module, "solve")
 
-    def counting(*args: Any, **kwargs: Any) -> list[float]:
-        calls.append(1)
-        return solve(*args, **kwargs)
 
-    monkeypatch.setattr(hard_module, "solve", counting)
-    return calls
+def _six_left_with_a_nil(nil_seat: int, taken: int) -> PlayerView:
+    """Seat 0's view with six tricks left and a nil bid at ``nil_seat``, ``taken`` tricks
+    (0: alive; 1: broken)."""
+    bids = [Bid(3), Bid(2), Bid(4), Bid(2)]
+    bids[nil_seat] = NIL
+    tricks = [3, 1, 1, 2]
+    tricks[nil_seat] = taken
+    tricks[3] += 1 - taken
+    state = _position(["AS 9H 8H 3D 7C 6C", "KH 5H 4D 2D 5C 3C", "QS JS TH 9D 8C 4C",
+                       "KS 7S QH JH 6D 5D"], [], leader=0, bids=bids, tricks=tricks)
+    return player_view(state, 0)
 
 
 @pytest.mark.parametrize(("nil_seat", "taken", "exact"), [
@@ -435,14 +454,7 @@ def test_solves_more_tricks_exactly_while_an_opponents_nil_is_alive(
         solve_calls: list[int], nil_seat: int, taken: int, exact: bool) -> None:
     """Six tricks left: while an opponent's nil is alive the exact search replaces the
     playouts from ``nil_solve_tricks`` tricks left; otherwise only from ``solve_tricks``."""
-    bids = [Bid(3), Bid(2), Bid(4), Bid(2)]
-    bids[nil_seat] = NIL
-    tricks = [3, 1, 1, 2]
-    tricks[nil_seat] = taken
-    tricks[3] += 1 - taken
-    state = _position(["AS 9H 8H 3D 7C 6C", "KH 5H 4D 2D 5C 3C", "QS JS TH 9D 8C 4C",
-                       "KS 7S QH JH 6D 5D"], [], leader=0, bids=bids, tricks=tricks)
-    view = player_view(state, 0)
+    view = _six_left_with_a_nil(nil_seat, taken)
     assert max(view.hand_sizes) == 6 > SOLVE_TRICKS and sum(view.tricks) == 7
     action = HardPlayer(iterations=60, nil_solve_tricks=6).choose(view, random.Random(1))
     assert isinstance(action, Play) and action in view.legal
@@ -471,16 +483,8 @@ def test_solve_deals_caps_the_deals_solved_in_one_decision(
 
 @pytest.fixture
 def playouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per rule-guided playout Hard plays (``kernel.guided_playout`` counted)."""
-    calls: list[int] = []
-    real = kernel.guided_playout
-
-    def counting(*args: Any, **kwargs: Any) -> list[int]:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(kernel, "guided_playout", counting)
-    return calls
+    """One entry per rule-guided playout Hard plays (``kernel.guided_playout``)."""
+    return _counted(monkeypatch, kernel, "guided_playout")
 
 
 @pytest.mark.parametrize(("nil_seat", "taken", "longer"), [
@@ -492,14 +496,7 @@ def test_searches_longer_while_a_nil_is_alive(playouts: list[int], nil_seat: int
                                               taken: int, longer: bool) -> None:
     """Six tricks left, so the playouts decide: ``nil_search`` times the budget while a nil
     at the table is alive, the budget alone once it is broken."""
-    bids = [Bid(3), Bid(2), Bid(4), Bid(2)]
-    bids[nil_seat] = NIL
-    tricks = [3, 1, 1, 2]
-    tricks[nil_seat] = taken
-    tricks[3] += 1 - taken
-    state = _position(["AS 9H 8H 3D 7C 6C", "KH 5H 4D 2D 5C 3C", "QS JS TH 9D 8C 4C",
-                       "KS 7S QH JH 6D 5D"], [], leader=0, bids=bids, tricks=tricks)
-    view = player_view(state, 0)
+    view = _six_left_with_a_nil(nil_seat, taken)
     assert max(view.hand_sizes) == 6 > NIL_SOLVE_TRICKS
     action = HardPlayer(iterations=40, nil_search=4.0).choose(view, random.Random(1))
     assert isinstance(action, Play) and action in view.legal
