@@ -62,7 +62,8 @@ from .sampler import DealSampler, ImpossibleDeal, estimate_tricks, nil_likelihoo
 from .solver import solve
 
 #: Playouts per decision by default: on this 2-core machine, unloaded, about 0.15 s typical
-#: and 0.4 s at the 95th percentile (the first cards of a hand are the slowest).
+#: and 0.4 s at the 95th percentile (the first cards of a hand are the slowest); with a nil
+#: alive ``NIL_SEARCH`` times as many, which brings the 95th percentile to about 0.75 s.
 DEFAULT_ITERATIONS = 1200
 #: With this many tricks left (the one on the table included) the endgame is solved exactly.
 #: Deeper is level so far: from 6 tricks at 300 iterations, paired per deal against 4 on 600
@@ -89,13 +90,14 @@ NIL_SOLVE_TRICKS = SOLVE_TRICKS
 #: A card decision while a nil at the table is alive gets this many times the budget. There
 #: one card may make or break the nil, 200 points apart, and the card values are the
 #: noisiest of the hand: on a nil bidder's opening lead, three searches of 300 playouts
-#: ranked its cards three different ways, each value about 40 deals deep. Longer is an
-#: option so far: at 300 iterations, 4 times (600 deals against the frozen Normal, seed 23,
-#: paired per deal) gained +3.2 ± 3.5 points a deal not charged (+2.7 ± 3.6 charged), Hard
-#: making 328 of its 396 nils where it made 317; at full strength (``spades arena
-#: hard:nil_search=4 frozen --deals 300 --seed 1``) +23.5 not charged and +35.0 charged
-#: against +21.2 and +32.3, Hard's p95 745 ms against about 400; twice, +22.1 and +33.7.
-NIL_SEARCH = 1.0
+#: ranked its cards three different ways, each value about 40 deals deep. At 300
+#: iterations, 4 times (600 deals against the frozen Normal, seed 23, paired per deal) gained
+#: +3.2 ± 3.5 points a deal not charged (+2.7 ± 3.6 charged), Hard making 328 of its 396
+#: nils where it made 317; at full strength (``spades arena hard:nil_search=4 frozen --deals
+#: 300 --seed 1``, then 2) +23.5 and +22.7 not charged, +35.0 and +33.6 charged, where once
+#: gave +21.2 and +21.0, +32.3 and +31.8; Hard's p95 745 and 775 ms (about 400 once). Twice
+#: gave +22.1 and +33.7 on seed 1.
+NIL_SEARCH = 4.0
 #: An exact solve of one deal counts as this many playouts of the budget.
 _SOLVE_COST = 5
 #: How many tricks stronger than their bids read (``reading``) the sampler deals the
@@ -166,7 +168,7 @@ class HardPlayer:
     #: ``solve_tricks`` takes
     solve_deals: int | None = None
     #: the play budget's multiple while a nil at the table is alive (``iterations`` times
-    #: this many playouts a card decision)
+    #: this many playouts a card decision; 1: no longer than other decisions)
     nil_search: float = NIL_SEARCH
     win_bonus: float = 200.0
     nil_saved: float = NIL_SAVED
