@@ -250,12 +250,14 @@ class HardPlayer:
         if len(moves) == 1:
             return legal[moves[0]]
         left = max(view.hand_sizes)
-        exact = left <= self.solve_tricks or (left <= self.nil_solve_tricks
-                                              and _opponent_nil_alive(view))
+        live = _live_nils(view)
+        side_of = view.rules.side_of
+        exact = left <= self.solve_tricks or (left <= self.nil_solve_tricks and any(
+            side_of[seat] != side_of[view.seat] for seat in live))  # an opponent's nil
         search = _MoveSearch(moves)
         used = solved = 0
         budget = self.iterations
-        if _nil_alive(view):  # one card may make or break 200 points: search longer
+        if live:  # one card may make or break 200 points: search longer
             budget = max(1, round(budget * self.nil_search))
         while used < budget:
             holdings = sampler.sample(r)
@@ -279,8 +281,7 @@ class HardPlayer:
             search.add(values)
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        mine = view.bids[view.seat]
-        ducking = mine is not None and mine.nil and not view.tricks[view.seat]  # a live nil
+        ducking = view.seat in live  # the seat's own nil is alive
         return legal[search.habitual(self.tolerance, highest=ducking)]
 
     def _guided_fallback(self, view: PlayerView, r: random.Random,
@@ -531,17 +532,10 @@ def _bids_of(view: PlayerView) -> tuple[list[int], list[int]]:
     return bids, nils
 
 
-def _nil_alive(view: PlayerView) -> bool:
-    """Is a nil at the table (any seat's) still unbroken?"""
-    return any(b is not None and b.nil and not view.tricks[s] for s, b in enumerate(view.bids))
-
-
-def _opponent_nil_alive(view: PlayerView) -> bool:
-    """Has an opponent of the seat bid nil (or blind nil) and taken no trick yet?"""
-    side_of = view.rules.side_of
-    mine = side_of[view.seat]
-    return any(bid is not None and bid.nil and not view.tricks[seat] and side_of[seat] != mine
-               for seat, bid in enumerate(view.bids))
+def _live_nils(view: PlayerView) -> list[int]:
+    """The seats that bid nil (or blind nil) and have taken no trick yet."""
+    return [seat for seat, bid in enumerate(view.bids)
+            if bid is not None and bid.nil and not view.tricks[seat]]
 
 
 def _position(view: PlayerView, holdings: list[int], bids: list[int],
