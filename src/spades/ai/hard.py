@@ -170,6 +170,9 @@ class HardPlayer:
     #: the play budget's multiple while a nil at the table is alive (``iterations`` times
     #: this many playouts a card decision; 1: no longer than other decisions)
     nil_search: float = NIL_SEARCH
+    #: the bid budget's multiple when nil is a candidate (``iterations`` times this many
+    #: playouts; 1: no longer than other bids)
+    bid_search: float = 1.0
     win_bonus: float = 200.0
     nil_saved: float = NIL_SAVED
     cover_shade: int = COVER_SHADE
@@ -203,8 +206,9 @@ class HardPlayer:
         for name in ("solve_tricks", "nil_solve_tricks"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
-        if self.nil_search <= 0:
-            raise ValueError(f"nil_search must be positive, not {self.nil_search}")
+        for name in ("nil_search", "bid_search"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, not {getattr(self, name)}")
         if self.solve_deals is not None and self.solve_deals < 1:
             raise ValueError(f"solve_deals must be at least 1 or None, not {self.solve_deals}")
 
@@ -323,7 +327,8 @@ class HardPlayer:
         rounds = 0
         probe_end = None if deadline is None else (
             time.perf_counter() + (deadline - time.perf_counter()) / 5)
-        while rounds < max(1, self.iterations // 5):
+        budget = max(1, round(self.iterations * (self.bid_search if nil_ok else 1.0)))
+        while rounds < max(1, budget // 5):
             holdings = sampler.sample(r)
             _, tricks = self._bid_playouts(view, holdings, first, r.getrandbits(32))
             taken += tricks[0]
@@ -340,7 +345,7 @@ class HardPlayer:
         used = rounds
         nil_index = len(candidates) - 1 if nil_ok else -1
         nil_made = nil_tried = 0
-        while used < self.iterations:
+        while used < budget:
             holdings = sampler.sample(r)
             values, took = self._bid_playouts(view, holdings,
                                               [candidates[i] for i in search.active],
