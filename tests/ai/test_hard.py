@@ -411,8 +411,6 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(solve_deals=0)
     with pytest.raises(ValueError, match="nil_search must be positive"):
         HardPlayer(nil_search=0.0)
-    with pytest.raises(ValueError, match="bid_search must be positive"):
-        HardPlayer(bid_search=-1.0)
 
 
 def _counted(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
@@ -509,26 +507,3 @@ def test_searches_longer_while_a_nil_is_alive(playouts: list[int], nil_seat: int
     playouts.clear()
     HardPlayer(iterations=40).choose(view, random.Random(1))  # the default budget
     assert len(playouts) <= round(40 * NIL_SEARCH) + 6, len(playouts)
-
-
-@pytest.mark.parametrize(("hand", "nil_candidate"), [
-    ("2S 8S KH 5H 4H AD 3D 4D 6D 2C 3C QC 7D", True),  # a marginal nil
-    ("AS KS QS JS TS AH KH AD KD AC 5C 7C 8C", False),  # no nil to weigh
-])
-def test_bids_longer_when_nil_is_a_candidate(playouts: list[int], hand: str,
-                                             nil_candidate: bool) -> None:
-    """``bid_search`` times the bid budget when nil is among the candidates (a nil is 200
-    points made or lost); a hand with no nil to weigh bids on the budget alone."""
-    view = player_view(_dealt(PRESETS["partnership"], hand), 0)
-    counts = []
-    for factor in (1.0, 3.0):
-        playouts.clear()
-        bid = HardPlayer(iterations=60, bid_search=factor).choose(view, random.Random(1))
-        assert isinstance(bid, Bid) and bid in view.legal
-        counts.append(len(playouts))
-    single, triple = counts
-    assert 12 <= single <= 60 + 6, counts
-    if nil_candidate:
-        assert 3 * single - 18 <= triple <= 180 + 6, counts
-    else:
-        assert triple == single, counts
