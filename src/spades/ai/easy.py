@@ -33,6 +33,7 @@ from spades.engine import (
 from .base import forced, legal_or_first, play_of
 from .bidding import easy_bid, wants_blind_nil
 from .heuristics_deal import find_pass, pass_choice, rank_of
+from .knowledge import live_nil
 
 #: How often Easy remembers to cover its partner's nil.
 COVER_CHANCE = 0.6
@@ -63,13 +64,9 @@ def easy_card(view: PlayerView, rng: random.Random) -> Card:
     cards = [a.card for a in view.legal if isinstance(a, Play)]
     if len(cards) == 1:
         return cards[0]
-    seat = view.seat
-    bid = view.bids[seat]
-    nil = bid is not None and bid.nil and view.tricks[seat] == 0
+    nil = live_nil(view, view.seat)
     partner = view.partner
-    partner_bid = view.bids[partner] if partner is not None else None
-    partner_nil = (partner is not None and partner_bid is not None and partner_bid.nil
-                   and view.tricks[partner] == 0)
+    partner_nil = partner is not None and live_nil(view, partner)
     cover = partner_nil and rng.random() < COVER_CHANCE
     if not view.trick:
         return _lead(view, cards, nil, cover)

@@ -57,6 +57,7 @@ from spades.engine import (
 
 from . import kernel as k
 from .bidding import nil_breaks_bag_limit
+from .knowledge import live_nil
 from .reading import BidReading, reading_of
 from .sampler import DealSampler, ImpossibleDeal, estimate_tricks, nil_likelihood
 from .solver import solve
@@ -540,8 +541,7 @@ def _bids_of(view: PlayerView) -> tuple[list[int], list[int]]:
 
 def _live_nils(view: PlayerView) -> list[int]:
     """The seats that bid nil (or blind nil) and have taken no trick yet."""
-    return [seat for seat, bid in enumerate(view.bids)
-            if bid is not None and bid.nil and not view.tricks[seat]]
+    return [seat for seat in range(view.rules.players) if live_nil(view, seat)]
 
 
 def _position(view: PlayerView, holdings: list[int], bids: list[int],

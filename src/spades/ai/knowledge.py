@@ -30,10 +30,16 @@ from spades.engine import (
 )
 
 __all__ = ["FIRST_SPADE", "SPADES", "Knowledge", "SideInfo", "deck_mask", "higher_in_suit",
-           "lower_in_suit", "side_infos", "voids_shown"]
+           "live_nil", "lower_in_suit", "side_infos", "voids_shown"]
 
 #: The spade suit's index (``Knowledge.voids`` holds one bit per suit index).
 SPADES: int = Suit.SPADES
+
+
+def live_nil(view: PlayerView, seat: int) -> bool:
+    """Has ``seat`` bid nil (or blind nil) and taken no trick yet, this hand?"""
+    bid = view.bids[seat]
+    return bid is not None and bid.nil and view.tricks[seat] == 0
 
 
 def voids_shown(view: PlayerView) -> list[int]:
@@ -323,8 +329,7 @@ class Knowledge:
         return tuple(side for side in self.sides if side.index != mine)
 
     def is_live_nil(self, seat: int) -> bool:
-        bid = self.view.bids[seat]
-        return bid is not None and bid.nil and self.view.tricks[seat] == 0
+        return live_nil(self.view, seat)
 
     @property
     def partner_nil(self) -> bool:
