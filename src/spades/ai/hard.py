@@ -95,10 +95,10 @@ NIL_SOLVE_TRICKS = SOLVE_TRICKS
 #: iterations, 4 times (600 deals against the frozen Normal, seed 23, paired per deal) gained
 #: +3.2 ± 3.5 points a deal not charged (+2.7 ± 3.6 charged), Hard making 328 of its 396
 #: nils where it made 317; at full strength (``spades arena hard:nil_search=4 frozen --deals
-#: 300 --seed 1``, then 2) +23.5 and +22.7 not charged, +35.0 and +33.6 charged, where once
-#: gave +21.2 and +21.0, +32.3 and +31.8; Hard's p95 745 and 775 ms (about 400 once). Twice
-#: gave +22.1 and +33.7 on seed 1.
-#: The bid budget likewise is level: 4 times the playouts for a bid when nil is a candidate
+#: 300 --seed 1``, then 2) +23.5 and +22.7 not charged, +35.0 and +33.6 charged, where 1 (no
+#: longer search) gave +21.2 and +21.0, +32.3 and +31.8; Hard's p95 745 and 775 ms (about 400
+#: with 1). Twice the budget gave +22.1 and +33.7 on seed 1.
+#: More bid playouts are level: 4 times the playouts for a bid when nil is a candidate
 #: (300 iterations, 600 deals, seed 23, paired) gained -0.0 ± 2.2 points a deal not charged
 #: and -0.0 ± 2.2 charged, Hard making 332 of 406 nils where it made 328 of 396.
 #: Eight times (300 iterations, the same deals, paired against 4) gained +1.8 ± 2.5 not
