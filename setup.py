@@ -1,14 +1,17 @@
-"""The build: pyproject.toml holds everything but the one compiled module made here.
+"""The build: pyproject.toml holds everything but the compiled modules made here.
 
-The double-dummy solver (src/spades/ai/tricks.py) is compiled with mypyc, the compiler of
-typed Python that comes with mypy: the same source, two to three times faster (hand
-reviews). It compiles a generated copy named after the SHA-256 of its sources
-(src/spades/ai/solver_source.py), never tricks.py in place, so a stale build is never
-imported; spades.ai.double_dummy picks the compiled module when its name matches the
-sources beside it, else the pure tricks.py, which stays the reference and the fallback.
+The search's hot modules (src/spades/ai: the playout kernel, the deal sampler and the
+readings it weighs deals by, the value solver and the double-dummy trick solver; the list is
+``native_source.GROUP``) are compiled together with mypyc, the compiler of typed Python that
+comes with mypy: the same source, about twice as fast for the computer players and two to
+three times for hand reviews. It compiles generated copies in a package named after the
+SHA-256 of their sources (src/spades/ai/native_source.py), never the modules in place, so a
+stale build is never imported; spades.ai.native hands the modules the compiled names when
+the package's name matches the sources beside it, else the pure modules serve: they stay
+the reference and the fallback.
 
 With no C compiler, or any other failure of the compile, the installation goes on with the
-pure solver and says so once. SPADES_PURE_PYTHON=1 skips the compile.
+pure search and says so once. SPADES_PURE_PYTHON=1 skips the compile.
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ ROOT = Path(__file__).resolve().parent
 AI = ROOT / "src" / "spades" / "ai"
 
 
-def _solver_source() -> ModuleType:
-    """src/spades/ai/solver_source.py, loaded by its path (nothing is installed yet)."""
-    spec = importlib.util.spec_from_file_location("_spades_solver_source",
-                                                  AI / "solver_source.py")
+def _native_source() -> ModuleType:
+    """src/spades/ai/native_source.py, loaded by its path (nothing is installed yet)."""
+    spec = importlib.util.spec_from_file_location("_spades_native_source",
+                                                  AI / "native_source.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -42,8 +45,8 @@ def _say(message: str) -> None:
     print(f"spades: {message}", file=sys.stderr, flush=True)
 
 
-class BuildSolver(build_ext):
-    """Compiles the solver with mypyc; on any failure, builds nothing and says why once."""
+class BuildNative(build_ext):
+    """Compiles the search with mypyc; on any failure, builds nothing and says why once."""
 
     def finalize_options(self) -> None:
         # setuptools readies the extensions as the command is finalized: make them first
@@ -51,63 +54,80 @@ class BuildSolver(build_ext):
         super().finalize_options()
 
     def _prepare(self) -> list[Extension]:
-        """mypyc's translation of the solver to C, as extensions to build (or none)."""
-        source = _solver_source()
-        self.solver_name = ""
+        """mypyc's translation of the search to C, as extensions to build (or none)."""
+        source = _native_source()
+        self.native_name = ""
         if source.wants_pure():
-            _say(f"{source.PURE_ENV} is set: the double-dummy solver is not compiled "
+            _say(f"{source.PURE_ENV} is set: the search is not compiled "
                  "(the pure-Python one serves).")
             return []
-        self.solver_name = source.module_name(source.digest(AI))
+        self.native_name = source.package_name(source.digest(AI))
         self.started = time.monotonic()
         try:
-            return self._mypycify(source, self.solver_name)
+            return self._mypycify(source, self.native_name)
         except (Exception, SystemExit) as error:  # never fail the installation for it
             self._failed(error)
             return []
 
     def run(self) -> None:
-        prefix = _solver_source().PREFIX
-        self._clear_builds(prefix, keep=self.solver_name or None)
+        prefix = _native_source().PREFIX
+        self._clear_builds(prefix, keep=self.native_name or None)
         if not self.extensions:
             return
+        package = AI / self.native_name
+        inplace = self.inplace  # (setuptools turns it off while it builds)
+        if inplace:  # it builds elsewhere, then copies the modules into this folder
+            package.mkdir(exist_ok=True)
         try:
             super().run()
         except (Exception, SystemExit) as error:  # never fail the installation for it
             self.extensions = self.distribution.ext_modules = []
             self._clear_builds(prefix, keep=None)
+            if inplace and not any(package.iterdir()):
+                package.rmdir()
             self._failed(error)
             return
-        _say(f"compiled the double-dummy solver with mypyc as spades.ai.{self.solver_name} "
+        _say(f"compiled the search with mypyc as spades.ai.{self.native_name} "
              f"({time.monotonic() - self.started:.0f} s).")
 
     def _failed(self, error: BaseException) -> None:
-        self.solver_name = ""
-        _say("WARNING: the double-dummy solver was not compiled "
+        self.native_name = ""
+        _say("WARNING: the search was not compiled "
              f"({type(error).__name__}: {str(error).strip()[:300]}). Spades works the "
-             "same with the pure-Python solver, only its hand reviews are slower. To "
-             "compile it, install a C compiler and Python's headers (Debian: apt-get "
-             "install gcc python3-dev) and install again.")
+             "same with the pure-Python search, only its computer players think longer and "
+             "its hand reviews are slower. To compile it, install a C compiler and "
+             "Python's headers (Debian: apt-get install gcc python3-dev) and install again.")
 
     def _mypycify(self, source: ModuleType, name: str) -> list[Extension]:
         from mypyc.build import mypycify  # a build requirement (pyproject.toml)
 
-        generated = AI / f"{name}.py"
-        generated.write_text(source.generated_text(AI), encoding="utf-8")
+        package = AI / name
+        package.mkdir(exist_ok=True)
+        paths = []
+        for file, text in source.generated_files(AI).items():
+            (package / file).write_text(text, encoding="utf-8")
+            paths.append(str(package / file))
         try:
+            # one group; its shared library, spades.ai.<name>__mypyc, sits beside the
+            # package (inside it, the package's own __init__ would import it while the
+            # package is not yet imported)
             extensions: list[Extension] = mypycify(
-                [str(generated)], opt_level="3",
+                paths, opt_level="3", separate=[(paths, f"spades.ai.{name}")],
                 target_dir=str(ROOT / "build" / "mypyc"))
-        finally:  # the copy is only the compiler's input: it never stays in the tree
-            generated.unlink()
+        finally:  # the copies are only the compiler's input: they never stay in the tree
+            for path in paths:
+                Path(path).unlink()
+            if not any(package.iterdir()):  # (an earlier build of these sources stays)
+                package.rmdir()
         return extensions
 
     def _clear_builds(self, prefix: str, keep: str | None) -> None:
-        """Remove compiled solvers of other sources (and a copy left by a crash) from where
+        """Remove compiled packages of other sources (and copies left by a crash) from where
         this build puts its own (the source tree in place, else the build folder), so they
         neither pile up nor end up in a wheel."""
         folder = AI if self.inplace else Path(self.build_lib) / "spades" / "ai"
-        paths = [*AI.glob(prefix + "*.py")]  # a generated copy is never kept
+        paths = [*AI.glob(prefix + "*/*.py")]  # a generated copy is never kept
+        paths += [*AI.glob("_tricks_*")]  # the solver compiled alone, before the group
         if folder.is_dir():
             paths += [path for path in folder.glob(prefix + "*")
                       if keep is None
@@ -121,9 +141,9 @@ class BuildSolver(build_ext):
 
 def _placeholder() -> list[Extension]:
     """One extension, so that setuptools runs build_ext (which builds the real ones)."""
-    return [Extension("spades.ai._compiled_solver", sources=[])]
+    return [Extension("spades.ai._compiled_search", sources=[])]
 
 
-cmdclass: dict[str, Any] = {"build_ext": BuildSolver}
+cmdclass: dict[str, Any] = {"build_ext": BuildNative}
 if __name__ == "__main__":  # as pip's build runs it (tests import BuildSolver alone)
     setup(ext_modules=_placeholder(), cmdclass=cmdclass)

@@ -18,7 +18,7 @@ import statistics
 import time
 
 from engine import machine  # bench/engine.py
-from spades.ai.double_dummy import SOLVER
+from spades.ai.native import SEARCH
 from spades.ai.review import review_hand
 from spades.engine import GameState, apply, find_preset, legal_actions, new_game
 
@@ -45,7 +45,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"solver: {SOLVER}")
+    print(f"search: {SEARCH}")
     print(f"hand review, preset {args.preset}, {args.hands} hands:")
     walls: list[float] = []
     cpus: list[float] = []

@@ -25,7 +25,8 @@ import time
 
 from engine import machine  # bench/engine.py
 from spades.ai import kernel
-from spades.ai.double_dummy import SOLVER, TrickSolver
+from spades.ai.native import SEARCH
+from spades.ai.tricks import TrickSolver
 from spades.engine import find_preset
 
 
@@ -95,7 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"solver: {SOLVER}")
+    print(f"search: {SEARCH}")
     if args.slow:
         print("double-dummy solver, the slow opening leads (partnership):")
         run("partnership", 13, 0, 0, each=True, only=SLOW)

@@ -167,7 +167,7 @@ def test_a_whole_hand_to_json() -> None:
 def test_a_guess_changes_only_the_speed(preset: str) -> None:
     """``TrickSolver.tricks(pos, guess)`` gives the same count for every guess, right or
     wrong, as the plain binary search (and as brute force)."""
-    from spades.ai.double_dummy import TrickSolver
+    from spades.ai.tricks import TrickSolver
     state = _game(preset, 5)
     t = k.table_of(state.rules)
     start, line = _start(t, state.results[0])

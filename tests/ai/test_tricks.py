@@ -2,7 +2,7 @@
 gives, on small endings of several presets and every ``spades_break`` mode, and keeps its
 answers when one solver (one transposition table) is reused along a line of play. Each test
 runs on the pure-Python solver (the reference) and on the compiled one where it is in use
-(tests/ai/test_compiled_solver.py compares the two on many more positions)."""
+(tests/ai/test_native.py compares the two on many more positions)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spades.ai import double_dummy, tricks
 from spades.ai import kernel as k
+from spades.ai import native, tricks
 from spades.engine import PRESETS, Rules, make_rules
 
 RULES: dict[str, Rules] = {
@@ -31,9 +31,8 @@ RULES: dict[str, Rules] = {
 
 
 #: The solvers under test: the pure one always, the compiled one where it is in use.
-SOLVERS = [pytest.param(tricks, id="pure"),
-           *([pytest.param(double_dummy.MODULE, id="compiled")] if double_dummy.COMPILED
-             else [])]
+SOLVERS = [pytest.param(native.pure("tricks"), id="pure"),
+           *([pytest.param(tricks, id="compiled")] if native.COMPILED else [])]
 each_solver = pytest.mark.parametrize("solver", SOLVERS)
 
 

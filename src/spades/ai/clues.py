@@ -26,6 +26,7 @@ from spades.engine import PlayerView
 
 from .kernel import BEATERS, SUIT_MASK_OF, SUIT_OF, table_of
 from .knowledge import higher_in_suit, lower_in_suit
+from .native import adopt
 
 LOWEST, HIGHEST, WINNER = range(3)
 
@@ -154,3 +155,6 @@ def _habits(side_of: tuple[int, ...], sides: tuple[tuple[int, ...], ...], seat: 
         return [(cheaper, LOWEST)] if cheaper else []
     return []
 
+
+# the compiled twin's names, where it is built from this source (native.py)
+adopt(globals())

@@ -48,6 +48,8 @@ from spades.engine import (
 from spades.engine import NIL as NIL_BID
 from spades.engine import side_points as engine_side_points
 
+from .native import adopt
+
 SPADE = FIRST_SPADE
 CLUBS, DIAMONDS, HEARTS, SPADES = SUIT_MASKS
 NON_SPADES = NON_SPADES_MASK
@@ -57,7 +59,9 @@ RANK: tuple[int, ...] = tuple(rank - 2 for rank in RANK_OF)
 BEATERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(beaters(top, suit) for suit in range(4)) for top in range(len(RANK_OF)))
 
-BREAK_OFFSUIT, BREAK_ANY_SPADE, BREAK_VOID = 0, 1, 2
+BREAK_OFFSUIT: int = 0
+BREAK_ANY_SPADE: int = 1
+BREAK_VOID: int = 2
 _BREAK_CODES = {"offsuit": BREAK_OFFSUIT, "any-spade": BREAK_ANY_SPADE, "void": BREAK_VOID}
 #: Bid kinds in ``Position.nils``.
 PLAIN, NIL, BLIND = 0, 1, 2
@@ -112,7 +116,7 @@ class Position:
     def __init__(self, *, hands: Sequence[int], leader: int, trick: Sequence[int] = (),
                  broken: bool = False, tricks: Sequence[int], played: int = 0,
                  first: bool = True, bids: Sequence[int], nils: Sequence[int],
-                 players: int) -> None:
+                 players: int, left: int = -1) -> None:
         self.hands = list(hands)
         self.leader = leader
         self.trick: list[int] = []
@@ -125,7 +129,8 @@ class Position:
         self.turn = leader
         self.win_card = -1
         self.win_seat = -1
-        self.left = max((h.bit_count() for h in hands), default=0)
+        #: tricks still to be won (``left`` when given: the most cards a seat holds)
+        self.left = left if left >= 0 else max((h.bit_count() for h in hands), default=0)
         for card in trick:  # replay the cards on the table for the winner so far
             self._add(card, players)
         if trick:
@@ -140,20 +145,15 @@ class Position:
         self.turn = (seat + 1) % players
 
     def copy(self) -> Position:
-        other = Position.__new__(Position)
-        other.hands = self.hands[:]
-        other.leader = self.leader
+        # through __init__ (with ``left`` given, it counts nothing): a class compiled by
+        # mypyc has no bare ``__new__``
+        other = Position(hands=self.hands, leader=self.leader, broken=self.broken,
+                         tricks=self.tricks, played=self.played, first=self.first,
+                         bids=self.bids, nils=self.nils, players=0, left=self.left)
         other.trick = self.trick[:]
-        other.broken = self.broken
-        other.tricks = self.tricks[:]
-        other.played = self.played
-        other.first = self.first
-        other.bids = self.bids
-        other.nils = self.nils
         other.turn = self.turn
         other.win_card = self.win_card
         other.win_seat = self.win_seat
-        other.left = self.left
         return other
 
     @property
@@ -653,3 +653,7 @@ __all__ = [
     "lowest", "lowest_rank", "play", "random_card", "random_hand", "random_playout", "side_points",
     "table_of", "trick_winner",
 ]
+
+
+# the compiled twin's names, where it is built from this source (native.py)
+adopt(globals())

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from spades.engine import Rules
 
+from .native import adopt
+
 
 @dataclass(frozen=True)
 class BidReading:
@@ -80,3 +82,7 @@ def reading_of(rules: Rules) -> BidReading:
     """The reading of plain bids at this kind of table (``FITS``, ``SOFTEN`` times softer)."""
     intercept, slope, spread = FITS.get(kind_of(rules), FITS[_DEFAULT])
     return BidReading(intercept, slope, SOFTEN * spread)
+
+
+# the compiled twin's names, where it is built from this source (native.py)
+adopt(globals())

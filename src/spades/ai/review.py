@@ -40,7 +40,7 @@ from typing import Any
 from spades.engine import CODE_OF, NAME_OF, Bid, GameState, HandResult
 
 from . import kernel as k
-from .double_dummy import TrickSolver
+from .tricks import TrickSolver
 
 
 class ReviewError(ValueError):

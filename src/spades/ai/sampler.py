@@ -45,6 +45,7 @@ from .kernel import (
     table_of,
 )
 from .knowledge import voids_shown
+from .native import adopt
 from .reading import BidReading, reading_of
 
 
@@ -424,3 +425,7 @@ def nil_likelihood(hand: int, t: Table) -> float:
         if m and RANK[m.bit_length() - 1] == 12:
             weight *= 0.6
     return weight
+
+
+# the compiled twin's names, where it is built from this source (native.py)
+adopt(globals())

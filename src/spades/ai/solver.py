@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 
 from . import kernel as k
+from .native import adopt
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -139,3 +140,7 @@ def solve_counting(t: k.Table, pos: k.Position, moves: Sequence[int],
         k.play(t, child, card)
         values.append(search.value(child, -math.inf, math.inf))
     return values, search.nodes
+
+
+# the compiled twin's names, where it is built from this source (native.py)
+adopt(globals())

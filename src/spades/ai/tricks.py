@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import kernel as k
+from .native import adopt
 
 _SPADE = 39
 _SPADES = ((1 << 15) - 1) << 39
@@ -686,3 +687,6 @@ def best_moves(t: k.Table, pos: k.Position, side: int | None = None) -> list[int
         side = t.side_of[pos.turn]
     return TrickSolver(t, side).best_moves(pos)
 
+
+# the compiled twin's names, where it is built from this source (native.py)
+adopt(globals())

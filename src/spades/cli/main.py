@@ -17,11 +17,12 @@ COMMANDS = ("play", "serve", "replay", "review", "rules", "arena", "stats", "ver
 
 
 def version() -> str:
-    """The version, and which double-dummy solver hand reviews use (compiled or pure)."""
+    """The version, and which search the computer players and hand reviews use (compiled
+    or pure)."""
     from spades import __version__
-    from spades.ai.double_dummy import SOLVER
+    from spades.ai.native import SEARCH
 
-    return f"spades {__version__}, double-dummy solver: {SOLVER}"
+    return f"spades {__version__}, search: {SEARCH}"
 
 
 def build_parser() -> argparse.ArgumentParser:
