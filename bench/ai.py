@@ -24,7 +24,7 @@ import statistics
 import time
 
 from engine import machine, openspiel_hands  # bench/engine.py: the same OpenSpiel loop
-from spades.ai import kernel
+from spades.ai import kernel, native
 from spades.ai.levels import make_player
 from spades.engine import apply, find_preset, new_game, player_view
 
@@ -76,6 +76,7 @@ def main() -> None:
 
     print(f"machine: {machine()}, "
           f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"search: {native.SEARCH}")
 
     print(f"\ndecision latency, preset {args.preset}, {args.deals} hands per level "
           "(every seat at that level):")
