@@ -139,7 +139,10 @@ NIL_SAVED = 0.25
 #: +1.4 and +0.5 points a deal on seeds 22 and 21 (``spades arena hard:iterations=300
 #: frozen``); at full strength it is level on points (seeds 1 and 2: -0.4 and -0.8) with
 #: Hard's sets from 10 % to 7-8.5 %. Lowering every bid instead (a playout's trick taken
-#: back 30 % of the time, 80 % when covering) lost 1.8-2.5.
+#: back 30 % of the time, 80 % when covering) lost 1.8-2.5. Two under lost: -1.1 ± 1.6 points a
+#: deal not charged, -2.3 ± 1.7 charged (``bench/paired.py hard:iterations=300
+#: hard:iterations=300,cover_shade=2 --deals 600 --seed 23``), Hard making 324 of its 396 nils
+#: where it made 328.
 COVER_SHADE = 1
 #: How much a play that breaks a habit (``clues``) counts against a deal: a sampled deal at
 #: odds with a clue keeps this much less of its weight. The habits are near certain of Normal
