@@ -145,5 +145,5 @@ def _placeholder() -> list[Extension]:
 
 
 cmdclass: dict[str, Any] = {"build_ext": BuildNative}
-if __name__ == "__main__":  # as pip's build runs it (tests import BuildSolver alone)
+if __name__ == "__main__":  # as pip's build runs it (tests import BuildNative alone)
     setup(ext_modules=_placeholder(), cmdclass=cmdclass)
