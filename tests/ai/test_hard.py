@@ -13,6 +13,7 @@ from spades.ai import hard as hard_module
 from spades.ai import kernel
 from spades.ai.hard import (
     COVER_SHADE,
+    CREDIT_SPADES,
     NIL_SAVED,
     NIL_SEARCH,
     NIL_SOLVE_TRICKS,
@@ -236,6 +237,19 @@ def test_nils_the_playouts_lose_are_partly_counted_as_made() -> None:
     assert HardPlayer().nil_saved == NIL_SAVED
 
 
+def test_a_nil_with_four_spades_gets_no_credit_when_told() -> None:
+    """The table saves the nils its playouts lose by discarding and covering well, which a
+    hand long in spades cannot use: with ``credit_spades`` 4 this four-spade hand, a nil
+    when every lost nil playout is credited, bids one; with the credit for all, nil."""
+    rules = PRESETS["partnership"]
+    view = player_view(_dealt(rules, "2S 4S 6S 7S 9H 5H 2H KD 3D 4D 7C 2C 3C"), 0)
+    bids = {spades: HardPlayer(iterations=300, nil_saved=1.0, credit_spades=spades).choose(
+        view, random.Random(1)) for spades in (None, 4, 5)}
+    assert bids[None] == NIL and bids[5] == NIL, bids
+    assert isinstance(bids[4], Bid) and not bids[4].nil, bids
+    assert HardPlayer().credit_spades == CREDIT_SPADES
+
+
 def test_covering_a_partners_nil_bids_under_what_the_playouts_choose() -> None:
     """The partner bid nil first: the playouts overcount the coverer's tricks (covering costs
     tricks they do not charge; it was set 36 % of the time, ``bench/hard_bids.py``), so it
@@ -411,6 +425,10 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(solve_deals=0)
     with pytest.raises(ValueError, match="nil_search must be positive"):
         HardPlayer(nil_search=0.0)
+    with pytest.raises(ValueError, match="eps must be between 0 and 1"):
+        HardPlayer(eps=1.5)
+    with pytest.raises(ValueError, match="credit_spades must be at least 1"):
+        HardPlayer(credit_spades=0)
 
 
 def _counted(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:

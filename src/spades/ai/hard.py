@@ -130,6 +130,11 @@ OPPONENT_EDGE = 0.6
 #: Normal; 0.2-0.3 gained 3-4 points a deal there and nearly 1 against Normal, whose nil
 #: defence is better (``spades arena hard:iterations=300 frozen --deals 300 --seed 21``).
 NIL_SAVED = 0.25
+#: A hand with this many spades or more gets no share of its lost nil playouts
+#: (``NIL_SAVED``; None: every nil hand gets it). What the table does better than the playouts
+#: is discard and cover; a nil long in spades is lost to spades forced on it late, which no
+#: discard saves.
+CREDIT_SPADES: int | None = None
 #: A seat whose partner has already bid nil bids this many tricks under the bid its playouts
 #: choose. Its playouts count its tricks too high: covering costs tricks at the table that the
 #: rule-played playouts do not charge (against the frozen Normal, ``bench/hard_bids.py
@@ -164,6 +169,8 @@ PLAY_TRUST = 0.9
 #: %) (``bench/clues.py --styles hard:iterations=100 --deals 8``). Level on points (-0.2 ±
 #: 2.0 per deal, the screening above, paired; the lowest card only).
 HABIT_TOLERANCE = 0.5
+#: The chance that a seat in a playout plays a random legal card instead of the guide's.
+PLAYOUT_EPS = 0.05
 
 
 @dataclass
@@ -185,6 +192,8 @@ class HardPlayer:
     nil_search: float = NIL_SEARCH
     win_bonus: float = 200.0
     nil_saved: float = NIL_SAVED
+    #: a hand with this many spades or more gets no nil credit (None: every nil hand does)
+    credit_spades: int | None = CREDIT_SPADES
     cover_shade: int = COVER_SHADE
     #: how bids follow hands, for the sampler and the bids imagined to come (None: the
     #: table's fitted ``reading.reading_of``)
@@ -196,6 +205,8 @@ class HardPlayer:
     trust: float = PLAY_TRUST
     #: points within which the card the habits choose is preferred to the best
     tolerance: float = HABIT_TOLERANCE
+    #: the chance that a playout's seat plays a random legal card (``kernel.Guide``'s eps)
+    eps: float = PLAYOUT_EPS
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/hard_bids.py``; it plays no part in any decision).
@@ -211,6 +222,8 @@ class HardPlayer:
             raise ValueError(f"time_limit must be positive or None, not {self.time_limit}")
         if not 0 <= self.trust < 1:
             raise ValueError(f"trust must be at least 0 and under 1, not {self.trust}")
+        if not 0 <= self.eps <= 1:
+            raise ValueError(f"eps must be between 0 and 1, not {self.eps}")
         if self.tolerance < 0:
             raise ValueError(f"tolerance must not be negative, not {self.tolerance}")
         for name in ("solve_tricks", "nil_solve_tricks"):
@@ -218,6 +231,8 @@ class HardPlayer:
                 raise ValueError(f"{name} must not be negative, not {getattr(self, name)}")
         if self.nil_search <= 0:
             raise ValueError(f"nil_search must be positive, not {self.nil_search}")
+        if self.credit_spades is not None and self.credit_spades < 1:
+            raise ValueError(f"credit_spades must be at least 1 or None, not {self.credit_spades}")
         if self.solve_deals is not None and self.solve_deals < 1:
             raise ValueError(f"solve_deals must be at least 1 or None, not {self.solve_deals}")
 
@@ -258,7 +273,7 @@ class HardPlayer:
         bids, nils = _bids_of(view)
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
-        guide = k.Guide(t, bids, nils)
+        guide = k.Guide(t, bids, nils, eps=self.eps)
         moves = distinct_cards(view)
         if len(moves) == 1:
             return legal[moves[0]]
@@ -353,6 +368,9 @@ class HardPlayer:
         used = rounds
         nil_index = len(candidates) - 1 if nil_ok else -1
         nil_made = nil_tried = 0
+        credit = self.nil_saved * 2 * rules.nil_value
+        if self.credit_spades is not None and (mine & k.SPADES).bit_count() >= self.credit_spades:
+            credit = 0.0
         while used < self.iterations:
             holdings = sampler.sample(r)
             values, took = self._bid_playouts(view, holdings,
@@ -363,7 +381,7 @@ class HardPlayer:
                 nil_tried += 1
                 nil_made += took[at] == 0
                 if took[at]:  # the table saves some nils the playouts lose
-                    values[at] += self.nil_saved * 2 * rules.nil_value
+                    values[at] += credit
             used += len(search.active)
             search.add(values)
             if deadline is not None and time.perf_counter() > deadline:
@@ -388,7 +406,7 @@ class HardPlayer:
                              nils=nils, players=n)
             evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                    bags=view.bags, win_bonus=self.win_bonus)
-            tricks = k.guided_playout(t, pos, k.Guide(t, bids, nils),
+            tricks = k.guided_playout(t, pos, k.Guide(t, bids, nils, eps=self.eps),
                                       random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])
