@@ -24,9 +24,10 @@ sampled deals, with the bids of seats yet to speak read from their sampled hands
 bid them (``reading``: a line fitted on a mix of styles, the one the sampler reads the bids
 made with; opponents dealt a little stronger than they bid), and the bid with the best
 expected score wins; a nil lost in a playout is partly credited, as the table saves many that
-rule-played playouts lose (not a nil with four spades, which no discard saves), and a seat covering its partner's nil bids under its playouts'
-choice, as covering costs tricks. The score of the game is in the evaluation (a bonus for
-ending the game as winner), so bids and play change near the target.
+rule-played playouts lose (not a nil with four spades, which no discard saves), and a seat
+covering its partner's nil bids under its playouts' choice, as covering costs tricks. The score
+of the game is in the evaluation (a bonus for ending the game as winner), so bids and play
+change near the target.
 
 The player sees only its ``PlayerView``. With ``time_limit=None`` a decision depends only on
 the view, the rng and ``iterations``: the same seed gives the same choice.
