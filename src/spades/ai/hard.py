@@ -138,9 +138,11 @@ NIL_SAVED = 0.25
 #: Normal but 10 of its 24 with four spades (``spades arena hard frozen --deals 300 --seed
 #: 1``). With 4: 177 of 197, 6 of 8 with four spades; +25.8 points a deal not charged and
 #: +37.3 charged where the credit for all gave +23.5 and +35.0 (paired per deal: +2.3 ± 1.8
-#: and +2.3 ± 1.7). Playouts with no random cards (``eps`` 0) and the credit for all bid
-#: more nils and lost more of them: -5.1 ± 6.7 not charged, -7.0 ± 6.6 charged over the
-#: first 150 of those deals (Hard made 97 of 122 nils where it made 91 of 105).
+#: and +2.3 ± 1.7); ``--seed 2`` +23.2 and +34.1 where it gave +22.7 and +33.6, Hard making
+#: 149 of 168 nils where it made 156 of 180. Playouts with no random cards (``eps`` 0) and
+#: the credit for all bid more nils and lost more of them: -5.1 ± 6.7 not charged, -7.0 ±
+#: 6.6 charged over the first 150 of those deals (Hard made 97 of 122 nils where it made 91
+#: of 105).
 CREDIT_SPADES: int | None = 4
 #: A seat whose partner has already bid nil bids this many tricks under the bid its playouts
 #: choose. Its playouts count its tricks too high: covering costs tricks at the table that the
