@@ -425,8 +425,6 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(solve_deals=0)
     with pytest.raises(ValueError, match="nil_search must be positive"):
         HardPlayer(nil_search=0.0)
-    with pytest.raises(ValueError, match="eps must be between 0 and 1"):
-        HardPlayer(eps=1.5)
     with pytest.raises(ValueError, match="credit_spades must be at least 1"):
         HardPlayer(credit_spades=0)
 

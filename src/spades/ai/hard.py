@@ -139,10 +139,10 @@ NIL_SAVED = 0.25
 #: 1``). With 4: 177 of 197, 6 of 8 with four spades; +25.8 points a deal not charged and
 #: +37.3 charged where the credit for all gave +23.5 and +35.0 (paired per deal: +2.3 ± 1.8
 #: and +2.3 ± 1.7); ``--seed 2`` +23.2 and +34.1 where it gave +22.7 and +33.6, Hard making
-#: 149 of 168 nils where it made 156 of 180. Playouts with no random cards (``eps`` 0) and
-#: the credit for all bid more nils and lost more of them: -5.1 ± 6.7 not charged, -7.0 ±
-#: 6.6 charged over the first 150 of those deals (Hard made 97 of 122 nils where it made 91
-#: of 105).
+#: 149 of 168 nils where it made 156 of 180. Playouts with no random cards (``kernel.Guide``'s
+#: eps 0, a scratch option) and the credit for all bid more nils and lost more of them: -5.1
+#: ± 6.7 not charged, -7.0 ± 6.6 charged over the first 150 of those deals (Hard made 97 of
+#: 122 nils where it made 91 of 105).
 CREDIT_SPADES: int | None = 4
 #: A seat whose partner has already bid nil bids this many tricks under the bid its playouts
 #: choose. Its playouts count its tricks too high: covering costs tricks at the table that the
@@ -178,8 +178,6 @@ PLAY_TRUST = 0.9
 #: %) (``bench/clues.py --styles hard:iterations=100 --deals 8``). Level on points (-0.2 ±
 #: 2.0 per deal, the screening above, paired; the lowest card only).
 HABIT_TOLERANCE = 0.5
-#: The chance that a seat in a playout plays a random legal card instead of the guide's.
-PLAYOUT_EPS = 0.05
 
 
 @dataclass
@@ -214,8 +212,6 @@ class HardPlayer:
     trust: float = PLAY_TRUST
     #: points within which the card the habits choose is preferred to the best
     tolerance: float = HABIT_TOLERANCE
-    #: the chance that a playout's seat plays a random legal card (``kernel.Guide``'s eps)
-    eps: float = PLAYOUT_EPS
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/hard_bids.py``; it plays no part in any decision).
@@ -231,8 +227,6 @@ class HardPlayer:
             raise ValueError(f"time_limit must be positive or None, not {self.time_limit}")
         if not 0 <= self.trust < 1:
             raise ValueError(f"trust must be at least 0 and under 1, not {self.trust}")
-        if not 0 <= self.eps <= 1:
-            raise ValueError(f"eps must be between 0 and 1, not {self.eps}")
         if self.tolerance < 0:
             raise ValueError(f"tolerance must not be negative, not {self.tolerance}")
         for name in ("solve_tricks", "nil_solve_tricks"):
@@ -282,7 +276,7 @@ class HardPlayer:
         bids, nils = _bids_of(view)
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
-        guide = k.Guide(t, bids, nils, eps=self.eps)
+        guide = k.Guide(t, bids, nils)
         moves = distinct_cards(view)
         if len(moves) == 1:
             return legal[moves[0]]
@@ -415,7 +409,7 @@ class HardPlayer:
                              nils=nils, players=n)
             evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                    bags=view.bags, win_bonus=self.win_bonus)
-            tricks = k.guided_playout(t, pos, k.Guide(t, bids, nils, eps=self.eps),
+            tricks = k.guided_playout(t, pos, k.Guide(t, bids, nils),
                                       random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])
