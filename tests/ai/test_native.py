@@ -365,3 +365,26 @@ def test_an_edit_of_the_search_turns_its_build_off(tmp_path: Path) -> None:
     kernel_py.write_text(kernel_py.read_text(encoding="utf-8") + "\n# edited\n",
                          encoding="utf-8")
     assert _which(src).startswith("False|the compiled search here was built from other")
+
+
+def test_the_package_search_leaves_compiled_builds_out(tmp_path: Path) -> None:
+    """pyproject.toml's package search lists no compiled package: an editable install after
+    an edit of the search removes the build of the older sources, and setuptools then failed
+    on the package it had listed ("package directory ... does not exist")."""
+    import tomllib
+
+    from setuptools import find_namespace_packages
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    search = config["tool"]["setuptools"]["packages"]["find"]
+    build = tmp_path / "src" / "spades" / "ai" / (native_source.PREFIX + "0123456789abcdef")
+    build.mkdir(parents=True)
+    (build / ("kernel" + SUFFIXES[0])).write_bytes(b"")
+    for package in (build.parent, build.parent.parent):
+        (package / "__init__.py").write_text("", encoding="utf-8")
+    where = str(tmp_path / search["where"][0])
+    name = f"spades.ai.{build.name}"
+    assert name in find_namespace_packages(where=where)  # (what the exclusion is for)
+    found = find_namespace_packages(where=where, exclude=search.get("exclude", ()))
+    assert "spades.ai" in found
+    assert name not in found
