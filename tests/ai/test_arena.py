@@ -18,6 +18,7 @@ from spades.ai.arena import (
     parse_field,
     parse_value,
     play_deal,
+    play_run,
     proportion_interval,
     quantile_interval,
     run_arena,
@@ -25,7 +26,7 @@ from spades.ai.arena import (
     summarise,
     tally_hand,
 )
-from spades.engine import NIL, PRESETS, Bid, HandResult, HandScore, make_rules
+from spades.engine import NIL, PRESETS, Bid, HandResult, HandScore, Play, make_rules
 
 RANDOM = Contender("random")
 
@@ -204,3 +205,32 @@ def test_a_field_is_parsed_with_options() -> None:
                      Contender("bench/yardstick"))
     with pytest.raises(ValueError, match="name the field"):
         parse_field(" , ")
+
+
+def _before_the_cards(result: HandResult) -> list[object]:
+    return [action for _, action in result.actions[:next(
+        i for i, (_, a) in enumerate(result.actions) if isinstance(a, Play))]]
+
+
+def test_a_run_bid_alike_is_played_alike_to_the_end() -> None:
+    """What ``bench/screen.py`` stands on: a seat's random stream is the deal's and the
+    seat's, and Hard takes one draw from it per decision however it searches, so a version
+    that bids differently (here a larger nil credit) plays every run it bids alike exactly as
+    the other did."""
+    rules = PRESETS["partnership"]
+    alike = unlike = 0
+    for index in range(6):
+        for run in (0, 1):
+            results = []
+            for spec in ("hard:iterations=24", "hard:iterations=24,nil_saved=1.5"):
+                config = ArenaConfig((parse_contender(spec), Contender("normal")), rules,
+                                     deals=6, seed="screen")
+                _, _, _, state = play_run(config, index, run, (Tally(), Tally()))
+                results.append(state.results[0])
+            first, second = results
+            if _before_the_cards(first) == _before_the_cards(second):
+                alike += 1
+                assert first == second
+            else:
+                unlike += 1
+    assert alike and unlike  # (both kinds of run were met)

@@ -259,22 +259,32 @@ def _side_mean(rules: Rules, values: tuple[float, ...], who: list[int],
     return statistics.fmean(values[rules.side_of[s]] for s in seats)
 
 
-def _play_run(config: ArenaConfig, index: int, run: int,
-              tallies: tuple[Tally, Tally]) -> tuple[float, float, int, GameState]:
-    rules = config.rules
-    n = rules.players
-    who = seat_contenders(rules, run)
+def run_start(config: ArenaConfig, index: int,
+              run: int) -> tuple[list[int], list[Player], list[random.Random], GameState]:
+    """Run 0 or 1 of deal ``index`` before its first action: each seat's contender (0 or
+    1), its player and its random stream, and the new game."""
+    n = config.rules.players
+    who = seat_contenders(config.rules, run)
     players = [config.contenders[who[s]].make() for s in range(n)]
     # a seat's random stream depends on the deal and the seat, not on the run: swapping the
     # contenders replays run 0 as run 1 exactly
     rngs = [random.Random(f"{config.seed}/{index}/{s}") for s in range(n)]
-    state = new_game(rules, seed=f"{config.seed}/{index}", first_dealer=index % n)
+    state = new_game(config.rules, seed=f"{config.seed}/{index}", first_dealer=index % n)
+    return who, players, rngs, state
+
+
+def play_run(config: ArenaConfig, index: int, run: int,
+             tallies: tuple[Tally, Tally]) -> tuple[float, float, int, GameState]:
+    """Run 0 or 1 of deal ``index``: contender 0's margin (points as scored, and bags
+    charged), the hands played and the final state; each hand is added to ``tallies``."""
+    rules = config.rules
+    who, players, rngs, state = run_start(config, index, run)
     one_hand = config.mode == "deals"
     while not state.over and len(state.results) < (1 if one_hand else config.max_hands):
         seat = state.hand.turn
         view = player_view(state, seat)
         start = time.perf_counter()
-        action = _choose(players[seat], view, rngs[seat])
+        action = seat_choice(players[seat], view, rngs[seat])
         tallies[who[seat]].times.append(time.perf_counter() - start)
         state = apply(state, action)
     for result in state.results:
@@ -295,7 +305,7 @@ def _play_run(config: ArenaConfig, index: int, run: int,
     return margin, margin_charged, len(state.results), state
 
 
-def _choose(player: Player, view: PlayerView, rng: random.Random) -> Action:
+def seat_choice(player: Player, view: PlayerView, rng: random.Random) -> Action:
     """The player's choice; with its cards face down it may bid blind nil (judged on the
     score, as the players do), else it looks at them first."""
     if not view.face_down:
@@ -323,7 +333,7 @@ def play_deal(config: ArenaConfig, index: int) -> DealOutcome:
     charged = []
     hands = 0
     for run in (0, 1):
-        margin, margin_charged, count, _ = _play_run(config, index, run, tallies)
+        margin, margin_charged, count, _ = play_run(config, index, run, tallies)
         margins.append(margin)
         charged.append(margin_charged)
         hands += count
