@@ -115,7 +115,9 @@ def _map(jobs: list[tuple[ArenaConfig, int, int, tuple[Action, ...] | None]],
 def where(rules: Rules, runs: list[Run], names: tuple[str, str]) -> list[str]:
     """Where the first contender's margin comes from: each side's cards score D more in the
     first's hands than in the second's (the deal's margin is the mean D of its sides), split
-    by who bid nil with them and, where neither did, whose contract was set."""
+    by who bid nil with them and, where neither did, whose contract was set. (With an odd
+    number of sides, as at three seats, the contenders hold unequal shares of a run and the
+    parts only approximate the margin.)"""
     first, second = names
     parts: dict[str, list[float]] = {}
     deals = len(runs) // 2
