@@ -30,6 +30,7 @@ import pickle
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from spades.ai.arena import (
     ArenaConfig,
@@ -126,12 +127,12 @@ def where(rules: Rules, runs: list[Run], names: tuple[str, str]) -> list[str]:
             held = [runs[2 * index + run].result for run in (0, 1)]
             mine = next(run for run in (0, 1) if seat_contenders(rules, run)[side[0]] == 0)
             kinds = [_outcome(held[mine], side, number), _outcome(held[1 - mine], side, number)]
-            gain = kinds[0][2] - kinds[1][2]
-            if kinds[0][0] or kinds[1][0]:
-                who = [name for name, kind in zip(names, kinds, strict=True) if kind[0]]
+            gain = kinds[0].points - kinds[1].points
+            if kinds[0].nil or kinds[1].nil:
+                who = [name for name, kind in zip(names, kinds, strict=True) if kind.nil]
                 label = f"nil bid by {' and '.join(who)}"
             else:
-                sets = [name for name, kind in zip(names, kinds, strict=True) if kind[1]]
+                sets = [name for name, kind in zip(names, kinds, strict=True) if kind.set]
                 label = ("contracts, " + (f"set with {' and '.join(sets)}" if sets
                                           else "made by both"))
             parts.setdefault(label, []).append(gain)
@@ -144,13 +145,21 @@ def where(rules: Rules, runs: list[Run], names: tuple[str, str]) -> list[str]:
     return lines
 
 
-def _outcome(result: HandResult, side: tuple[int, ...], number: int) -> tuple[bool, bool, int]:
-    """(a nil bid, the contract set, the points) of one side's cards in one run."""
+class Outcome(NamedTuple):
+    """One side's cards in one run: a nil bid among them, their contract set, their points."""
+
+    nil: bool
+    set: bool
+    points: int
+
+
+def _outcome(result: HandResult, side: tuple[int, ...], number: int) -> Outcome:
+    """What one side's cards came to in one run."""
     bids = [result.bids[s] for s in side]
     contract = sum(b.tricks for b in bids if not b.nil)
     taken = sum(result.tricks[s] for s, b in zip(side, bids, strict=True) if not b.nil)
-    return (any(b.nil for b in bids), bool(contract) and taken < contract,
-            result.score.points[number])
+    return Outcome(any(b.nil for b in bids), bool(contract) and taken < contract,
+                   result.score.points[number])
 
 
 def main(argv: list[str] | None = None) -> None:
