@@ -130,6 +130,11 @@ OPPONENT_EDGE = 0.6
 #: at 0.5 Hard bid nil 2.5 times as often, made 69 % and lost points against the frozen
 #: Normal; 0.2-0.3 gained 3-4 points a deal there and nearly 1 against Normal, whose nil
 #: defence is better (``spades arena hard:iterations=300 frozen --deals 300 --seed 21``).
+#: Playouts whose nil bidder never plays a random card (the guide's eps 0 for a live nil, a
+#: scratch option) do not tell good nils from bad any better: in the bid playouts, paired per
+#: deal on the standard deals of seed 2 (``bench/screen.py``), -1.09 ± 2.06 points a deal not
+#: charged with this credit (189 nils bid, 162 made, where 168 and 149), -1.91 ± 1.86 with a
+#: credit of 0.15 and -3.56 ± 2.24 with 0.1; in the play playouts, -1.05 ± 2.47 (146 of 168).
 NIL_SAVED = 0.25
 #: A hand with this many spades or more gets no share of its lost nil playouts
 #: (``NIL_SAVED``; None: every nil hand gets it). What the table does better than the playouts
