@@ -90,6 +90,8 @@ class Chance:
     bidder: int
     made: bool
     answers: frozenset[bool]
+    #: the search answered before the last card (else only the nil's fate is known)
+    searched: bool
 
     @property
     def turned(self) -> bool:
@@ -125,6 +127,7 @@ def chances(config: ArenaConfig, runs: list[screen.Run], tricks: int,
                 continue
             state = start
             answers: set[bool] = set()
+            searched = False
             for _, action in result.actions:
                 state = apply(state, action)
                 if not isinstance(action, Play):
@@ -137,9 +140,11 @@ def chances(config: ArenaConfig, runs: list[screen.Run], tricks: int,
                 answer = forced(t, _position(state), seat, nodes)
                 if answer is not None:
                     answers.add(answer)
+                    searched = True
                 if answers == {True, False}:
                     break
-            out.append(Chance(who[seat], not result.tricks[seat], frozenset(answers)))
+            out.append(Chance(who[seat], not result.tricks[seat], frozenset(answers),
+                              searched))
     return out
 
 
@@ -160,6 +165,10 @@ def report(found: list[Chance], names: tuple[str, str], tricks: int) -> list[str
             f"side: {sum(c.turned for c in lost)}",
             f"  lost, beyond holding from {tricks} tricks left (or lost before): "
             f"{sum(not c.turned for c in lost)}"]
+        unsearched = sum(not c.searched for c in mine)
+        if unsearched:
+            lines.append(f"  (of these, {unsearched} known only from the last card: the "
+                         f"search found no earlier answer within its limit)")
     return lines
 
 
