@@ -26,8 +26,10 @@ from pathlib import Path
 
 from spades.ai import kernel as k
 from spades.ai.arena import ArenaConfig, parse_contender, run_start
+from spades.ai.hard import _bids_of
+from spades.ai.hard import _position as hard_position
 from spades.ai.solver import distinct
-from spades.engine import PRESETS, GameState, Phase, Play, apply
+from spades.engine import PRESETS, GameState, Phase, Play, apply, player_view
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screen  # the cache holds its runs
@@ -102,14 +104,10 @@ class Chance:
 
 
 def _position(state: GameState) -> k.Position:
-    """The hand in play as the search sees it, every hand visible (as ``hard`` builds it)."""
-    hand = state.hand
-    bids = [b.tricks if b is not None else 0 for b in hand.bids]
-    nils = [(k.BLIND if b.blind else k.NIL) if b is not None and b.nil else k.PLAIN
-            for b in hand.bids]
-    return k.Position(hands=hand.hands, leader=hand.leader, trick=hand.trick,
-                      broken=hand.broken, tricks=hand.tricks, played=hand.played,
-                      first=not hand.history, bids=bids, nils=nils, players=len(hand.hands))
+    """The hand in play as Hard's search builds it, with every hand visible."""
+    view = player_view(state, state.hand.turn)
+    bids, nils = _bids_of(view)
+    return hard_position(view, list(state.hand.hands), bids, nils)
 
 
 def chances(config: ArenaConfig, runs: list[screen.Run], tricks: int,
