@@ -292,8 +292,8 @@ class HardPlayer:
         # bid first" (bags free in the play until then, a scratch option) traded points with
         # bags charged for points without: paired per deal on the standard deals of seed 2
         # (``bench/screen.py --plays``), +1.66 ± 3.97 points a deal not charged, -11.23 ± 4.15
-        # charged, Hard set on 24 of its 600 contracts where 31; the tricks it gives away are
-        # the opponents' bags.
+        # charged, Hard set on 24 of its 600 contracts where 31 (how much of that is its own
+        # bags and how much the opponents' was not measured).
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
         guide = k.Guide(t, bids, nils)
