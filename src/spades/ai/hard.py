@@ -293,7 +293,14 @@ class HardPlayer:
         # bags charged for points without: paired per deal on the standard deals of seed 2
         # (``bench/screen.py --plays``), +1.66 ± 3.97 points a deal not charged, -11.23 ± 4.15
         # charged, Hard set on 24 of its 600 contracts where 31 (how much of that is its own
-        # bags and how much the opponents' was not measured).
+        # bags and how much the opponents' was not measured). Every bag at half its share, its
+        # own and the opponents' (a scratch option of ``Evaluator``), on the same deals:
+        # in the play only -0.48 ± 3.17 not charged, -4.68 ± 3.29 charged (434 runs played
+        # differently); in the bids and the play -3.85 ± 4.02 and -7.00 ± 4.09 (Hard bid 195
+        # nils and made 163, where 168 and 149). Nor does seeing every hand raise the figure
+        # without bags: Hard handed the true deal for its card play (``bench/oracle.py``)
+        # gains +9.37 ± 4.96 charged and -0.93 ± 5.05 not charged, so what its search would
+        # gain from better reading goes to the bags, as its evaluation asks.
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
         guide = k.Guide(t, bids, nils)
@@ -415,7 +422,20 @@ class HardPlayer:
     def _bid_playouts(self, view: PlayerView, holdings: list[int], bids_tried: list[Bid],
                       seed: int) -> tuple[list[float], list[int]]:
         """For each bid tried: the value of the hand played out on this deal (the same
-        playout seed for each), and the tricks the seat took."""
+        playout seed for each), and the tricks the seat took.
+
+        Bags are charged their full share here too. Screened on the standard deals of seed 2
+        (``bench/screen.py``, paired per deal, not charged / charged; scratch options of
+        ``Evaluator``, removed): the seat's own bags at 1.5 times their share -0.82 ± 3.03 /
+        -1.62 ± 2.95 (152 nils bid, 46 sets of 600 where 168 and 31); every bag at 1.5
+        times -1.51 ± 2.75 / -2.37 ± 2.65; the opponents' bags at half +0.36 ± 0.43 / +0.43 ±
+        0.41 (10 runs bid differently). Played out on the true deal instead of sampled ones
+        (``bench/oracle.py:where=bid``) the bids lose -6.29 ± 6.25 / -6.93 ± 6.17 (222 nils,
+        163 made; 70 sets): on a deal it knows, the rule-played playouts promise nils the
+        table does not make, which the sampler's spread and the opponents' ``edge`` offset.
+        Its contracts gain (made by both sides: +3.21 a deal against Hard's -0.87, by
+        ``--where``); its nils lose (+5.58 a deal from 176 nils only it bid, against +12.95
+        from Hard's 118)."""
         t = k.table_of(view.rules)
         n = view.rules.players
         reads = _read_hands(view, holdings, t)
