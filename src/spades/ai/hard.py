@@ -144,6 +144,10 @@ OPPONENT_EDGE = 0.6
 #: but a larger credit there alone is level (a scratch option; not charged, paired per deal):
 #: 0.3, 0.35 and 0.45 gave +0.13 ± 1.25, +1.33 ± 1.54 and -0.11 ± 2.46 on seed 2 (180, 192 and
 #: 217 nils bid), 0.35 and 0.45 gave -0.52 ± 1.37 and -0.89 ± 2.61 on seed 1 (215 and 244).
+#: Nor does refusing a nil the playouts make less often than a floor, whatever its value
+#: with the credit (a scratch option; not charged, paired per deal): a floor of 0.4 gave
+#: +0.46 ± 1.21 on seed 2 and -0.13 ± 0.76 on seed 1 (8 and 5 runs bid differently), 0.45
+#: -0.14 ± 1.51 and -2.38 ± 2.13, 0.5 -2.19 ± 2.12 on seed 2 (140 nils bid, 126 made).
 NIL_SAVED = 0.25
 #: A hand with this many spades or more gets no share of its lost nil playouts
 #: (``NIL_SAVED``; None: every nil hand gets it). What the table does better than the playouts
@@ -299,8 +303,9 @@ class HardPlayer:
         # differently); in the bids and the play -3.85 ± 4.02 and -7.00 ± 4.09 (Hard bid 195
         # nils and made 163, where 168 and 149). Nor does seeing every hand raise the figure
         # without bags: Hard handed the true deal for its card play (``bench/oracle.py``)
-        # gains +9.37 ± 4.96 charged and -0.93 ± 5.05 not charged, so what its search would
-        # gain from better reading goes to the bags, as its evaluation asks.
+        # gains +9.37 ± 4.96 charged and -0.93 ± 5.05 not charged (seed 1: +8.70 ± 5.15 and
+        # -0.30 ± 5.39), so what its search would gain from better reading goes to the bags,
+        # as its evaluation asks.
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
         guide = k.Guide(t, bids, nils)
