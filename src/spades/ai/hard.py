@@ -122,6 +122,12 @@ _SOLVE_COST = 5
 #: of 8, with 0.6 on 1 (as with the shade this reading replaced). Screened at 0.5, it was
 #: level on points with the line alone (``spades arena hard:iterations=300 frozen --deals
 #: 300``, seeds 22 and 21, paired per deal: +1.0 and +0.4 not charged, each ± 5.6).
+#: Another edge for the bids alone (a scratch option) lost on the standard deals of seed 2
+#: (``bench/screen.py``, paired per deal, not charged / charged): 0.3 -1.41 ± 2.59 / -1.63
+#: ± 2.23 (38 sets of 600 where 31), 0.9 -2.30 ± 2.07 / -1.66 ± 1.95 (28 sets). So did
+#: bidding the highest plain bid within a few points of the best (a lean up, since the
+#: oracle's bids made more of their contracts): 2 points -0.14 ± 1.40 / -0.42 ± 1.26, 5
+#: points -1.83 ± 2.75 / -2.18 ± 2.48 (48 sets).
 OPPONENT_EDGE = 0.6
 #: The share of the nils lost in bid playouts that the table would make, credited to the nil
 #: candidate: the playouts' nil bidder and partner play by rule, the table's by search, and
@@ -160,7 +166,10 @@ NIL_SAVED = 0.25
 #: 149 of 168 nils where it made 156 of 180. Playouts with no random cards (``kernel.Guide``'s
 #: eps 0, a scratch option) and the credit for all bid more nils and lost more of them: -5.1
 #: ± 6.7 not charged, -7.0 ± 6.6 charged over the first 150 of those deals (Hard made 97 of
-#: 122 nils where it made 91 of 105).
+#: 122 nils where it made 91 of 105). Three or five spades lose to four on seed 2
+#: (``bench/screen.py hard hard:credit_spades=3 hard:credit_spades=5 --deals 300 --seed 2``,
+#: paired per deal, not charged): -1.92 ± 1.91 (137 nils bid, 123 made) and -0.51 ± 1.48
+#: (180, 156).
 CREDIT_SPADES: int | None = 4
 #: A seat whose partner has already bid nil bids this many tricks under the bid its playouts
 #: choose. Its playouts count its tricks too high: covering costs tricks at the table that the
