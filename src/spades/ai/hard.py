@@ -154,6 +154,8 @@ OPPONENT_EDGE = 0.6
 #: with the credit (a scratch option; not charged, paired per deal): a floor of 0.4 gave
 #: +0.46 ± 1.21 on seed 2 and -0.13 ± 0.76 on seed 1 (8 and 5 runs bid differently), 0.45
 #: -0.14 ± 1.51 and -2.38 ± 2.13, 0.5 -2.19 ± 2.12 on seed 2 (140 nils bid, 126 made).
+#: A smaller credit for a nil bid after the partner's bid (where more are lost) is level
+#: too on seed 2: 0.15 -0.34 ± 1.12, 0.2 -0.03 ± 0.70 (156 and 163 nils bid).
 NIL_SAVED = 0.25
 #: A hand with this many spades or more gets no share of its lost nil playouts
 #: (``NIL_SAVED``; None: every nil hand gets it). What the table does better than the playouts
