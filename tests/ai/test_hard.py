@@ -14,6 +14,7 @@ from spades.ai import kernel
 from spades.ai.hard import (
     COVER_SHADE,
     CREDIT_SPADES,
+    NIL_ATTACK,
     NIL_SAVED,
     NIL_SEARCH,
     NIL_SOLVE_TRICKS,
@@ -229,12 +230,28 @@ def test_nils_the_playouts_lose_are_partly_counted_as_made() -> None:
     rules = PRESETS["partnership"]
     state = _dealt(rules, "2S 8S KH 5H 4H AD 3D 4D 6D 2C 3C QC 7D")
     view = player_view(state, 0)
-    bids = {saved: HardPlayer(iterations=300, nil_saved=saved).choose(view, random.Random(1))
-            for saved in (0.0, 1.0)}
+    bids = {saved: HardPlayer(iterations=300, nil_saved=saved, nil_attack=1.0).choose(
+        view, random.Random(1)) for saved in (0.0, 1.0)}
     assert bids[0.0] != NIL and isinstance(bids[0.0], Bid), bids
     assert bids[1.0] == NIL, bids
     assert 0.0 < NIL_SAVED < 0.5  # a share: nils are still lost at the table
     assert HardPlayer().nil_saved == NIL_SAVED
+
+
+def test_the_opponents_attack_our_nil_only_part_of_the_time() -> None:
+    """The bid playouts' opponents lead low at our nil ``nil_attack`` of the time, as the
+    table does (``bench/nil_playouts.py``): the same hand as above, with no credit, bids
+    one when they always attack and nil when they attack 30 % of the time. Our own side's
+    seats always attack an opponent's nil."""
+    rules = PRESETS["partnership"]
+    view = player_view(_dealt(rules, "2S 8S KH 5H 4H AD 3D 4D 6D 2C 3C QC 7D"), 0)
+    bids = {attack: HardPlayer(iterations=300, nil_saved=0.0, nil_attack=attack).choose(
+        view, random.Random(1)) for attack in (1.0, 0.3)}
+    assert isinstance(bids[1.0], Bid) and not bids[1.0].nil, bids
+    assert bids[0.3] == NIL, bids
+    assert HardPlayer(nil_attack=0.3)._attack(view) == (1.0, 0.3, 1.0, 0.3)
+    assert HardPlayer(nil_attack=1.0)._attack(view) is None
+    assert 0.0 < NIL_ATTACK < 1.0 and HardPlayer().nil_attack == NIL_ATTACK
 
 
 def test_a_nil_with_four_spades_gets_no_credit_when_told() -> None:
@@ -243,8 +260,9 @@ def test_a_nil_with_four_spades_gets_no_credit_when_told() -> None:
     when every lost nil playout is credited, bids one; with the credit for all, nil."""
     rules = PRESETS["partnership"]
     view = player_view(_dealt(rules, "2S 4S 6S 7S 9H 5H 2H KD 3D 4D 7C 2C 3C"), 0)
-    bids = {spades: HardPlayer(iterations=300, nil_saved=1.0, credit_spades=spades).choose(
-        view, random.Random(1)) for spades in (None, 4, 5)}
+    bids = {spades: HardPlayer(iterations=300, nil_saved=1.0, credit_spades=spades,
+                               nil_attack=1.0).choose(view, random.Random(1))
+            for spades in (None, 4, 5)}
     assert bids[None] == NIL and bids[5] == NIL, bids
     assert isinstance(bids[4], Bid) and not bids[4].nil, bids
     assert HardPlayer().credit_spades == CREDIT_SPADES
@@ -427,6 +445,9 @@ def test_trust_and_tolerance_are_checked() -> None:
         HardPlayer(nil_search=0.0)
     with pytest.raises(ValueError, match="credit_spades must be at least 1"):
         HardPlayer(credit_spades=0)
+    for attack in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="nil_attack must be from 0 to 1"):
+            HardPlayer(nil_attack=attack)
 
 
 def _counted(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:

@@ -317,3 +317,23 @@ def test_guide_habits() -> None:
     assert _guide_card(["AH 3H", "4C", "2C", "5C"], ["2H", "KH", "5H"], 1, nil) == "AH"
     assert _guide_card(["AS 2D", "4C", "2C", "5C"], ["4H", "KH", "6H"], 1, plain,
                        played="AH") == "2D"
+
+
+def test_guide_attack_on_a_nil() -> None:
+    """``attack``: a seat on lead against an opponent's live nil leads low at it that share
+    of the time, and otherwise leads for its own side (here a sure winner, as it would with
+    no nil at the table); without it, or at 1, always low."""
+    t = k.table_of(PRESETS["partnership"])
+    hands = [_cards("9C"), _cards("AH 2C"), _cards("KH 8H 5H"), _cards("3C")]
+
+    def leads(attack: list[float] | None, seed: int) -> str:
+        pos = k.Position(hands=hands, leader=1, tricks=[2, 2, 0, 2], bids=[3, 3, 0, 3],
+                         nils=[0, 0, k.NIL, 0], players=4, broken=True)
+        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, attack=attack)
+        return str(CARDS[guide.choose(pos, random.Random(seed).random)])
+
+    assert {leads(None, s) for s in range(20)} == {"2C"}
+    assert {leads([1.0] * 4, s) for s in range(20)} == {"2C"}
+    assert {leads([1.0, 0.0, 1.0, 1.0], s) for s in range(20)} == {"AH"}
+    half = [leads([1.0, 0.5, 1.0, 1.0], s) for s in range(200)]
+    assert set(half) == {"AH", "2C"} and 60 < half.count("2C") < 140

@@ -22,7 +22,8 @@ Its known flaw, strategy fusion, is smallest in Spades, where all plays are publ
 Bids are chosen the same way: each candidate bid (nil included) is played out on the same
 sampled deals, with the bids of seats yet to speak read from their sampled hands as players
 bid them (``reading``: a line fitted on a mix of styles, the one the sampler reads the bids
-made with; opponents dealt a little stronger than they bid), and the bid with the best
+made with; opponents dealt a little stronger than they bid, and on lead against our nil
+leading low at it only part of the time, as the table does), and the bid with the best
 expected score wins; a nil lost in a playout is partly credited, as the table saves many that
 rule-played playouts lose (not a nil with four spades, which no discard saves), and a seat
 covering its partner's nil bids under its playouts' choice, as covering costs tricks. The score
@@ -156,7 +157,27 @@ OPPONENT_EDGE = 0.6
 #: -0.14 ± 1.51 and -2.38 ± 2.13, 0.5 -2.19 ± 2.12 on seed 2 (140 nils bid, 126 made).
 #: A smaller credit for a nil bid after the partner's bid (where more are lost) is level
 #: too on seed 2: 0.15 -0.34 ± 1.12, 0.2 -0.03 ± 0.70 (156 and 163 nils bid).
-NIL_SAVED = 0.25
+#: From NIL_ATTACK's adoption the credit is 0.1, not 0.25: playouts whose defence leads low
+#: less often lose fewer of the nils the table makes, and need less of it (see there).
+NIL_SAVED = 0.1
+#: How often the opponents, on lead against our side's live nil, lead low at it in the bid
+#: playouts (``kernel.Guide``'s ``attack``); the rest of the time they lead for their own
+#: side. Playouts that always lead low broke nils the table made. Each nil of the standard
+#: deals played out 200 times from the true deal, every bid as made (``bench/nil_playouts.py
+#: CACHE --attack 1 0.3`` on ``bench/screen.py``'s runs of Hard against the frozen Normal):
+#: on seed 2 Hard's 168 nils were given 0.674 at 1 and made 0.887 of the time, the 43 given
+#: under 0.3 made 0.91; the log loss of that chance was 0.838 at 1 and 0.464 at 0.3 (seed 1,
+#: 197 nils: 0.615 and 0.379). The frozen Normal's nils, attacked by Hard's search, are
+#: foreseen better at 1 (seed 2: 0.651 against 0.829; seed 1: 0.878 against 1.086), so our
+#: side's seats attack at 1. On points, in the bids only, paired per deal against 1 with a
+#: credit of 0.25 (``bench/screen.py hard hard:nil_attack=0.3,nil_saved=0.1 --deals 300
+#: --seed S``, not charged / charged): seed 2 +1.48 ± 3.17 / +1.73 ± 3.15 (Hard bid 214
+#: nils and made 179, where 168 and 149; set on 27 of 600 contracts, where 31), seed 1 +0.80
+#: ± 3.02 / +0.95 ± 3.02 (243 and 208, where 197 and 177; 33 sets, where 38). On seed 2, 0.3
+#: with the credit at 0.25 gave +1.24 ± 4.04 / +1.52 ± 4.06 (256 nils, 203 made), 0 with no
+#: credit +0.82 ± 3.59 / +0.95 ± 3.60 (235, 190), and the same attack in the play's playouts
+#: too (``--plays``) +0.94 ± 3.86 / +1.52 ± 4.00 (214, 181): the play keeps 1.
+NIL_ATTACK = 0.3
 #: A hand with this many spades or more gets no share of its lost nil playouts
 #: (``NIL_SAVED``; None: every nil hand gets it). What the table does better than the playouts
 #: is discard and cover; a nil long in spades is lost to spades forced on it late, which no
@@ -241,6 +262,9 @@ class HardPlayer:
     trust: float = PLAY_TRUST
     #: points within which the card the habits choose is preferred to the best
     tolerance: float = HABIT_TOLERANCE
+    #: how often the opponents, on lead against our side's live nil, lead low at it in the
+    #: bid playouts (1: always, as our side does)
+    nil_attack: float = NIL_ATTACK
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/hard_bids.py``; it plays no part in any decision).
@@ -254,6 +278,8 @@ class HardPlayer:
             raise ValueError(f"iterations must be at least 1, not {self.iterations}")
         if self.time_limit is not None and self.time_limit <= 0:
             raise ValueError(f"time_limit must be positive or None, not {self.time_limit}")
+        if not 0 <= self.nil_attack <= 1:
+            raise ValueError(f"nil_attack must be from 0 to 1, not {self.nil_attack}")
         if not 0 <= self.trust < 1:
             raise ValueError(f"trust must be at least 0 and under 1, not {self.trust}")
         if self.tolerance < 0:
@@ -457,6 +483,7 @@ class HardPlayer:
         reads = _read_hands(view, holdings, t)
         reading = self._reading(view)
         leader = _first_leader(view, holdings)
+        attack = self._attack(view)
         values: list[float] = []
         taken: list[int] = []
         for bid in bids_tried:
@@ -465,11 +492,20 @@ class HardPlayer:
                              nils=nils, players=n)
             evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                    bags=view.bags, win_bonus=self.win_bonus)
-            tricks = k.guided_playout(t, pos, k.Guide(t, bids, nils),
-                                      random.Random(seed).random)
+            guide = k.Guide(t, bids, nils, attack=attack)
+            tricks = k.guided_playout(t, pos, guide, random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])
         return values, taken
+
+    def _attack(self, view: PlayerView) -> tuple[float, ...] | None:
+        """The playouts' ``attack``: ``nil_attack`` for the opponents' seats, 1 for ours
+        (our side attacks a nil by search, and its playouts are best read as attacking)."""
+        if self.nil_attack >= 1.0:
+            return None
+        side_of = view.rules.side_of
+        return tuple(self.nil_attack if side_of[s] != view.my_side else 1.0
+                     for s in range(view.rules.players))
 
     def _wants_blind_nil(self, view: PlayerView) -> bool:
         """Blind nil only when allowed by the option, and the side is well behind."""

@@ -491,15 +491,18 @@ class Guide:
     another seat's cards): make the side's bid, then duck to save bags when bags cost;
     a nil bidder ducks under the trick; its partner covers; a side sets an opponent's nil
     and takes tricks when the opponents are close to being set. ``eps`` is the chance of a
-    random legal card, so that playouts explore.
+    random legal card, so that playouts explore. ``attack`` (one number a seat; None: 1 for
+    every seat) is the chance that a seat on lead against an opponent's live nil leads low
+    at it; otherwise it leads as it would with no nil at the table.
     """
 
-    __slots__ = ("bidders", "contract", "eps", "nil", "opp_nils", "settable", "t")
+    __slots__ = ("attack", "bidders", "contract", "eps", "nil", "opp_nils", "settable", "t")
 
     def __init__(self, t: Table, bids: Sequence[int], nils: Sequence[int],
-                 eps: float = 0.05) -> None:
+                 eps: float = 0.05, attack: Sequence[float] | None = None) -> None:
         self.t = t
         self.eps = eps
+        self.attack = None if attack is None else tuple(attack)
         self.nil = tuple(bool(kind) for kind in nils)
         self.contract = tuple(sum(bids[s] for s in side if not nils[s]) for side in t.sides)
         self.bidders = tuple(tuple(s for s in side if not nils[s]) for side in t.sides)
@@ -604,7 +607,10 @@ class Guide:
         tricks = pos.tricks
         for nil_seat in self.opp_nils[seat]:
             if not tricks[nil_seat]:
-                return lowest_rank(legal)
+                attack = self.attack
+                if attack is None or attack[seat] >= 1.0 or rnd() < attack[seat]:
+                    return lowest_rank(legal)
+                break  # this time the seat leads for its own side
         if not covering and not self.wants_tricks(pos, self.t.side_of[seat]):
             return lowest_rank(legal)
         bosses = 0
