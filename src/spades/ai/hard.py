@@ -178,7 +178,9 @@ NIL_SAVED = 0.1
 #: ± 3.02 / +0.95 ± 3.02 (243 and 208, where 197 and 177; 33 sets, where 38). On seed 2, 0.3
 #: with the credit at 0.25 gave +1.24 ± 4.04 / +1.52 ± 4.06 (256 nils, 203 made), 0 with no
 #: credit +0.82 ± 3.59 / +0.95 ± 3.60 (235, 190), and the same attack in the play's playouts
-#: too (``--plays``) +0.94 ± 3.86 / +1.52 ± 4.00 (214, 181): the play keeps 1.
+#: too (``--plays``) +0.94 ± 3.86 / +1.52 ± 4.00 (214, 181): the play keeps 1. Beside 0.3
+#: (paired against it, seed 2, credit 0.1): 0.2 +0.12 ± 1.51 / -0.25 ± 1.50 (225 nils, 185
+#: made; 24 sets), 0.5 -0.88 ± 2.14 / -0.91 ± 2.15 (182, 159; 32 sets).
 NIL_ATTACK = 0.3
 #: A hand with this many spades or more gets no share of its lost nil playouts
 #: (``NIL_SAVED``; None: every nil hand gets it). What the table does better than the playouts
