@@ -337,3 +337,81 @@ def test_guide_attack_on_a_nil() -> None:
     assert {leads([1.0, 0.0, 1.0, 1.0], s) for s in range(20)} == {"AH"}
     half = [leads([1.0, 0.5, 1.0, 1.0], s) for s in range(200)]
     assert set(half) == {"AH", "2C"} and 60 < half.count("2C") < 140
+
+
+def test_guide_ruff_in_second_seat() -> None:
+    """``ruff``: a seat in second seat, void in the suit led and wanting tricks, ruffs that
+    share of the time and otherwise discards; the last seat ruffs whatever it is."""
+    t = k.table_of(PRESETS["partnership"])
+    lead = next(iter(k.cards_of(_cards("9C"))))
+
+    def second(ruff: float, seed: int) -> str:
+        hands = [_cards("3D"), _cards("2S 5H"), _cards("KC 4D"), _cards("QC 6D")]
+        pos = k.Position(hands=hands, leader=0, trick=[lead], tricks=[3, 3, 3, 2],
+                         bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
+                         broken=True)
+        assert pos.turn == 1
+        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, ruff=ruff)
+        return str(CARDS[guide.choose(pos, random.Random(seed).random)])
+
+    assert {second(1.0, s) for s in range(20)} == {"2S"}
+    assert {second(0.0, s) for s in range(20)} == {"5H"}
+    half = [second(0.5, s) for s in range(200)]
+    assert set(half) == {"2S", "5H"} and 60 < half.count("2S") < 140
+
+    trick = [lead, *k.cards_of(_cards("5C")), *k.cards_of(_cards("7C"))]
+    hands = [_cards("3D"), _cards("4D"), _cards("6D"), _cards("2S 5H")]
+    last = k.Position(hands=hands, leader=0, trick=trick, tricks=[3, 3, 3, 3],
+                      bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
+                      broken=True)
+    guide = k.Guide(t, last.bids, last.nils, eps=0.0, ruff=0.0)
+    assert {str(CARDS[guide.choose(last.copy(), random.Random(s).random)])
+            for s in range(20)} == {"2S"}
+
+
+def test_guide_second_seat_plays_to_win_a_share_of_the_time() -> None:
+    """``second``: a seat in second seat wanting tricks, with a card that wins the trick and
+    one that does not, plays to win that share of the time (its lowest sure winner, else its
+    lowest winner) and otherwise plays low; below 0 it keeps the old habit, taking a sure
+    winner and otherwise playing low."""
+    t = k.table_of(PRESETS["partnership"])
+    lead = next(iter(k.cards_of(_cards("9C"))))
+
+    def second(hand: str, share: float, seed: int) -> str:
+        hands = [_cards("3D"), _cards(hand), _cards("KC 4D"), _cards("QC 6D")]
+        pos = k.Position(hands=hands, leader=0, trick=[lead], tricks=[3, 3, 3, 2],
+                         bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
+                         broken=True)
+        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, second=share)
+        return str(CARDS[guide.choose(pos, random.Random(seed).random)])
+
+    # the ace is sure (nothing live beats it); the ten may be beaten by the king or queen
+    assert {second("AC 2C", -1.0, s) for s in range(20)} == {"AC"}
+    assert {second("TC 2C", -1.0, s) for s in range(20)} == {"2C"}
+    assert {second("AC TC 2C", 1.0, s) for s in range(20)} == {"AC"}
+    assert {second("TC JC 2C", 1.0, s) for s in range(20)} == {"TC"}
+    assert {second("AC 2C", 0.0, s) for s in range(20)} == {"2C"}
+    half = [second("TC 2C", 0.5, s) for s in range(200)]
+    assert set(half) == {"TC", "2C"} and 60 < half.count("TC") < 140
+
+
+def test_guide_trump_leads() -> None:
+    """``trump``: a seat on lead wanting tricks, holding spades and other suits, leads a
+    spade that share of the time (its boss spade, else its lowest); at 0 it leads as before,
+    here its boss of hearts."""
+    t = k.table_of(PRESETS["partnership"])
+
+    def leads(hand: str, trump: float, seed: int) -> str:
+        hands = [_cards(hand), _cards("KH 7S 2D"), _cards("QH 8S 3D"), _cards("JH 9S 4D")]
+        pos = k.Position(hands=hands, leader=0, tricks=[2, 2, 3, 3], bids=[4, 4, 4, 4],
+                         nils=[0, 0, 0, 0], players=4, first=False, broken=True)
+        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, trump=trump)
+        return str(CARDS[guide.choose(pos, random.Random(seed).random)])
+
+    assert {leads("AH 5S 3S", 0.0, s) for s in range(20)} == {"AH"}
+    assert {leads("AH 5S 3S", 1.0, s) for s in range(20)} == {"3S"}
+    assert {leads("AH AS 3S", 1.0, s) for s in range(20)} == {"AS"}
+    half = [leads("AH 5S 3S", 0.5, s) for s in range(200)]
+    assert set(half) == {"AH", "3S"} and 60 < half.count("3S") < 140
+    # only spades, or only other suits: nothing to choose between
+    assert {leads("5S 3S 2S", 1.0, s) for s in range(20)} == {"2S"}

@@ -96,8 +96,13 @@ def test_the_kernel_plays_and_scores_as_pure(preset: str) -> None:
             bids = [0 if nils[s] else 1 + (round_ + s) % 4 for s in range(n)]
             pos = module.Position(hands=hands, leader=round_ % n, tricks=[0] * n, bids=bids,
                                   nils=nils, players=n)
-            guided = module.guided_playout(t, pos.copy(), module.Guide(t, bids, nils),
-                                           rng.random)
+            # the habits' options too: a half-hearted attack on a nil, second seat mixing
+            guide = module.Guide(t, bids, nils,
+                                 attack=[0.3] * n if round_ % 4 == 0 else None,
+                                 ruff=0.5 if round_ % 2 else 1.0,
+                                 second=0.5 if round_ % 3 == 0 else -1.0,
+                                 trump=0.3 if round_ % 5 < 2 else 0.0)
+            guided = module.guided_playout(t, pos.copy(), guide, rng.random)
             plain = module.random_playout(t, pos, rng.random)
             value = module.Evaluator(t, 0, bids=bids, nils=nils, scores=[0] * len(t.sides),
                                      bags=[round_ % 10] * len(t.sides))(guided)

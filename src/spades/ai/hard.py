@@ -269,6 +269,16 @@ class HardPlayer:
     #: how often the opponents, on lead against our side's live nil, lead low at it in the
     #: bid playouts (1: always, as our side does)
     nil_attack: float = NIL_ATTACK
+    #: how often a seat in second seat that could ruff does so in the playouts (the rest
+    #: of the time it discards)
+    ruff: float = 1.0
+    #: how often a seat in second seat that wants tricks and could win the trick in the suit
+    #: led plays to win it (the lowest sure winner, else its lowest winner); the rest of the
+    #: time it plays low (-1: wins with a sure winner, else plays low)
+    second: float = -1.0
+    #: how often a seat on lead wanting tricks, with spades and other suits, leads a spade
+    #: in the playouts (its boss spade, else its lowest)
+    trump: float = 0.0
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/hard_bids.py``; it plays no part in any decision).
@@ -284,6 +294,10 @@ class HardPlayer:
             raise ValueError(f"time_limit must be positive or None, not {self.time_limit}")
         if not 0 <= self.nil_attack <= 1:
             raise ValueError(f"nil_attack must be from 0 to 1, not {self.nil_attack}")
+        if not 0 <= self.ruff <= 1:
+            raise ValueError(f"ruff must be from 0 to 1, not {self.ruff}")
+        if not 0 <= self.trump <= 1:
+            raise ValueError(f"trump must be from 0 to 1, not {self.trump}")
         if not 0 <= self.trust < 1:
             raise ValueError(f"trust must be at least 0 and under 1, not {self.trust}")
         if self.tolerance < 0:
@@ -349,7 +363,7 @@ class HardPlayer:
         # as its evaluation asks.
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
-        guide = k.Guide(t, bids, nils)
+        guide = k.Guide(t, bids, nils, ruff=self.ruff, second=self.second, trump=self.trump)
         moves = distinct_cards(view)
         if len(moves) == 1:
             return legal[moves[0]]
@@ -496,7 +510,8 @@ class HardPlayer:
                              nils=nils, players=n)
             evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                    bags=view.bags, win_bonus=self.win_bonus)
-            guide = k.Guide(t, bids, nils, attack=attack)
+            guide = k.Guide(t, bids, nils, attack=attack, ruff=self.ruff,
+                             second=self.second, trump=self.trump)
             tricks = k.guided_playout(t, pos, guide, random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])

@@ -1,0 +1,108 @@
+"""``bench/guide_fit.py``: the table's second-seat habits are counted, and every contract
+and nil at the table is played out from its deal and scored against what happened."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from spades.ai import kernel as k
+from spades.ai.arena import ArenaConfig, parse_contender
+from spades.engine import PRESETS
+from spades.engine.cards import parse_card
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def tool() -> ModuleType:
+    return _load("guide_fit")
+
+
+def _cards(text: str) -> int:
+    mask = 0
+    for word in text.split():
+        mask |= 1 << parse_card(word)
+    return mask
+
+
+def _second(hand: str, *, bids: tuple[int, ...] = (4, 4, 4, 4),
+            nils: tuple[int, ...] = (0, 0, 0, 0),
+            tricks: tuple[int, ...] = (3, 3, 3, 2)) -> k.Position:
+    hands = [_cards("3D"), _cards(hand), _cards("KC 4D"), _cards("QC 6D")]
+    return k.Position(hands=hands, leader=0, trick=[parse_card("9C")], tricks=tricks,
+                      bids=bids, nils=nils, players=4, first=False, broken=True)
+
+
+def test_the_second_seat_situations(tool: ModuleType) -> None:
+    t = k.table_of(PRESETS["partnership"])
+    assert tool.situation(t, _second("2S 5H")) == "void"
+    assert tool.situation(t, _second("AC 2C")) == "sure"  # nothing live beats the ace
+    assert tool.situation(t, _second("TC 2C")) == "unsure"  # KC and QC may beat the ten
+    assert tool.situation(t, _second("8C 2C")) is None  # no card wins: no choice
+    on_lead = k.Position(hands=[_cards("AH 3S"), _cards("KH 2D"), _cards("QH 3D"),
+                                _cards("JH 4D")], leader=0, tricks=[3, 2, 3, 3],
+                         bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
+                         broken=True)
+    assert tool.situation(t, on_lead) == "lead"
+    third = _second("2S 5H")
+    k.play(t, third, parse_card("5H"))
+    assert tool.situation(t, third) is None  # third seat is not asked about
+    assert tool.situation(t, _second("2S 3S")) is None  # every card wins: no choice
+    assert tool.situation(t, _second("2S 5H", nils=(0, 0, k.NIL, 0),
+                                   tricks=(5, 4, 0, 2))) is None  # a nil alive
+    # its side's contract made, the opponents' too: a trick would only be a bag
+    assert tool.situation(t, _second("2S 5H", bids=(4, 1, 4, 1),
+                                     tricks=(5, 2, 4, 0))) is None
+
+
+def test_log_loss_and_reports(tool: ModuleType) -> None:
+    found = [tool.Outcome(0, False, 0.8, 7.5, True, 7),
+             tool.Outcome(0, False, 0.8, 6.0, False, 5),
+             tool.Outcome(1, True, 0.0, 1.0, True, 0)]
+    expected = (-math.log(0.8) - math.log(0.2) - math.log(1e-3)) / 3
+    assert tool.log_loss(found) == pytest.approx(expected)
+    text = "\n".join(tool.report_foresight(found, ("hard", "frozen"), 0.5, -1.0, 0.3))
+    assert text.startswith("ruff 0.5, second -1, trump 0.3")
+    assert "hard's contracts: 2, tricks over the table's +0.750, made 0.800" in text
+    assert "frozen's nils: 1" in text and "frozen's contracts: none" in text
+    habits = [tool.Habit(0, "void", True), tool.Habit(0, "void", False),
+              tool.Habit(1, "sure", True), tool.Habit(1, "lead", False)]
+    lines = "\n".join(tool.report_habits(habits, ("hard", "frozen")))
+    assert "hard: lead - of 0, void 0.50 of 2, sure - of 0" in lines
+    assert "frozen: lead 0.00 of 1, void - of 0, sure 1.00 of 1" in lines
+
+
+def test_real_runs_are_read_whole(tool: ModuleType) -> None:
+    """Runs as ``bench/screen.py`` keeps them: every side's contract and every nil gets one
+    outcome with the tricks really taken, and the habits are read from the table's cards."""
+    screen = sys.modules["screen"]
+    config = ArenaConfig((parse_contender("easy"), parse_contender("frozen")),
+                         PRESETS["partnership"], deals=8, seed=5)
+    runs = [screen._full(config, index, run) for index in range(8) for run in (0, 1)]
+    found = tool.foresee(config, runs, 0.5, 0.5, 20, trump=0.3)
+    nils = sum(bid.nil for run in runs for bid in run.result.bids)
+    contracts = sum(any(not run.result.bids[s].nil for s in side)
+                    for run in runs for side in ((0, 2), (1, 3)))
+    assert sum(f.nil for f in found) == nils
+    assert sum(not f.nil for f in found) == contracts
+    for f in found:
+        assert 0.0 <= f.chance <= 1.0 and 0 <= f.taken <= 13
+    habits = tool.habits(config, runs)
+    assert habits, "sixteen hands hold second-seat choices"
+    assert {h.situation for h in habits} <= set(tool.SITUATIONS)
+    assert {h.player for h in habits} <= {0, 1}
