@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spades.ai import kernel as k
-from spades.ai.arena import ArenaConfig, parse_contender, run_start
-from spades.engine import PRESETS, GameState, Phase, Play, apply
+from spades.ai.arena import ArenaConfig, run_start
+from spades.engine import GameState, Phase, Play, apply
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import nil_chances  # the cache reader and the search's view of a hand in play
@@ -212,25 +212,18 @@ def _setting(text: str) -> tuple[float, float, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cache", type=Path, help="a baseline's runs kept by bench/screen.py")
-    parser.add_argument("--habits", type=_setting, nargs="+", default=[(1.0, -1.0)],
+    parser.add_argument("--habits", type=_setting, nargs="+", default=[(1.0, -1.0, 0.0)],
                         metavar="RUFF,SECOND", help="Guide settings, each compared")
     parser.add_argument("--attack", type=float, default=1.0,
                         help="the chance that a nil's opponents lead low at it")
     parser.add_argument("--playouts", type=int, default=300, help="playouts a hand")
     args = parser.parse_args(argv)
-    with args.cache.open("rb") as stream:
-        key, runs = nil_chances._Unpickler(stream).load()
-    baseline, against, preset, seed, deals = key
-    config = ArenaConfig((parse_contender(baseline), parse_contender(against)),
-                         PRESETS[preset], deals=deals,
-                         seed=int(seed) if seed.lstrip("-").isdigit() else seed)
-    names = (baseline, against)
-    print(f"{deals} deals, seed {seed}, {preset}: {baseline} against {against}")
-    print("\n".join(report_habits(habits(config, runs), names)))
+    kept = nil_chances.read_cache(args.cache)
+    print(kept.title)
+    print("\n".join(report_habits(habits(kept.config, kept.runs), kept.names)))
     for ruff, second, trump in args.habits:
-        found = foresee(config, runs, ruff, second, args.playouts, args.attack, trump)
-        print("\n".join(report_foresight(found, names, ruff, second, trump)))
-
+        found = foresee(kept.config, kept.runs, ruff, second, args.playouts, args.attack, trump)
+        print("\n".join(report_foresight(found, kept.names, ruff, second, trump)))
 
 if __name__ == "__main__":
     main()

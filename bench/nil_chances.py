@@ -179,6 +179,29 @@ class _Unpickler(pickle.Unpickler):
         return super().find_class(module, name)  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A baseline's runs kept by ``screen`` (``--cache``), with the arena they were played
+    in: its contenders' names and a title line for a report."""
+
+    config: ArenaConfig
+    runs: list[screen.Run]
+    names: tuple[str, str]
+    title: str
+
+
+def read_cache(path: Path) -> Kept:
+    """The runs ``screen`` kept at ``path``."""
+    with path.open("rb") as stream:
+        key, runs = _Unpickler(stream).load()
+    baseline, against, preset, seed, deals = key
+    config = ArenaConfig((parse_contender(baseline), parse_contender(against)),
+                         PRESETS[preset], deals=deals,
+                         seed=int(seed) if seed.lstrip("-").isdigit() else seed)
+    return Kept(config, runs, (baseline, against),
+                f"{deals} deals, seed {seed}, {preset}: {baseline} against {against}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cache", type=Path, help="a baseline's runs kept by bench/screen.py")
@@ -187,16 +210,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--nodes", type=int, default=400_000,
                         help="positions the search may visit for one answer")
     args = parser.parse_args(argv)
-    with args.cache.open("rb") as stream:
-        key, runs = _Unpickler(stream).load()
-    baseline, against, preset, seed, deals = key
-    names = (baseline, against)
-    config = ArenaConfig((parse_contender(baseline), parse_contender(against)),
-                         PRESETS[preset], deals=deals,
-                         seed=int(seed) if seed.lstrip("-").isdigit() else seed)
-    print(f"{deals} deals, seed {seed}, {preset}: {baseline} against {against}")
-    print("\n".join(report(chances(config, runs, args.tricks, args.nodes), names,
-                           args.tricks)))
+    kept = read_cache(args.cache)
+    print(kept.title)
+    print("\n".join(report(chances(kept.config, kept.runs, args.tricks, args.nodes),
+                           kept.names, args.tricks)))
 
 
 if __name__ == "__main__":

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spades.ai import kernel as k
-from spades.ai.arena import ArenaConfig, parse_contender, run_start
-from spades.engine import PRESETS, Play, apply
+from spades.ai.arena import ArenaConfig, run_start
+from spades.engine import Play, apply
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import nil_chances  # the cache reader and the search's view of a hand in play
@@ -108,17 +108,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="chances of leading low at a live nil, each compared")
     parser.add_argument("--playouts", type=int, default=200, help="playouts a nil")
     args = parser.parse_args(argv)
-    with args.cache.open("rb") as stream:
-        key, runs = nil_chances._Unpickler(stream).load()
-    baseline, against, preset, seed, deals = key
-    config = ArenaConfig((parse_contender(baseline), parse_contender(against)),
-                         PRESETS[preset], deals=deals,
-                         seed=int(seed) if seed.lstrip("-").isdigit() else seed)
-    print(f"{deals} deals, seed {seed}, {preset}: {baseline} against {against}")
+    kept = nil_chances.read_cache(args.cache)
+    print(kept.title)
     for attack in args.attack:
-        print("\n".join(report(foresee(config, runs, attack, args.playouts),
-                               (baseline, against), attack)))
-
+        print("\n".join(report(foresee(kept.config, kept.runs, attack, args.playouts),
+                               kept.names, attack)))
 
 if __name__ == "__main__":
     main()

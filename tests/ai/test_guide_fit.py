@@ -1,11 +1,13 @@
-"""``bench/guide_fit.py``: the table's second-seat habits are counted, and every contract
-and nil at the table is played out from its deal and scored against what happened."""
+"""``bench/guide_fit.py``: the table's habits on lead and in second seat are counted, and
+every contract and nil at the table is played out from its deal and scored against what
+happened."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
+import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -16,21 +18,10 @@ from spades.ai.arena import ArenaConfig, parse_contender
 from spades.engine import PRESETS
 from spades.engine.cards import parse_card
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
-def tool() -> ModuleType:
-    return _load("guide_fit")
+def tool(bench_tool: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_tool("guide_fit")
 
 
 def _cards(text: str) -> int:
@@ -106,3 +97,23 @@ def test_real_runs_are_read_whole(tool: ModuleType) -> None:
     assert habits, "sixteen hands hold second-seat choices"
     assert {h.situation for h in habits} <= set(tool.SITUATIONS)
     assert {h.player for h in habits} <= {0, 1}
+
+
+def test_the_tool_reads_a_kept_baseline(tool: ModuleType, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line: a cache as ``bench/screen.py`` writes it, and settings of two or
+    three numbers (the spade lead 0 when left out)."""
+    assert tool._setting("0.5,0.5") == (0.5, 0.5, 0.0)
+    assert tool._setting("1,-1,0.3") == (1.0, -1.0, 0.3)
+    screen = sys.modules["screen"]
+    config = ArenaConfig((parse_contender("easy"), parse_contender("frozen")),
+                         PRESETS["partnership"], deals=3, seed=7)
+    runs = [screen._full(config, index, run) for index in range(3) for run in (0, 1)]
+    cache = tmp_path / "easy.pickle"
+    cache.write_bytes(pickle.dumps((("easy", "frozen", "partnership", "7", 3), runs)))
+    tool.main([str(cache), "--playouts", "4"])
+    tool.main([str(cache), "--playouts", "4", "--habits", "1,-1", "0.5,0.5,0.3"])
+    out = capsys.readouterr().out
+    assert out.startswith("3 deals, seed 7, partnership: easy against frozen")
+    assert out.count("ruff 1, second -1, trump 0\n") == 2
+    assert "ruff 0.5, second 0.5, trump 0.3\n  easy's contracts:" in out

@@ -3,10 +3,8 @@ every hand visible, checked against brute force on small endings."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -14,18 +12,10 @@ import pytest
 from spades.ai import kernel as k
 from spades.engine import PRESETS, parse_card
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
-def chances() -> ModuleType:
-    path = ROOT / "bench" / "nil_chances.py"
-    spec = importlib.util.spec_from_file_location("nil_chances", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["nil_chances"] = module
-    spec.loader.exec_module(module)
-    return module
+def chances(bench_tool: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_tool("nil_chances")
 
 
 def _brute(t: k.Table, pos: k.Position, seat: int) -> bool:

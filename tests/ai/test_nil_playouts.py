@@ -3,10 +3,9 @@ the playouts' chance is scored against what happened."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -14,21 +13,10 @@ import pytest
 from spades.ai.arena import ArenaConfig, parse_contender
 from spades.engine import PRESETS
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
-def tool() -> ModuleType:
-    return _load("nil_playouts")
+def tool(bench_tool: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_tool("nil_playouts")
 
 
 def test_log_loss_scores_the_chance_given_to_what_happened(tool: ModuleType) -> None:
