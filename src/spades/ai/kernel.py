@@ -493,9 +493,15 @@ class Guide:
     and takes tricks when the opponents are close to being set. ``eps`` is the chance of a
     random legal card, so that playouts explore. ``attack`` (one number a seat; None: 1 for
     every seat) is the chance that a seat on lead against an opponent's live nil leads low
-    at it; otherwise it leads as it would with no nil at the table. ``ruff`` is the chance
-    that a seat in second seat, void in the suit led and wanting tricks, ruffs; otherwise it
-    discards (second hand low), as players at the table do about half the time.
+    at it; otherwise it leads as it would with no nil at the table.
+
+    Three habits of the table, each for a seat wanting tricks (``bench/guide_fit.py``
+    counts them; the defaults keep the playouts' old habits): ``ruff``, the chance that
+    second seat, void in the suit led, ruffs rather than discards; ``second`` (below 0: a
+    sure winner always, else low), the chance that second seat, able to win in the suit led,
+    plays to win (its lowest sure winner, else its lowest winner) rather than low;
+    ``trump``, the chance that a seat on lead with spades and other suits leads a spade (its
+    boss spade, else its lowest).
     """
 
     __slots__ = ("attack", "bidders", "contract", "eps", "nil", "opp_nils", "ruff", "second",
