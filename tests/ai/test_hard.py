@@ -448,13 +448,6 @@ def test_trust_and_tolerance_are_checked() -> None:
     for attack in (-0.1, 1.5):
         with pytest.raises(ValueError, match="nil_attack must be from 0 to 1"):
             HardPlayer(nil_attack=attack)
-        with pytest.raises(ValueError, match="ruff must be from 0 to 1"):
-            HardPlayer(ruff=attack)
-        with pytest.raises(ValueError, match="trump must be from 0 to 1"):
-            HardPlayer(trump=attack)
-    with pytest.raises(ValueError, match="second must be at most 1"):
-        HardPlayer(second=1.5)
-    assert HardPlayer(second=-1.0).second == -1.0
 
 
 def _counted(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
@@ -552,35 +545,3 @@ def test_searches_longer_while_a_nil_is_alive(playouts: list[int], nil_seat: int
     HardPlayer(iterations=40).choose(view, random.Random(1))  # the default budget
     assert len(playouts) <= round(40 * NIL_SEARCH) + 6, len(playouts)
 
-
-def test_the_table_habits_reach_the_playouts_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``ruff``, ``second`` and ``trump`` (``kernel.Guide``'s habits of the table) are
-    given to the bid playouts; to the play's only with ``play_habits``. By default the
-    playouts keep their old habits."""
-    made: list[tuple[float, float, float]] = []
-    real = kernel.Guide
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        made.append((kwargs.get("ruff", 1.0), kwargs.get("second", -1.0),
-                     kwargs.get("trump", 0.0)))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(kernel, "Guide", recording)
-    rules = PRESETS["partnership"]
-    bidding = player_view(_dealt(rules, "2S 8S KH 5H 4H AD 3D 4D 6D 2C 3C QC 7D"), 0)
-    habits = {"ruff": 0.5, "second": 0.5, "trump": 0.3}
-    HardPlayer(iterations=30, **habits).choose(bidding, random.Random(1))
-    assert made and set(made) == {(0.5, 0.5, 0.3)}
-    made.clear()
-    HardPlayer(iterations=30).choose(bidding, random.Random(1))
-    assert made and set(made) == {(1.0, -1.0, 0.0)}
-
-    playing = player_view(_position(["9H 2H 5C 6C", "3H 7C 8C 9C", "4H KC QC JC",
-                                     "TC 2D 3D"], ["AH"], leader=3, bids=[Bid(3)] * 4,
-                                    tricks=[2, 3, 2, 2]), 0)
-    for play_habits, expected in ((False, (1.0, -1.0, 0.0)), (True, (0.5, 0.5, 0.3))):
-        made.clear()
-        action = HardPlayer(iterations=30, play_habits=play_habits, **habits).choose(
-            playing, random.Random(1))
-        assert isinstance(action, Play)
-        assert made and set(made) == {expected}, play_habits

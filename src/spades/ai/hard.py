@@ -233,6 +233,23 @@ PLAY_TRUST = 0.9
 #: 2.0 per deal, the screening above, paired; the lowest card only).
 HABIT_TOLERANCE = 0.5
 
+# Three habits of the table, fitted but not adopted (``kernel.Guide``'s ``ruff``, ``second``
+# and ``trump``, given to Hard's playouts by scratch options, removed; the playouts keep
+# their old habits). Wanting tricks with no nil alive, the table ruffs in second seat about
+# half the time (Hard 0.55, the frozen Normal 0.52 on seed 2), plays to win there with a
+# sure winner 0.63 and 0.44 and with an unsure one 0.41 and 0.48, and leads a spade 0.31 and
+# 0.52 of the time when it holds spades and other suits (``bench/guide_fit.py CACHE``),
+# where the playouts ruffed and took sure winners always, and never led a spade but a boss.
+# Fitted, the playouts foresee the table's contracts better: at ruff 0.5, second 0.5 and
+# trump 0.3 the log loss of their chance of Hard's 600 contracts on seed 2 falls from 0.247
+# to 0.216, of the frozen Normal's from 0.274 to 0.233 (seed 1: 0.308 to 0.284, 0.200 to
+# 0.181). On points they lose, paired per deal against the defaults (``bench/screen.py hard
+# VARIANT --deals 300 --seed 2``, not charged / charged): ruff and second at 0.5 in the bids
+# and the play (``--plays``) -3.04 ± 3.52 / -2.94 ± 3.36 (34 sets of 600 contracts, where
+# 27); all three in the bids only -1.94 ± 2.52 / -1.37 ± 2.49; trump 0.3 in the bids only
+# -1.59 ± 2.41 / -1.51 ± 2.34, and on seed 1 +0.03 ± 2.85 / +0.37 ± 2.84. Playouts closer to
+# the table's habits rank the bids and cards no better.
+
 
 @dataclass
 class HardPlayer:
@@ -269,35 +286,6 @@ class HardPlayer:
     #: how often the opponents, on lead against our side's live nil, lead low at it in the
     #: bid playouts (1: always, as our side does)
     nil_attack: float = NIL_ATTACK
-    # Three habits of the table, fitted but not adopted (``kernel.Guide``'s ``ruff``,
-    # ``second`` and ``trump``; the defaults are the playouts' old habits). Wanting tricks
-    # with no nil alive, the table ruffs in second seat about half the time (Hard 0.55,
-    # the frozen Normal 0.52 on seed 2), plays to win there with a sure winner 0.63 and
-    # 0.44 and with an unsure one 0.41 and 0.48, and leads a spade 0.31 and 0.52 of the
-    # time when it holds spades and other suits (``bench/guide_fit.py CACHE``), where the
-    # playouts ruffed and took sure winners always, and never led a spade but a boss.
-    # Fitted, the playouts foresee the table's contracts better: at ruff 0.5, second 0.5
-    # and trump 0.3 the log loss of their chance of Hard's 600 contracts on seed 2 falls
-    # from 0.247 to 0.216, of the frozen Normal's from 0.274 to 0.233 (seed 1: 0.308 to
-    # 0.284, 0.200 to 0.181). On points they lose, paired per deal against the defaults
-    # (``bench/screen.py hard VARIANT --deals 300 --seed 2``, not charged / charged):
-    # ruff and second at 0.5 in the bids and the play (``play_habits``, ``--plays``) -3.04
-    # ± 3.52 / -2.94 ± 3.36 (34 sets of 600 contracts, where 27); all three in the bids
-    # only -1.94 ± 2.52 / -1.37 ± 2.49; trump 0.3 in the bids only -1.59 ± 2.41 / -1.51 ±
-    # 2.34, and on seed 1 +0.03 ± 2.85 / +0.37 ± 2.84. Playouts closer to the table's
-    # habits rank the bids and cards no better.
-    #: how often a seat in second seat that could ruff does so in the playouts (the rest
-    #: of the time it discards)
-    ruff: float = 1.0
-    #: how often a seat in second seat that wants tricks and could win the trick in the suit
-    #: led plays to win it (the lowest sure winner, else its lowest winner); the rest of the
-    #: time it plays low (-1: wins with a sure winner, else plays low)
-    second: float = -1.0
-    #: how often a seat on lead wanting tricks, with spades and other suits, leads a spade
-    #: in the playouts (its boss spade, else its lowest)
-    trump: float = 0.0
-    #: the three habits above in the play's playouts too (else in the bids' only)
-    play_habits: bool = False
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/hard_bids.py``; it plays no part in any decision).
@@ -313,13 +301,6 @@ class HardPlayer:
             raise ValueError(f"time_limit must be positive or None, not {self.time_limit}")
         if not 0 <= self.nil_attack <= 1:
             raise ValueError(f"nil_attack must be from 0 to 1, not {self.nil_attack}")
-        if not 0 <= self.ruff <= 1:
-            raise ValueError(f"ruff must be from 0 to 1, not {self.ruff}")
-        if not 0 <= self.trump <= 1:
-            raise ValueError(f"trump must be from 0 to 1, not {self.trump}")
-        if self.second > 1:
-            raise ValueError(f"second must be at most 1 (below 0: the old habit), "
-                             f"not {self.second}")
         if not 0 <= self.trust < 1:
             raise ValueError(f"trust must be at least 0 and under 1, not {self.trust}")
         if self.tolerance < 0:
@@ -385,8 +366,7 @@ class HardPlayer:
         # as its evaluation asks.
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
-        guide = (k.Guide(t, bids, nils, ruff=self.ruff, second=self.second, trump=self.trump)
-                 if self.play_habits else k.Guide(t, bids, nils))
+        guide = k.Guide(t, bids, nils)
         moves = distinct_cards(view)
         if len(moves) == 1:
             return legal[moves[0]]
@@ -533,8 +513,7 @@ class HardPlayer:
                              nils=nils, players=n)
             evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                    bags=view.bags, win_bonus=self.win_bonus)
-            guide = k.Guide(t, bids, nils, attack=attack, ruff=self.ruff,
-                             second=self.second, trump=self.trump)
+            guide = k.Guide(t, bids, nils, attack=attack)
             tricks = k.guided_playout(t, pos, guide, random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])

@@ -633,11 +633,11 @@ class Guide:
                 break  # this time the seat leads for its own side
         if not covering and not self.wants_tricks(pos, self.t.side_of[seat]):
             return lowest_rank(legal)
-        spades = legal & SPADES
-        if (self.trump > 0.0 and not covering and spades and legal & NON_SPADES
-                and rnd() < self.trump):  # a spade lead: the boss, else the lowest
-            top = spades.bit_length() - 1
-            return top if not live & SPADES & ABOVE[top] else lowest(spades)
+        if self.trump > 0.0 and not covering:
+            spades = legal & SPADES
+            if spades and legal & NON_SPADES and rnd() < self.trump:
+                top = spades.bit_length() - 1  # a spade lead: the boss, else the lowest
+                return top if not live & SPADES & ABOVE[top] else lowest(spades)
         bosses = 0
         for suit in SUIT_MASKS:
             mine = legal & suit
