@@ -250,6 +250,20 @@ HABIT_TOLERANCE = 0.5
 # -1.59 ± 2.41 / -1.51 ± 2.34, and on seed 1 +0.03 ± 2.85 / +0.37 ± 2.84. Playouts closer to
 # the table's habits rank the bids and cards no better.
 
+# A nil bid read by a fit to the table's nils, not adopted (a scratch option; the sampler
+# keeps ``sampler.nil_likelihood``). Styles bid nil on different hands: over 2,000 auctions
+# of a random mix (Easy, Normal, the frozen Normal, Hard at 300 iterations; partnership),
+# fitted by iterative proportional fitting to random hands (the factors a hand's weight
+# needs for the weighted deals to hold each feature as the nil hands do), a side ace weighs
+# 0.41 in Hard's nils (391 of them) but 0.016 in the frozen Normal's (131) and Normal's (89);
+# the king of spades 0.21 and 0.07; four spades 0.17 and 0.12 of the best count. Fitted
+# on the mix, each style alike (ace 0.083, side king 0.24, king of spades 0.10, queen 0.20),
+# the samplers of the bids and the play lost on the standard deals of seed 2 (``bench/
+# screen.py hard hard:nil_fit=true --plays``, paired per deal): -2.07 ± 3.73 not charged,
+# -1.04 ± 4.04 charged. The frozen Normal's nils paid more to Hard's side (+1.06 a deal
+# where +0.63); Hard's own paid less (made 173 of 213 where 179 of 214): read as the mix bids
+# them, a Hard partner's nil is dealt too few aces, and its cover plays for the wrong cards.
+
 
 @dataclass
 class HardPlayer:
