@@ -9,10 +9,17 @@ the bids before it), and for every plain bid records the hand's quick count
 ``bid = intercept + slope * count`` by least squares, per style and over the whole mix (each
 style weighed alike), with the spread of the bids about the line: the reading Hard uses is
 the mix's. It also prints each style's mean gap (count minus bid, by bidding position).
-Figures only; nothing here can fail.
+
+Nil is read the same way: for every bid made on a seen hand whose partner has not bid nil
+(players almost never bid nil beside a nil), the chance of nil is fitted by logistic
+regression on the hand's count and the log of its nil likelihood (``nil_likelihood``, the
+weight the sampler gives a nil bidder's hand), per style and over the mix, each style
+weighed alike: Hard imagines the bids of seats still to speak with the mix's chance
+(``spades.ai.reading.NIL_FITS``). Figures only; nothing here can fail.
 
     PYTHONPATH=src python3 bench/bid_fit.py --deals 1500 --seed 1      # from the project root
     PYTHONPATH=src python3 bench/bid_fit.py --styles normal,frozen --deals 400
+    PYTHONPATH=src python3 bench/bid_fit.py --presets kinds --deals 3000 --seed nilread
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from pathlib import Path
 from spades.ai.arena import parse_contender, parse_field
 from spades.ai.kernel import table_of
 from spades.ai.reading import kind_of
-from spades.ai.sampler import estimate_tricks
+from spades.ai.sampler import estimate_tricks, nil_likelihood
 from spades.engine import Bid, Look, Phase, apply, find_preset, new_game, player_view
 
 DEFAULT_STYLES = "easy,normal,frozen,hard:iterations=300"
@@ -42,14 +49,18 @@ KINDS = ("partnership", "jokers", "cutthroat", "three-player", "three-player-kit
 
 @dataclass(frozen=True)
 class Row:
-    """One plain bid: who made it, at which seat and position of the bidding order, on what
-    hand (its count)."""
+    """One bid on a seen hand: who made it, at which seat and position of the bidding order,
+    on what hand (its count and nil likelihood), and whether it was nil (``bid`` 0) or came
+    after the partner's nil."""
 
     style: str
     seat: int
     position: int
     count: float
     bid: int
+    nil: bool = False
+    likelihood: float = 1.0
+    partner_nil: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,18 @@ class Line:
     slope: float
     spread: float
     bids: int
+
+
+@dataclass(frozen=True)
+class NilLine:
+    """The chance of nil: ``1 / (1 + exp(-z))``, ``z = intercept + count * hand's count +
+    likelihood * log(its nil likelihood)``, fitted on ``calls`` bids of which ``nils`` nil."""
+
+    intercept: float
+    count: float
+    likelihood: float
+    calls: int
+    nils: int
 
 
 def fit(rows: Sequence[Row], weights: Sequence[float] | None = None) -> Line:
@@ -79,10 +102,60 @@ def fit(rows: Sequence[Row], weights: Sequence[float] | None = None) -> Line:
 
 def fit_mix(rows: Sequence[Row]) -> Line:
     """The line over every style, each style weighed alike whatever its number of bids."""
+    return fit(rows, _weights(rows))
+
+
+def _weights(rows: Sequence[Row]) -> list[float]:
+    """Each row's weight so that every style weighs alike, whatever its number of bids."""
     counts: dict[str, int] = {}
     for row in rows:
         counts[row.style] = counts.get(row.style, 0) + 1
-    return fit(rows, [1.0 / counts[r.style] for r in rows])
+    return [1.0 / counts[r.style] for r in rows]
+
+
+def fit_nil(rows: Sequence[Row], weights: Sequence[float] | None = None) -> NilLine:
+    """Weighted logistic regression of nil on the count and the log nil likelihood, by
+    Newton's method (iteratively reweighted least squares); rows after a partner's nil are
+    left out. Needs nils and plain bids both; where the two features separate them (a style
+    that bids nil on the best nil hands alone) the coefficients grow without bound and stop
+    after 50 steps."""
+    w_all = [1.0] * len(rows) if weights is None else list(weights)
+    pairs = [(r, w) for r, w in zip(rows, w_all, strict=True) if not r.partner_nil]
+    data = [((1.0, r.count, math.log(r.likelihood)), 1.0 if r.nil else 0.0, w)
+            for r, w in pairs]
+    beta = [0.0, 0.0, 0.0]
+    for _ in range(50):
+        grad = [0.0] * 3
+        hess = [[0.0] * 3 for _ in range(3)]
+        for x, y, w in data:
+            z = sum(b * xi for b, xi in zip(beta, x, strict=True))
+            p = 1.0 / (1.0 + math.exp(-min(max(z, -35.0), 35.0)))  # (a style may separate)
+            for i in range(3):
+                grad[i] += w * (y - p) * x[i]
+                for j in range(3):
+                    hess[i][j] += w * p * (1.0 - p) * x[i] * x[j]
+        step = _solve3(hess, grad)
+        beta = [b + d for b, d in zip(beta, step, strict=True)]
+        if max(abs(d) for d in step) < 1e-10:
+            break
+    return NilLine(beta[0], beta[1], beta[2], len(pairs), sum(1 for r, _ in pairs if r.nil))
+
+
+def _solve3(a: list[list[float]], b: list[float]) -> list[float]:
+    """``x`` with ``a x = b`` (Gaussian elimination with partial pivoting)."""
+    m = [[*row, v] for row, v in zip(a, b, strict=True)]
+    size = len(b)
+    for i in range(size):
+        pivot = max(range(i, size), key=lambda r: abs(m[r][i]))
+        m[i], m[pivot] = m[pivot], m[i]
+        for j in range(i + 1, size):
+            factor = m[j][i] / m[i][i]
+            for c in range(i, size + 1):
+                m[j][c] -= factor * m[i][c]
+    x = [0.0] * size
+    for i in reversed(range(size)):
+        x[i] = (m[i][size] - sum(m[i][c] * x[c] for c in range(i + 1, size))) / m[i][i]
+    return x
 
 
 def auction(args: tuple[str, str, int, str]) -> list[Row]:
@@ -103,16 +176,21 @@ def auction(args: tuple[str, str, int, str]) -> list[Row]:
         view = player_view(state, seat)
         action = Look(seat) if view.face_down else players[seat].choose(view, rngs[seat])
         if isinstance(action, Bid):
-            if not action.nil:
-                rows.append(Row(seats[seat], seat, position, estimate_tricks(view.hand_mask, t),
-                                action.tricks))
+            if not action.blind:
+                partner = rules.partner_of[seat]
+                before = None if partner is None else view.bids[partner]
+                hand = view.hand_mask
+                rows.append(Row(seats[seat], seat, position, estimate_tricks(hand, t),
+                                action.tricks, action.nil, nil_likelihood(hand, t),
+                                before is not None and before.nil))
             position += 1
         state = apply(state, action)
     return rows
 
 
-def report(rows: Sequence[Row]) -> tuple[dict[str, object], Line]:
+def report(calls: Sequence[Row]) -> tuple[dict[str, object], Line]:
     """Print each style's line and the mix's; return them (for ``--json``) and the mix's."""
+    rows = [r for r in calls if not r.nil]
     styles = sorted({r.style for r in rows})
     out: dict[str, object] = {}
     print(f"{len(rows)} plain bids; bid = intercept + slope x count (count: estimate_tricks)")
@@ -130,6 +208,27 @@ def report(rows: Sequence[Row]) -> tuple[dict[str, object], Line]:
           f"{mix.spread:.2f} ({mix.bids} bids)")
     out["mix"] = mix.__dict__
     return out, mix
+
+
+def report_nil(calls: Sequence[Row]) -> NilLine | None:
+    """Print each style's chance of nil and the mix's; return the mix's (None: no nils)."""
+    if not any(r.nil for r in calls):
+        return None
+    print(f"{len(calls)} bids; chance of nil = 1 / (1 + exp(-z)), z = a + b x count "
+          "+ c x log(nil likelihood)")
+    for style in sorted({r.style for r in calls}):
+        mine = [r for r in calls if r.style == style]
+        made = sum(r.nil for r in mine)
+        if made:
+            line = fit_nil(mine)
+            print(f"  {style:24} {line.intercept:+.3f} {line.count:+.3f} {line.likelihood:+.3f}"
+                  f" ({made} nils of {len(mine)} bids)")
+        else:
+            print(f"  {style:24} no nils of {len(mine)} bids")
+    mix = fit_nil(calls, _weights(calls))
+    print(f"  {'the mix':24} {mix.intercept:+.3f} {mix.count:+.3f} {mix.likelihood:+.3f}"
+          f" ({mix.nils} nils of {mix.calls} bids)")
+    return mix
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -151,6 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     presets = KINDS if args.presets == "kinds" else args.presets.split(",")
     out: dict[str, object] = {}
     fits: list[str] = []
+    nil_fits: list[str] = []
     for preset in presets:
         print(f"\n{preset}:")
         work = [(preset, styles, i, args.seed) for i in range(args.deals)]
@@ -163,7 +263,16 @@ def main(argv: list[str] | None = None) -> None:
         out[preset], mix = report(rows)
         fits.append(f"    {kind_of(find_preset(preset))}: ({mix.intercept:.2f}, {mix.slope:.2f}, "
                     f"{mix.spread:.2f}),  # {preset}, {mix.bids} bids")
+        nil = report_nil(rows)
+        if nil is not None:
+            lines = out[preset]
+            assert isinstance(lines, dict)
+            lines["nil (the mix)"] = nil.__dict__
+            nil_fits.append(f"    {kind_of(find_preset(preset))}: ({nil.intercept:.3f}, "
+                            f"{nil.count:.3f}, {nil.likelihood:.3f}),  # {preset}, "
+                            f"{nil.nils} nils of {nil.calls} bids")
     print("\nspades.ai.reading.FITS:\n" + "\n".join(fits))
+    print("\nspades.ai.reading.NIL_FITS:\n" + "\n".join(nil_fits))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n")
 

@@ -24,6 +24,7 @@ from spades.ai.hard import (
     distinct_cards,
 )
 from spades.ai.levels import make_player
+from spades.ai.reading import nil_reading_of, reading_of
 from spades.ai.simple import RandomPlayer
 from spades.engine import (
     BLIND_NIL,
@@ -259,7 +260,7 @@ def test_a_nil_with_four_spades_gets_no_credit_when_told() -> None:
     hand long in spades cannot use: with ``credit_spades`` 4 this four-spade hand, a nil
     when every lost nil playout is credited, bids one; with the credit for all, nil."""
     rules = PRESETS["partnership"]
-    view = player_view(_dealt(rules, "2S 4S 6S 7S 9H 5H 2H KD 3D 4D 7C 2C 3C"), 0)
+    view = player_view(_dealt(rules, "2S 4S 6S 8S 9H 5H 2H KD 3D 4D 7C 2C 3C"), 0)
     bids = {spades: HardPlayer(iterations=300, nil_saved=1.0, credit_spades=spades,
                                nil_attack=1.0).choose(view, random.Random(1))
             for spades in (None, 4, 5)}
@@ -384,17 +385,23 @@ def test_the_bids_hard_imagines_for_other_seats_are_legal(rules: Rules) -> None:
             reads = [(rng.uniform(-2.0, rules.hand_size + 3.0), rng.random())
                      for _ in range(n)]
             mine = rng.choice([a for a in view.legal if isinstance(a, Bid) and not a.blind])
-            bids, nils = _fill_bids(view, reads, mine)
+            draws = [rng.random() for _ in range(n)]
+            bids, nils = _fill_bids(view, reads, mine, reading_of(rules),
+                                    nil_reading_of(rules), draws)
             chosen = [NIL if nils[s] else Bid(bids[s]) for s in range(n)]
+            turn = [(s - view.dealer - 1) % n for s in range(n)]  # the bidding order
             for seat in range(n):
                 if view.bids[seat] is not None or seat == view.seat:
                     continue
                 partner = rules.partner_of[seat]
                 before = None
                 if partner is not None and (view.bids[partner] is not None
-                                            or partner == view.seat or partner < seat):
+                                            or partner == view.seat
+                                            or turn[partner] < turn[seat]):
                     before = chosen[partner]  # the partner bid first (for real or here)
                 assert chosen[seat] in legal_bids(rules, before), (seat, chosen, reads)
+                if nils[seat] and not rules.suicide:
+                    assert before is None or not before.nil  # no nil beside a nil
 
 
 def test_habitual_plays_the_card_of_the_suit_worth_the_same() -> None:

@@ -22,7 +22,8 @@ Its known flaw, strategy fusion, is smallest in Spades, where all plays are publ
 Bids are chosen the same way: each candidate bid (nil included) is played out on the same
 sampled deals, with the bids of seats yet to speak read from their sampled hands as players
 bid them (``reading``: a line fitted on a mix of styles, the one the sampler reads the bids
-made with; opponents dealt a little stronger than they bid, and on lead against our nil
+made with, and nil by the chance fitted on the same mix; opponents dealt a little stronger
+than they bid, and on lead against our nil
 leading low at it only part of the time, as the table does), and the bid with the best
 expected score wins; a nil lost in a playout is partly credited, as the table saves many that
 rule-played playouts lose (not a nil with four spades, which no discard saves), and a seat
@@ -60,7 +61,7 @@ from spades.engine import (
 from . import kernel as k
 from .bidding import nil_breaks_bag_limit
 from .knowledge import live_nil
-from .reading import BidReading, reading_of
+from .reading import BidReading, NilReading, nil_reading_of, reading_of
 from .sampler import DealSampler, ImpossibleDeal, estimate_tricks, nil_likelihood
 from .solver import solve
 
@@ -517,12 +518,17 @@ class HardPlayer:
         n = view.rules.players
         reads = _read_hands(view, holdings, t)
         reading = self._reading(view)
+        nil_reading = nil_reading_of(view.rules)
+        # whether a seat yet to bid bids nil on this deal: one draw a seat, the same for
+        # every bid tried (from the deal's seed, apart from the playout's stream)
+        pick = random.Random(seed ^ 0x5EED)
+        draws = [pick.random() for _ in range(n)]
         leader = _first_leader(view, holdings)
         attack = self._attack(view)
         values: list[float] = []
         taken: list[int] = []
         for bid in bids_tried:
-            bids, nils = _fill_bids(view, reads, bid, reading)
+            bids, nils = _fill_bids(view, reads, bid, reading, nil_reading, draws)
             pos = k.Position(hands=holdings[:n], leader=leader, tricks=[0] * n, bids=bids,
                              nils=nils, players=n)
             evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
@@ -739,10 +745,14 @@ def _read_hands(view: PlayerView, holdings: list[int],
 
 
 def _fill_bids(view: PlayerView, reads: list[tuple[float, float]], mine: Bid,
-               reading: BidReading | None = None) -> tuple[list[int], list[int]]:
+               reading: BidReading | None = None, nil: NilReading | None = None,
+               draws: list[float] | None = None) -> tuple[list[int], list[int]]:
     """Every seat's bid on a sampled deal: the real ones, ``mine``, and for the seats yet to
-    bid the bid their sampled hand is read to make (``reading``, as the sampler reads the
-    bids already made; without one, the hand's count), within the rules."""
+    bid, in the order they bid, the bid their sampled hand is read to make: nil when the
+    seat's draw (``draws``, one a seat from 0 to 1; without them 0.5, the likelier call) is
+    under ``nil``'s chance for the hand and its partner's bid, real or imagined, is not nil
+    (without ``nil``, never); otherwise ``reading``'s bid (as the sampler reads the bids
+    already made; without one, the hand's count), within the rules."""
     rules = view.rules
     n = rules.players
     bids = [0] * n
@@ -755,7 +765,8 @@ def _fill_bids(view: PlayerView, reads: list[tuple[float, float]], mine: Bid,
             continue
         bids[seat] = bid.tricks
         nils[seat] = (k.BLIND if bid.blind else k.NIL) if bid.nil else k.PLAIN
-    for seat in range(n):
+    for turn in range(n):
+        seat = (view.dealer + 1 + turn) % n
         if chosen[seat] is not None:
             continue
         guess, nil_fit = reads[seat]
@@ -771,11 +782,17 @@ def _fill_bids(view: PlayerView, reads: list[tuple[float, float]], mine: Bid,
                 bids[seat] = _plain_bid(rules, other, guess)
                 chosen[seat] = Bid(bids[seat])
             continue
-        if rules.nil and guess < 1.2 and nil_fit >= 0.4:
+        partner = rules.partner_of[seat]
+        beside = None if partner is None else chosen[partner]
+        draw = 0.5 if draws is None else draws[seat]
+        if (rules.nil and nil is not None and not (beside is not None and beside.nil)
+                and draw < nil.chance(guess, nil_fit)):
             nils[seat] = k.NIL
+            chosen[seat] = NIL
         else:
             expected = guess if reading is None else reading.expected(guess)
             bids[seat] = _plain_bid(rules, None, expected)
+            chosen[seat] = Bid(bids[seat])
     return bids, nils
 
 
