@@ -37,7 +37,7 @@ from pathlib import Path
 
 from spades.ai.arena import parse_contender, parse_field
 from spades.ai.kernel import table_of
-from spades.ai.reading import kind_of
+from spades.ai.reading import NilReading, kind_of
 from spades.ai.sampler import estimate_tricks, nil_likelihood
 from spades.engine import Bid, Look, Phase, apply, find_preset, new_game, player_view
 
@@ -121,15 +121,15 @@ def fit_nil(rows: Sequence[Row], weights: Sequence[float] | None = None) -> NilL
     after 50 steps."""
     w_all = [1.0] * len(rows) if weights is None else list(weights)
     pairs = [(r, w) for r, w in zip(rows, w_all, strict=True) if not r.partner_nil]
-    data = [((1.0, r.count, math.log(r.likelihood)), 1.0 if r.nil else 0.0, w)
+    data = [((1.0, r.count, math.log(r.likelihood)), r.likelihood, 1.0 if r.nil else 0.0, w)
             for r, w in pairs]
     beta = [0.0, 0.0, 0.0]
     for _ in range(50):
+        model = NilReading(*beta)  # the chance Hard reads nil with (bounded where z runs away)
         grad = [0.0] * 3
         hess = [[0.0] * 3 for _ in range(3)]
-        for x, y, w in data:
-            z = sum(b * xi for b, xi in zip(beta, x, strict=True))
-            p = 1.0 / (1.0 + math.exp(-min(max(z, -35.0), 35.0)))  # (a style may separate)
+        for x, likelihood, y, w in data:
+            p = model.chance(x[1], likelihood)
             for i in range(3):
                 grad[i] += w * (y - p) * x[i]
                 for j in range(3):

@@ -780,7 +780,7 @@ def _fill_bids(view: PlayerView, reads: list[tuple[float, float]], mine: Bid,
         seat = (view.dealer + 1 + turn) % n
         if chosen[seat] is not None:
             continue
-        guess, nil_fit = reads[seat]
+        guess, likelihood = reads[seat]
         if rules.suicide:
             partner = rules.partner_of[seat]
             assert partner is not None
@@ -797,7 +797,7 @@ def _fill_bids(view: PlayerView, reads: list[tuple[float, float]], mine: Bid,
         beside = None if partner is None else chosen[partner]
         draw = 0.5 if draws is None else draws[seat]
         if (rules.nil and nil is not None and not (beside is not None and beside.nil)
-                and draw < nil.chance(guess, nil_fit)):
+                and draw < nil.chance(guess, likelihood)):
             nils[seat] = k.NIL
             chosen[seat] = NIL
         else:
