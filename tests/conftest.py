@@ -3,16 +3,52 @@
 Tests that need an optional service (PostgreSQL, Chromium, OpenSpiel) skip with a reason on a
 user's machine. In CI (``CI=true``) every such service is installed, so a skip there means
 something is broken: it is reported as a failure instead.
+
+No test reads files outside the repository (a clone has no ``../shared`` beside it): an
+audit hook notes every file opened beside the project but not in it, and the test that
+opened it fails.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
 from collections.abc import Generator
+from typing import Any
 
 import pytest
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: Files opened beside the project (in its parent folder, not in it nor in a temporary
+#: folder) since the running test began.
+OPENED_OUTSIDE: list[str] = []
+
+
+def is_outside(path: str, root: str = ROOT, temp: str = tempfile.gettempdir()) -> bool:
+    """Whether ``path`` is beside the project ``root`` rather than in it: in its parent
+    folder, outside the project and the temporary folder."""
+    path = os.path.abspath(path)
+    parent = os.path.dirname(root)
+    inside = (root, os.path.abspath(temp))
+    return (parent != os.sep and path.startswith(parent + os.sep)
+            and not any(path == top or path.startswith(top + os.sep) for top in inside))
+
+
+def _note_open(event: str, args: tuple[Any, ...]) -> None:
+    if event == "open" and isinstance(args[0], str) and is_outside(args[0]):
+        OPENED_OUTSIDE.append(args[0])
+
+
+sys.addaudithook(_note_open)
+
+
+@pytest.fixture(autouse=True)
+def _reads_inside_the_project() -> Generator[None, None, None]:
+    OPENED_OUTSIDE.clear()
+    yield
+    assert not OPENED_OUTSIDE, f"a test read files outside the repository: {OPENED_OUTSIDE}"
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -1,4 +1,5 @@
-"""`spades replay` on the shared example records: the exact --json output, and exit code 2
+"""`spades replay` on the example records (tests/golden/records, the project's copies of the
+shared examples): the exact --json output, and exit code 2
 with the hand and action numbers for a bad record."""
 
 from __future__ import annotations
@@ -12,11 +13,8 @@ import pytest
 
 from spades.engine import GameState
 
-RECORDS = Path(__file__).resolve().parents[3] / "shared" / "records"
-EXPECTED = json.loads((RECORDS / "expected.json").read_text()) if RECORDS.exists() else {}
-
-pytestmark = pytest.mark.skipif(not RECORDS.exists(),
-                                reason="shared/records is not beside the project")
+RECORDS = Path(__file__).resolve().parents[1] / "golden" / "records"
+EXPECTED = json.loads((RECORDS / "expected.json").read_text())
 
 
 def spades(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
