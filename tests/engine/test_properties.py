@@ -56,6 +56,7 @@ from spades.engine import (
     cards_in,
     events,
     legal_actions,
+    legal_bids,
     make_rules,
     new_game,
     player_view,
@@ -81,6 +82,8 @@ CONFIGS: dict[str, Rules] = {
     "partnership+no-bag-penalty": make_rules("partnership", bag_limit=None),
     "cutthroat+minus-nil": make_rules("cutthroat", nil=True, set_scoring="minus"),
     "three-player-kitty+nil": make_rules("three-player-kitty", nil=True),
+    "suicide+blind-nil": make_rules("suicide", blind_nil=True, blind_nil_deficit=None),
+    "two-player+blind-nil": make_rules("two-player", blind_nil=True, blind_nil_deficit=None),
 }
 
 IN_CI = bool(os.environ.get("CI"))
@@ -562,6 +565,30 @@ def test_projections_do_not_depend_on_hidden_cards(config: str, data: st.DataObj
         in_hand=data.draw(st.integers(0, 120), label="actions into the hand"),
         seat=data.draw(st.integers(0, rules.players - 1), label="seat"))
     assert compared is None or compared >= 1
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+@settings(max_examples=6, deadline=None, derandomize=IN_CI,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(seed=st.integers(0, 2**32 - 1), rng=st.randoms(use_true_random=False))
+def test_cards_are_face_down_only_while_blind_nil_is_a_legal_bid(
+        config: str, seed: int, rng: random.Random) -> None:
+    """At every step of a hand, for every seat: its cards are face down exactly while blind
+    nil is among the bids it could make (its partner's bid taken into account), and at its
+    turn exactly while blind nil is among its legal actions."""
+    rules = CONFIGS[config]
+    state = new_game(rules, seed=seed)
+    while not state.over and not state.results:
+        for seat in range(rules.players):
+            face_down = player_view(state, seat).face_down
+            assert face_down == can_bid_blind_nil(state, seat)
+            partner = rules.partner_of[seat]
+            partner_bid = state.hand.bids[partner] if partner is not None else None
+            if face_down:
+                assert BLIND_NIL in legal_bids(rules, partner_bid, blind_nil=True)
+            if seat == state.hand.turn and state.hand.phase in (Phase.BID, Phase.DRAW):
+                assert face_down == (BLIND_NIL in legal_actions(state)), seat
+        state = apply(state, rng.choice(legal_actions(state)))
 
 
 # ---------------------------------------------------------------------------- planted leaks

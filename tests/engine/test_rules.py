@@ -26,16 +26,19 @@ from spades.engine import (
     PassCards,
     Phase,
     Play,
+    RecordError,
     Rules,
     RulesError,
     apply,
     cards_in,
     find_preset,
     legal_actions,
+    load_record,
     make_rules,
     new_game,
     parse_card,
     player_view,
+    record_of,
     trick_winner,
 )
 
@@ -416,6 +419,46 @@ def test_suicide_one_partner_nil_the_other_four_or_more() -> None:
         apply(state, Bid(4))
     state = apply(state, NIL)
     assert state.hand.phase is Phase.PLAY
+
+
+def test_suicide_with_blind_nil_deals_face_up_after_a_partners_nil() -> None:
+    """A seat whose partner bid nil must bid 4 or more: blind nil is not among its bids, so
+    its cards are face up (no look to ask for, nothing to bid without seeing); a seat whose
+    partner bid a number may still bid blind nil, so its cards stay face down."""
+    rules = make_rules("suicide", blind_nil=True, blind_nil_deficit=None)
+    state = new_game(rules, seed=5)
+    assert all(player_view(state, seat).face_down for seat in range(4))
+    state = apply(apply(state, Look(0)), NIL)       # seat 0 nil
+    state = apply(apply(state, Look(1)), Bid(5))    # seat 1 five
+    assert not player_view(state, 2).face_down, "seat 2: partner bid nil"
+    assert player_view(state, 2).hand, "and it sees its cards"
+    assert Look(2) not in legal_actions(state) and BLIND_NIL not in legal_actions(state)
+    with pytest.raises(IllegalActionError, match="already face up"):
+        apply(state, Look(2))
+    with pytest.raises(IllegalActionError, match="partner bid nil, so you must bid 4"):
+        apply(state, BLIND_NIL)
+    assert player_view(state, 3).face_down, "seat 3: partner bid five, blind nil is open"
+    state = apply(state, Bid(4))
+    assert BLIND_NIL in legal_actions(state) and Look(3) in legal_actions(state)
+
+
+def test_an_older_saves_look_after_a_partners_nil_still_replays() -> None:
+    """Saves made while such a seat was dealt face down hold its look: replaying it changes
+    nothing, and the game loads as it was played."""
+    rules = make_rules("suicide", blind_nil=True, blind_nil_deficit=None)
+    state = new_game(rules, seed=5)
+    record = record_of(state, ["A", "B", "C", "D"])
+    record["hands"][0]["actions"] = [
+        {"seat": 0, "look": True}, {"seat": 0, "bid": "nil"},
+        {"seat": 1, "look": True}, {"seat": 1, "bid": 5},
+        {"seat": 2, "look": True}, {"seat": 2, "bid": 4},
+        {"seat": 3, "look": True}, {"seat": 3, "bid": "nil"}]
+    loaded = load_record(record)
+    assert loaded.hand.phase is Phase.PLAY
+    assert [b.label for b in loaded.hand.bids if b is not None] == ["nil", "5", "4", "nil"]
+    record["hands"][0]["actions"].insert(6, {"seat": 2, "look": True})  # after its bid
+    with pytest.raises(RecordError, match="already face up"):
+        load_record(record)
 
 
 def test_no_nil_bids_each_for_yourself() -> None:

@@ -251,9 +251,21 @@ def _legal_bids(state: GameState) -> tuple[Bid, ...]:
 
 def can_bid_blind_nil(state: GameState, seat: int) -> bool:
     """Blind nil is still open to ``seat`` this hand, whether or not it is its turn: blind
-    nil is on, the seat has not looked at its cards, bid (or, two-player, drawn) yet, and
-    its side is far enough behind. While this holds the seat's cards are face down: its
-    view holds none (``PlayerView.face_down``) and it may ``Look``."""
+    nil is on, the seat has not looked at its cards, bid (or, two-player, drawn) yet, its
+    partner's bid leaves it blind nil (not in suicide after a partner's nil), and its side
+    is far enough behind. While this holds the seat's cards are face down: its view holds
+    none (``PlayerView.face_down``) and it may ``Look``."""
+    if not _face_down_before_partner(state, seat):
+        return False
+    partner = state.rules.partner_of[seat]
+    partner_bid = state.hand.bids[partner] if partner is not None else None
+    return BLIND_NIL in legal_bids(state.rules, partner_bid, blind_nil=True)
+
+
+def _face_down_before_partner(state: GameState, seat: int) -> bool:
+    """``can_bid_blind_nil`` without the partner's bid: how games were played until a seat
+    whose partner's bid left it no blind nil stopped being dealt face down. A saved game's
+    look of such a seat changes nothing and is passed over on replay (``is_idle_look``)."""
     rules = state.rules
     hand = state.hand
     if not rules.blind_nil or state.over or hand.bids[seat] is not None:
@@ -270,6 +282,15 @@ def can_bid_blind_nil(state: GameState, seat: int) -> bool:
     side = rules.side_of[seat]
     best_other = max(s for i, s in enumerate(state.scores) if i != side)
     return best_other - state.scores[side] >= rules.blind_nil_deficit
+
+
+def is_idle_look(state: GameState, action: Action) -> bool:
+    """A ``Look`` by a seat whose cards are face up only because its partner's bid left it
+    no blind nil (suicide): older saves hold such looks; replaying one changes nothing."""
+    return (isinstance(action, Look) and isinstance(action.seat, int)
+            and 0 <= action.seat < state.rules.players
+            and not can_bid_blind_nil(state, action.seat)
+            and _face_down_before_partner(state, action.seat))
 
 
 def has_looked(hand: HandState, seat: int) -> bool:
@@ -456,6 +477,10 @@ def _why_no_blind(state: GameState, seat: int) -> str:
         return _not_now(hand.phase, "bid")
     if has_looked(hand, seat):
         return "you have looked at your cards: blind nil is bid before looking"
+    partner = rules.partner_of[seat]
+    partner_bid = hand.bids[partner] if partner is not None else None
+    if rules.suicide and partner_bid is not None and partner_bid.nil:
+        return f"suicide: your partner bid nil, so you must bid {rules.suicide_min} or more"
     return (f"blind nil is allowed only when your side is behind by "
             f"{rules.blind_nil_deficit} points or more")
 

@@ -25,7 +25,7 @@ from .actions import (
     Play,
 )
 from .cards import CODE_OF, Card, CardError, parse_card
-from .game import DeckError, apply, check_deck, new_game
+from .game import DeckError, apply, check_deck, is_idle_look, new_game
 from .presets import find_preset
 from .rules import OPTION_NAMES, Rules, RulesError
 from .shuffle import (
@@ -316,6 +316,8 @@ def replay(record: Record, seed: int | str = 0, shuffle: Shuffle | None = None, 
         for a, (seat, action) in enumerate(actions, start=1):
             if state.over:
                 raise RecordError("the game is over", hand=h, action=a)
+            if is_idle_look(state, action):  # an older save's look that changes nothing
+                continue
             if seat != state.hand.turn and not isinstance(action, Look):
                 raise RecordError(f"it is seat {state.hand.turn}'s turn, not seat {seat}'s",
                                   hand=h, action=a)
