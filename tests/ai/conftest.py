@@ -1,4 +1,4 @@
-"""Fixtures for the AI tests: the benchmarks' tools, loaded from ``bench/``."""
+"""Fixtures for the AI tests: the screening tools, loaded from ``bench/experiments/``."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "bench" / "experiments"
 
 
 def load_bench(name: str) -> ModuleType:
-    """``bench/<name>.py`` as the module ``name`` (the tools import each other by name)."""
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    """``bench/experiments/<name>.py`` as the module ``name`` (the tools import each other by
+    name)."""
+    spec = importlib.util.spec_from_file_location(name, EXPERIMENTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -25,5 +26,5 @@ def load_bench(name: str) -> ModuleType:
 
 @pytest.fixture(scope="session")
 def bench_tool() -> Callable[[str], ModuleType]:
-    """Loads a tool of ``bench/`` by name."""
+    """Loads a tool of ``bench/experiments/`` by name."""
     return load_bench

@@ -213,10 +213,10 @@ def _before_the_cards(result: HandResult) -> list[object]:
 
 
 def test_a_run_bid_alike_is_played_alike_to_the_end() -> None:
-    """What ``bench/screen.py`` stands on: a seat's random stream is the deal's and the
-    seat's, and Hard takes one draw from it per decision however it searches, so a version
-    that bids differently (here a larger nil credit) plays every run it bids alike exactly as
-    the other did."""
+    """What ``bench/experiments/screen.py`` stands on: a seat's random stream is the deal's
+    and the seat's, and Hard takes one draw from it per decision however it searches, so a
+    version that bids differently (here a larger nil credit) plays every run it bids alike
+    exactly as the other did."""
     rules = PRESETS["partnership"]
     alike = unlike = 0
     for index in range(6):

@@ -1,6 +1,6 @@
-"""``bench/guide_fit.py``: the table's habits on lead and in second seat are counted, and
-every contract and nil at the table is played out from its deal and scored against what
-happened."""
+"""``bench/experiments/guide_fit.py``: the table's habits on lead and in second seat are
+counted, and every contract and nil at the table is played out from its deal and scored
+against what happened."""
 
 from __future__ import annotations
 
@@ -79,8 +79,9 @@ def test_log_loss_and_reports(tool: ModuleType) -> None:
 
 
 def test_real_runs_are_read_whole(tool: ModuleType) -> None:
-    """Runs as ``bench/screen.py`` keeps them: every side's contract and every nil gets one
-    outcome with the tricks really taken, and the habits are read from the table's cards."""
+    """Runs as ``bench/experiments/screen.py`` keeps them: every side's contract and every
+    nil gets one outcome with the tricks really taken, and the habits are read from the
+    table's cards."""
     screen = sys.modules["screen"]
     config = ArenaConfig((parse_contender("easy"), parse_contender("frozen")),
                          PRESETS["partnership"], deals=8, seed=5)
@@ -101,8 +102,8 @@ def test_real_runs_are_read_whole(tool: ModuleType) -> None:
 
 def test_the_tool_reads_a_kept_baseline(tool: ModuleType, tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """The command line: a cache as ``bench/screen.py`` writes it, and settings of two or
-    three numbers (the spade lead 0 when left out)."""
+    """The command line: a cache as ``bench/experiments/screen.py`` writes it, and settings
+    of two or three numbers (the spade lead 0 when left out)."""
     assert tool._setting("0.5,0.5") == (0.5, 0.5, 0.0)
     assert tool._setting("1,-1,0.3") == (1.0, -1.0, 0.3)
     screen = sys.modules["screen"]

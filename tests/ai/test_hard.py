@@ -224,9 +224,9 @@ def test_bids_nil_with_a_nil_hand_and_counts_a_strong_one() -> None:
 
 
 def test_nils_the_playouts_lose_are_partly_counted_as_made() -> None:
-    """The bid playouts guard a nil by rule and lose nils the table makes (Hard's nils made
-    89 % of the time where its playouts made 60 %, ``bench/hard_bids.py``): a lost nil
-    playout is credited ``nil_saved`` of the swing. With no credit this hand bids one;
+    """The bid playouts guard a nil by rule and lose nils the table makes
+    (docs/ai-tuning.md#hard-nil-saved): a lost nil playout is credited ``nil_saved`` of the
+    swing. With no credit this hand bids one;
     crediting every lost nil makes nil the bid, so the credit decides marginal nils."""
     rules = PRESETS["partnership"]
     state = _dealt(rules, "2S 8S KH 5H 4H AD 3D 4D 6D 2C 3C QC 7D")
@@ -241,8 +241,8 @@ def test_nils_the_playouts_lose_are_partly_counted_as_made() -> None:
 
 def test_the_opponents_attack_our_nil_only_part_of_the_time() -> None:
     """The bid playouts' opponents lead low at our nil ``nil_attack`` of the time, as the
-    table does (``bench/nil_playouts.py``): the same hand as above, with no credit, bids
-    one when they always attack and nil when they attack 30 % of the time. Our own side's
+    table does (docs/ai-tuning.md#hard-nil-attack): the same hand as above, with no credit,
+    bids one when they always attack and nil when they attack 30 % of the time. Our own side's
     seats always attack an opponent's nil."""
     rules = PRESETS["partnership"]
     view = player_view(_dealt(rules, "2S 8S KH 5H 4H AD 3D 4D 6D 2C 3C QC 7D"), 0)
@@ -271,8 +271,8 @@ def test_a_nil_with_four_spades_gets_no_credit_when_told() -> None:
 
 def test_covering_a_partners_nil_bids_under_what_the_playouts_choose() -> None:
     """The partner bid nil first: the playouts overcount the coverer's tricks (covering costs
-    tricks they do not charge; it was set 36 % of the time, ``bench/hard_bids.py``), so it
-    bids ``cover_shade`` under their choice. The same hand after a plain bid is not shaded."""
+    tricks they do not charge: docs/ai-tuning.md#hard-cover-shade), so it bids
+    ``cover_shade`` under their choice. The same hand after a plain bid is not shaded."""
     rules = PRESETS["partnership"]
     hand = "AS QS 7S 4S AH KH 9H 3H KD 8D 4D 9C 5C"
     for partner, shaded in ((NIL, True), (Bid(3), False)):

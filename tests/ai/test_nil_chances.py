@@ -1,5 +1,5 @@
-"""``bench/nil_chances.py``'s question, whether a nil can be forced to take a trick with
-every hand visible, checked against brute force on small endings."""
+"""``bench/experiments/nil_chances.py``'s question, whether a nil can be forced to take a
+trick with every hand visible, checked against brute force on small endings."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``bench/nil_playouts.py``: every nil bid at the table is played out from its deal, and
-the playouts' chance is scored against what happened."""
+"""``bench/experiments/nil_playouts.py``: every nil bid at the table is played out from its
+deal, and the playouts' chance is scored against what happened."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def test_log_loss_scores_the_chance_given_to_what_happened(tool: ModuleType) -> 
 
 
 def test_every_nil_at_the_table_is_foreseen(tool: ModuleType) -> None:
-    """Runs as ``bench/screen.py`` keeps them: each nil bid gets one chance, its bidder is
-    the contender in that seat, and a defence that never leads low at a nil lets more
+    """Runs as ``bench/experiments/screen.py`` keeps them: each nil bid gets one chance, its
+    bidder is the contender in that seat, and a defence that never leads low at a nil lets more
     nils through than one that always does."""
     screen = sys.modules["screen"]
     config = ArenaConfig((parse_contender("easy"), parse_contender("frozen")),

@@ -1,6 +1,6 @@
-"""``bench/oracle.py``: Hard handed the true deal, for measuring what information is worth.
-It must see exactly the deal being played, only in the phases it is told, and refuse a
-decision whose state it has not seen."""
+"""``bench/experiments/oracle.py``: Hard handed the true deal, for measuring what information
+is worth. It must see exactly the deal being played, only in the phases it is told, and
+refuse a decision whose state it has not seen."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from spades.ai.sampler import DealSampler
 from spades.engine import PRESETS, Phase, apply, new_game, player_view
 
 ROOT = Path(__file__).resolve().parents[2]
-PATH = ROOT / "bench" / "oracle.py"
+PATH = ROOT / "bench" / "experiments" / "oracle.py"
 
 
 @pytest.fixture()

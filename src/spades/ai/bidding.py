@@ -43,10 +43,8 @@ _QUEEN = {2: 0.05, 3: 0.22, 4: 0.2, 5: 0.1}
 _JACK_WITH_THREE = {4: 0.35, 5: 0.25}
 
 
-#: Added to the hand's count before rounding. The frozen Normal's -0.2 ("a set costs more
-#: than a bag or two") collects 1.27 bags a hand; 0.0 only 1.03 but is set in 12 % of its
-#: bids (frozen: 8 %) and scored worse; -0.1 gives 1.16 bags a hand, sets in 10 %, and the
-#: best score of the three (400 game pairs against the frozen Normal, seed 400).
+#: Added to the hand's count before rounding (the frozen Normal: -0.2).
+#: Evidence: docs/ai-tuning.md#normal-bid-lean
 BID_LEAN = -0.1
 #: Points a nil must be expected to beat a plain bid by.
 NIL_MARGIN = -15.0
@@ -486,8 +484,8 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
     return NIL
 
 
-#: A partner's bid that can be counted on to cover a nil's risky honours (3 scored a little
-#: better than 4 against the frozen Normal; 1 or 2 is no cover).
+#: A partner's bid that can be counted on to cover a nil's risky honours (1 or 2 is no
+#: cover). Evidence: docs/ai-tuning.md#normal-nil-veto
 COVER_BID = 3
 
 
@@ -498,7 +496,7 @@ def _partner_covers(partner_bid: Bid | None) -> bool:
 
 
 #: The side-suit honours (by rank, 11 = king) that a nil cannot keep guarded without cover.
-#: Queens are left to the nil chance: vetoing them too cost games against the yardstick.
+#: Queens are left to the nil chance (docs/ai-tuning.md#normal-nil-veto).
 GUARDED_RANKS = (11,)
 #: The longest suit whose guarded king still vetoes a nil.
 GUARDED_LONGEST = 4
@@ -509,7 +507,7 @@ def guarded_honours(hand: int, rules: Rules) -> list[int]:
     (♦K86, ♦K874; a singleton or doubleton king can be shed on a void or falls under the
     ace) while the ace is out. Highest first. A king in a suit of five or more is left to
     the nil chance: the suit rarely goes round often enough to catch it, and vetoing those
-    nils too cost about 8 points a game pair against the frozen Normal."""
+    nils too cost points (docs/ai-tuning.md#normal-nil-veto)."""
     deck = deck_mask(rules)
     out: list[int] = []
     for suit in range(3):

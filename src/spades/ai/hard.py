@@ -65,216 +65,53 @@ from .reading import BidReading, NilReading, nil_reading_of, reading_of
 from .sampler import DealSampler, ImpossibleDeal, estimate_tricks, nil_likelihood
 from .solver import solve
 
-#: Playouts per decision by default; with a nil alive ``NIL_SEARCH`` times as many. On this
-#: 2-core machine, unloaded (``cd bench && PYTHONPATH=../src python3 ai.py --levels hard
-#: --deals 4``), the compiled search (``native``) takes 77 ms at the median and 485 ms at the
-#: 95th percentile, the pure one 167 and 1,238 ms (the first cards of a hand are the slowest).
+#: Playouts per decision by default; with a nil alive ``NIL_SEARCH`` times as many
+#: (decision times: docs/ai-tuning.md#hard-iterations).
 DEFAULT_ITERATIONS = 1200
 #: With this many tricks left (the one on the table included) the endgame is solved exactly.
-#: Deeper is level so far: from 6 tricks at 300 iterations, paired per deal against 4 on 600
-#: deals against the frozen Normal (seed 23), +2.1 ± 2.4 points a deal not charged and +2.4 ±
-#: 2.4 charged, in 3.3 times the time; at 300 iterations on the standard deals (``spades arena
-#: hard:iterations=300,solve_tricks=6 frozen --deals 300 --seed 1``, then 2) +22.3 and +17.2
-#: not charged (+34.2, +29.1 charged) where full strength with 4 gives +21.2 and +21.0 (+32.3,
-#: +31.8); at full strength with at most 20 deals solved (``solve_deals``) +22.3 and +20.1 (+34.1,
-#: +30.3), Hard's p95 352 and 372 ms.
+#: Evidence: docs/ai-tuning.md#hard-solve-tricks
 SOLVE_TRICKS = 4
 #: With this many tricks left the endgame is solved exactly while an opponent's nil is alive
-#: (``nil_solve_tricks``): there one card sets the nil or lets it through. Deeper is an option,
-#: not the default. At 300 iterations, 6 tricks (``bench/paired.py``, 600 deals against the
-#: frozen Normal on each of seeds 23 and 22, paired per deal against 4) gained +2.6 ± 1.6 and
-#: -0.1 ± 1.6 points a deal not charged (+1.2 ± 1.1 over the 1,200), the frozen Normal making
-#: 68 of its 139 nils where it made 81 (seed 23; 63 of 123 either way on seed 22); the same
-#: depth for every live nil, Hard's own too, gained nothing more (+0.1 ± 1.4, seed 23). At
-#: full strength 6 tricks is level (``spades arena hard:nil_solve_tricks=6 frozen --deals 300
-#: --seed 1``: +21.2 not charged, +32.0 charged, against +21.2 and +32.3 with 4; ``--seed 2``:
-#: +20.7 and +31.2 against +21.0 and +31.8) and slow where it acts: in the 6 such decisions
-#: of 12 deals (seed 1) it took 1.18 s at the median and 4.73 s at most, where 4 tricks took
-#: 0.06 and 0.09 s. From 8 tricks, 20 deals at 300 iterations took 328 s (6: 25 s, 4: 16 s).
+#: (``nil_solve_tricks``): there one card sets the nil or lets it through. Deeper is an
+#: option, not the default (docs/ai-tuning.md#hard-nil-solve-tricks).
 NIL_SOLVE_TRICKS = SOLVE_TRICKS
-#: A card decision while a nil at the table is alive gets this many times the budget. There
-#: one card may make or break the nil, 200 points apart, and the card values are the
-#: noisiest of the hand: on a nil bidder's opening lead, three searches of 300 playouts
-#: ranked its cards three different ways, each value about 40 deals deep. At 300
-#: iterations, 4 times (600 deals against the frozen Normal, seed 23, paired per deal) gained
-#: +3.2 ± 3.5 points a deal not charged (+2.7 ± 3.6 charged), Hard making 328 of its 396
-#: nils where it made 317; at full strength (``spades arena hard:nil_search=4 frozen --deals
-#: 300 --seed 1``, then 2) +23.5 and +22.7 not charged, +35.0 and +33.6 charged, where 1 (no
-#: longer search) gave +21.2 and +21.0, +32.3 and +31.8; Hard's p95 745 and 775 ms (about 400
-#: with 1). Twice the budget gave +22.1 and +33.7 on seed 1.
-#: More bid playouts are level: 4 times the playouts for a bid when nil is a candidate
-#: (300 iterations, 600 deals, seed 23, paired) gained -0.0 ± 2.2 points a deal not charged
-#: and -0.0 ± 2.2 charged, Hard making 332 of 406 nils where it made 328 of 396.
-#: Eight times (300 iterations, the same deals, paired against 4) gained +1.8 ± 2.5 not
-#: charged (+1.6 ± 2.6 charged), the frozen Normal making 72 of its 139 nils where it made 78;
-#: at full strength, compiled (``spades arena hard:nil_search=8 frozen --deals 300 --seed 1``)
-#: +19.3 not charged and +30.6 charged where 4 gives +23.5 and +35.0, Hard making 81 % of its
-#: 213 nils where it made 85 %: no better, so 4 stays.
+#: A card decision while a nil at the table is alive gets this many times the budget: one
+#: card may make or break the nil, 200 points apart, and the card values are the noisiest of
+#: the hand. Evidence: docs/ai-tuning.md#hard-nil-search
 NIL_SEARCH = 4.0
 #: An exact solve of one deal counts as this many playouts of the budget.
 _SOLVE_COST = 5
 #: How many tricks stronger than their bids read (``reading``) the sampler deals the
-#: opponents' hands: the playouts play them by rule, and players at the table take more
-#: tricks than rule-played hands of their count do (against Hard the frozen Normal takes a
-#: trick over its bid, ``spades arena --json``, from hands counted 0.4-0.6 over it,
-#: ``bench/bid_fit.py``). Read at the line alone, a fourth seat bid 4 on KH JH 3H QD 9D 5D
-#: 2D AC 6C 4C KS 5S 3S after 2, 2, 1 (``tests/ai/test_scenarios.py``), where 3 is worth
-#: more against that table (such deals replayed with each bid: 3 beat 4 by 4.4 ± 7.3 points
-#: with bags charged). The choice is close: with an edge of 0.5 Hard bid 4 there on 4 seeds
-#: of 8, with 0.6 on 1 (as with the shade this reading replaced). Screened at 0.5, it was
-#: level on points with the line alone (``spades arena hard:iterations=300 frozen --deals
-#: 300``, seeds 22 and 21, paired per deal: +1.0 and +0.4 not charged, each ± 5.6).
-#: Another edge for the bids alone (a scratch option) lost on the standard deals of seed 2
-#: (``bench/screen.py``, paired per deal, not charged / charged): 0.3 -1.41 ± 2.59 / -1.63
-#: ± 2.23 (38 sets of 600 where 31), 0.9 -2.30 ± 2.07 / -1.66 ± 1.95 (28 sets). So did
-#: bidding the highest plain bid within a few points of the best (a lean up, since the
-#: oracle's bids made more of their contracts): 2 points -0.14 ± 1.40 / -0.42 ± 1.26, 5
-#: points -1.83 ± 2.75 / -2.18 ± 2.48 (48 sets).
+#: opponents' hands: players at the table take more tricks than the rule-played playouts'
+#: hands of their count. Evidence: docs/ai-tuning.md#hard-opponent-edge
 OPPONENT_EDGE = 0.6
 #: The share of the nils lost in bid playouts that the table would make, credited to the nil
-#: candidate: the playouts' nil bidder and partner play by rule, the table's by search, and
-#: guard a nil far better (Hard's nils made 89 % where its playouts made about 60 %,
-#: ``bench/hard_bids.py``). Not all: the credit is a guess about nils still to be tried, and
-#: at 0.5 Hard bid nil 2.5 times as often, made 69 % and lost points against the frozen
-#: Normal; 0.2-0.3 gained 3-4 points a deal there and nearly 1 against Normal, whose nil
-#: defence is better (``spades arena hard:iterations=300 frozen --deals 300 --seed 21``).
-#: Playouts whose nil bidder never plays a random card (the guide's eps 0 for a live nil, a
-#: scratch option) do not tell good nils from bad any better: in the bid playouts, paired per
-#: deal on the standard deals of seed 2 (``bench/screen.py``), -1.09 ± 2.06 points a deal not
-#: charged with this credit (189 nils bid, 162 made, where 168 and 149), -1.91 ± 1.86 with a
-#: credit of 0.15 and -3.56 ± 2.24 with 0.1; in the play playouts, -1.05 ± 2.47 (146 of 168).
-#: Nor does crediting only the nils a playout loses narrowly (a scratch option, the credit for
-#: a nil lost by at most one trick, or two): -1.14 ± 2.31 and -1.27 ± 1.33 points a deal not
-#: charged, -1.38 ± 2.39 and -1.37 ± 1.45 charged, on the same deals (Hard bid 145 and 160
-#: nils and made 132 and 142); with a credit of 0.4 for the nils lost by one trick, -2.52 ±
-#: 1.88 and -2.33 ± 1.92 (168 bid, 145 made). A nil bid before the partner's bid is made
-#: more often (seed 2: 75 of 81, where 74 of 87 after it; seed 1: 85 of 91 and 92 of 106),
-#: but a larger credit there alone is level (a scratch option; not charged, paired per deal):
-#: 0.3, 0.35 and 0.45 gave +0.13 ± 1.25, +1.33 ± 1.54 and -0.11 ± 2.46 on seed 2 (180, 192 and
-#: 217 nils bid), 0.35 and 0.45 gave -0.52 ± 1.37 and -0.89 ± 2.61 on seed 1 (215 and 244).
-#: Nor does refusing a nil the playouts make less often than a floor, whatever its value
-#: with the credit (a scratch option; not charged, paired per deal): a floor of 0.4 gave
-#: +0.46 ± 1.21 on seed 2 and -0.13 ± 0.76 on seed 1 (8 and 5 runs bid differently), 0.45
-#: -0.14 ± 1.51 and -2.38 ± 2.13, 0.5 -2.19 ± 2.12 on seed 2 (140 nils bid, 126 made).
-#: A smaller credit for a nil bid after the partner's bid (where more are lost) is level
-#: too on seed 2: 0.15 -0.34 ± 1.12, 0.2 -0.03 ± 0.70 (156 and 163 nils bid).
-#: From NIL_ATTACK's adoption the credit is 0.1, not 0.25: playouts whose defence leads low
-#: less often lose fewer of the nils the table makes, and need less of it (see there). With
-#: that attack, 0.15 is level with 0.1 on seed 2 (+0.26 ± 1.14 not charged, +0.17 ± 1.14
-#: charged, paired per deal; 225 nils bid, 186 made, where 214 and 179).
+#: candidate: the table guards a nil by search, far better than the playouts' rules.
+#: Evidence: docs/ai-tuning.md#hard-nil-saved
 NIL_SAVED = 0.1
 #: How often the opponents, on lead against our side's live nil, lead low at it in the bid
 #: playouts (``kernel.Guide``'s ``attack``); the rest of the time they lead for their own
-#: side. Playouts that always lead low broke nils the table made. Each nil of the standard
-#: deals played out 200 times from the true deal, every bid as made (``bench/nil_playouts.py
-#: CACHE --attack 1 0.3`` on ``bench/screen.py``'s runs of Hard against the frozen Normal):
-#: on seed 2 Hard's 168 nils were given 0.674 at 1 and made 0.887 of the time, the 43 given
-#: under 0.3 made 0.91; the log loss of that chance was 0.838 at 1 and 0.464 at 0.3 (seed 1,
-#: 197 nils: 0.615 and 0.379). The frozen Normal's nils, attacked by Hard's search, are
-#: foreseen better at 1 (seed 2: 0.651 against 0.829; seed 1: 0.878 against 1.086), so our
-#: side's seats attack at 1. On points, in the bids only, paired per deal against 1 with a
-#: credit of 0.25 (``bench/screen.py hard hard:nil_attack=0.3,nil_saved=0.1 --deals 300
-#: --seed S``, not charged / charged): seed 2 +1.48 ± 3.17 / +1.73 ± 3.15 (Hard bid 214
-#: nils and made 179, where 168 and 149; set on 27 of 600 contracts, where 31), seed 1 +0.80
-#: ± 3.02 / +0.95 ± 3.02 (243 and 208, where 197 and 177; 33 sets, where 38). On seed 2, 0.3
-#: with the credit at 0.25 gave +1.24 ± 4.04 / +1.52 ± 4.06 (256 nils, 203 made), 0 with no
-#: credit +0.82 ± 3.59 / +0.95 ± 3.60 (235, 190), and the same attack in the play's playouts
-#: too (``--plays``) +0.94 ± 3.86 / +1.52 ± 4.00 (214, 181): the play keeps 1. Beside 0.3
-#: (paired against it, seed 2, credit 0.1): 0.2 +0.12 ± 1.51 / -0.25 ± 1.50 (225 nils, 185
-#: made; 24 sets), 0.5 -0.88 ± 2.14 / -0.91 ± 2.15 (182, 159; 32 sets).
+#: side. Evidence: docs/ai-tuning.md#hard-nil-attack
 NIL_ATTACK = 0.3
-#: A hand with this many spades or more gets no share of its lost nil playouts
-#: (``NIL_SAVED``; None: every nil hand gets it). What the table does better than the playouts
-#: is discard and cover; a nil long in spades is lost to spades forced on it late, which no
-#: discard saves. With the credit for all, Hard made 181 of its 213 nils against the frozen
-#: Normal but 10 of its 24 with four spades (``spades arena hard frozen --deals 300 --seed
-#: 1``). With 4: 177 of 197, 6 of 8 with four spades; +25.8 points a deal not charged and
-#: +37.3 charged where the credit for all gave +23.5 and +35.0 (paired per deal: +2.3 ± 1.8
-#: and +2.3 ± 1.7); ``--seed 2`` +23.2 and +34.1 where it gave +22.7 and +33.6, Hard making
-#: 149 of 168 nils where it made 156 of 180. Playouts with no random cards (``kernel.Guide``'s
-#: eps 0, a scratch option) and the credit for all bid more nils and lost more of them: -5.1
-#: ± 6.7 not charged, -7.0 ± 6.6 charged over the first 150 of those deals (Hard made 97 of
-#: 122 nils where it made 91 of 105). Three or five spades lose to four on seed 2
-#: (``bench/screen.py hard hard:credit_spades=3 hard:credit_spades=5 --deals 300 --seed 2``,
-#: paired per deal, not charged): -1.92 ± 1.91 (137 nils bid, 123 made) and -0.51 ± 1.48
-#: (180, 156).
+#: A hand with this many spades or more gets no share of its lost nil playouts (``NIL_SAVED``;
+#: None: every nil hand gets it): late forced spades break it, which no discard saves.
+#: Evidence: docs/ai-tuning.md#hard-credit-spades
 CREDIT_SPADES: int | None = 4
 #: A seat whose partner has already bid nil bids this many tricks under the bid its playouts
-#: choose. Its playouts count its tricks too high: covering costs tricks at the table that the
-#: rule-played playouts do not charge (against the frozen Normal, ``bench/hard_bids.py
-#: --deals 150 --iterations 300 --seed 21``: playouts 5.20, bid 4.49, took 4.32, side set
-#: 36 % of the time, where other seats' playouts overcount by 0.2-0.4). One under took the
-#: sets of such contracts from 35 % to 15 % (600 deals, seed 22, 300 iterations) and gained
-#: +1.4 and +0.5 points a deal on seeds 22 and 21 (``spades arena hard:iterations=300
-#: frozen``); at full strength it is level on points (seeds 1 and 2: -0.4 and -0.8) with
-#: Hard's sets from 10 % to 7-8.5 %. Lowering every bid instead (a playout's trick taken
-#: back 30 % of the time, 80 % when covering) lost 1.8-2.5. Two under lost: -1.1 ± 1.6 points a
-#: deal not charged, -2.3 ± 1.7 charged (``bench/paired.py hard:iterations=300
-#: hard:iterations=300,cover_shade=2 --deals 600 --seed 23``), Hard making 324 of its 396 nils
-#: where it made 328.
+#: choose: covering costs tricks that the rule-played playouts do not charge.
+#: Evidence: docs/ai-tuning.md#hard-cover-shade
 COVER_SHADE = 1
 #: How much a play that breaks a habit (``clues``) counts against a deal: a sampled deal at
-#: odds with a clue keeps this much less of its weight. The habits are near certain of Normal
-#: and the frozen Normal (a lowest-loser clue broken by 0.0-0.1 % of their true hands, by 8-10
-#: % of deals drawn without it, ``bench/clues.py --styles normal,frozen --deals 30``), so the
-#: reading is firm; read this way the samples gave each unseen card's true holder 0.480 in
-#: the frozen Normal's hands where bids alone gave 0.459 (and no evidence 0.429). On points
-#: it is level at 300 iterations (``spades arena hard:iterations=300 frozen --deals 300
-#: --seed 22``, paired per deal against trust 0: with Hard playing by habit, +0.3 ± 4.6 not
-#: charged; before Hard did, reading its Hard partner cost -2.7 ± 4.9), and at full strength
-#: on the same deals as the code without it (``--seed 1``: +21.2 against +18.6 not charged,
-#: +32.3 against +28.7 charged; ``--seed 2``: +21.0 against +21.8, +31.8 against +32.7).
+#: odds with a clue keeps this much less of its weight. Evidence: docs/ai-tuning.md#hard-play-trust
 PLAY_TRUST = 0.9
-#: Points within which a card of the suit the habits prefer (the lowest; a live nil
-#: bidder's highest) is played instead of the best: such cards are worth the same, and
-#: playing by habit keeps honours and lets a partner read the hand (``clues``). Without it
-#: Hard broke its lowest-loser clues about as often as chance (9.9 % of its true hands, 12.6
-#: % of deals drawn without the clue); with it 4.2 % (14.5 %), and its nil ducks 2.9 % (13.3
-#: %) (``bench/clues.py --styles hard:iterations=100 --deals 8``). Level on points (-0.2 ±
-#: 2.0 per deal, the screening above, paired; the lowest card only).
+#: Points within which a card of the suit the habits prefer (the lowest; a live nil bidder's
+#: highest) is played instead of the best, so a partner can read the hand (``clues``).
+#: Evidence: docs/ai-tuning.md#hard-habit-tolerance
 HABIT_TOLERANCE = 0.5
 
-# Three habits of the table, fitted but not adopted (``kernel.Guide``'s ``ruff``, ``second``
-# and ``trump``, given to Hard's playouts by scratch options, removed; the playouts keep
-# their old habits). Wanting tricks with no nil alive, the table ruffs in second seat about
-# half the time (Hard 0.55, the frozen Normal 0.52 on seed 2), plays to win there with a
-# sure winner 0.63 and 0.44 and with an unsure one 0.41 and 0.48, and leads a spade 0.31 and
-# 0.52 of the time when it holds spades and other suits (``bench/guide_fit.py CACHE``),
-# where the playouts ruffed and took sure winners always, and never led a spade but a boss.
-# Fitted, the playouts foresee the table's contracts better: at ruff 0.5, second 0.5 and
-# trump 0.3 the log loss of their chance of Hard's 600 contracts on seed 2 falls from 0.247
-# to 0.216, of the frozen Normal's from 0.274 to 0.233 (seed 1: 0.308 to 0.284, 0.200 to
-# 0.181). On points they lose, paired per deal against the defaults (``bench/screen.py hard
-# VARIANT --deals 300 --seed 2``, not charged / charged): ruff and second at 0.5 in the bids
-# and the play (``--plays``) -3.04 ± 3.52 / -2.94 ± 3.36 (34 sets of 600 contracts, where
-# 27); all three in the bids only -1.94 ± 2.52 / -1.37 ± 2.49; trump 0.3 in the bids only
-# -1.59 ± 2.41 / -1.51 ± 2.34, and on seed 1 +0.03 ± 2.85 / +0.37 ± 2.84. Playouts closer to
-# the table's habits rank the bids and cards no better.
-
-# A nil bid read by a fit to the table's nils, not adopted (a scratch option; the sampler
-# keeps ``sampler.nil_likelihood``). Styles bid nil on different hands: over 2,000 auctions
-# of a random mix (Easy, Normal, the frozen Normal, Hard at 300 iterations; partnership),
-# fitted by iterative proportional fitting to random hands (the factors a hand's weight
-# needs for the weighted deals to hold each feature as the nil hands do), a side ace weighs
-# 0.41 in Hard's nils (391 of them) but 0.016 in the frozen Normal's (131) and Normal's (89);
-# the king of spades 0.21 and 0.07; four spades 0.17 and 0.12 of the best count. Fitted
-# on the mix, each style alike (ace 0.083, side king 0.24, king of spades 0.10, queen 0.20),
-# the samplers of the bids and the play lost on the standard deals of seed 2 (``bench/
-# screen.py hard hard:nil_fit=true --plays``, paired per deal): -2.07 ± 3.73 not charged,
-# -1.04 ± 4.04 charged. The frozen Normal's nils paid more to Hard's side (+1.06 a deal
-# where +0.63); Hard's own paid less (made 173 of 213 where 179 of 214): read as the mix bids
-# them, a Hard partner's nil is dealt too few aces, and its cover plays for the wrong cards.
-
-# The bids still to come on a sampled deal (``_fill_bids``) go nil by the chance the mix bids
-# nil with (``reading.NIL_FITS``, fitted by ``bench/bid_fit.py``), one draw a seat and deal;
-# the rule before it (a count under 1.2, a nil likelihood of 0.4 or more) imagined nil on
-# 3.8 % of random hands where the mix bids 7.9 %. Screened on the standard deals, bids only,
-# paired per deal against that rule (``bench/screen.py hard hard:nil_search=4 --deals 300
-# --seed S``, the variant's options being the defaults), not charged / charged: seed 2 +0.69
-# ± 1.43 / +0.61 ± 1.45 (64 of 600 runs bid differently; Hard made 182 of 214 nils where
-# 179; set on 26 contracts where 27), seed 1 +0.42 ± 1.62 / +0.68 ± 1.67 (56 runs; 209 of 243
-# nils where 208; 31 sets where 33). In all, +25.34 ± 5.20 / +36.45 ± 5.42 a deal against the
-# frozen Normal on seed 2, +27.03 ± 5.31 / +38.93 ± 5.40 on seed 1.
+# Tried and not adopted: the table's habits in the playouts (docs/ai-tuning.md#hard-table-habits)
+# and a nil bid read by a fit to the table's nils (docs/ai-tuning.md#hard-nil-fit). The bids
+# still to come go nil by the mix's chance (docs/ai-tuning.md#hard-imagined-nils).
 
 
 @dataclass
@@ -314,7 +151,7 @@ class HardPlayer:
     nil_attack: float = NIL_ATTACK
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
-    #: analysis, ``bench/hard_bids.py``; it plays no part in any decision).
+    #: analysis, ``bench/experiments/hard_bids.py``; it plays no part in any decision).
     last_probe: float | None = field(default=None, init=False, repr=False, compare=False)
     #: The last bid's nil playouts: (made, tried), when nil was a candidate (analysis only).
     last_nil: tuple[int, int] | None = field(default=None, init=False, repr=False,
@@ -376,20 +213,8 @@ class HardPlayer:
         except ImpossibleDeal:  # a view that contradicts itself: play as the guide would
             return self._guided_fallback(view, r, legal)
         bids, nils = _bids_of(view)
-        # Bags cost from the first trick, not only once the side has made its bid. "Make your
-        # bid first" (bags free in the play until then, a scratch option) traded points with
-        # bags charged for points without: paired per deal on the standard deals of seed 2
-        # (``bench/screen.py --plays``), +1.66 ± 3.97 points a deal not charged, -11.23 ± 4.15
-        # charged, Hard set on 24 of its 600 contracts where 31 (how much of that is its own
-        # bags and how much the opponents' was not measured). Every bag at half its share, its
-        # own and the opponents' (a scratch option of ``Evaluator``), on the same deals:
-        # in the play only -0.48 ± 3.17 not charged, -4.68 ± 3.29 charged (434 runs played
-        # differently); in the bids and the play -3.85 ± 4.02 and -7.00 ± 4.09 (Hard bid 195
-        # nils and made 163, where 168 and 149). Nor does seeing every hand raise the figure
-        # without bags: Hard handed the true deal for its card play (``bench/oracle.py``)
-        # gains +9.37 ± 4.96 charged and -0.93 ± 5.05 not charged (seed 1: +8.70 ± 5.15 and
-        # -0.30 ± 5.39), so what its search would gain from better reading goes to the bags,
-        # as its evaluation asks.
+        # Bags cost from the first trick, not only once the side has made its bid
+        # (docs/ai-tuning.md#hard-bags-in-play).
         evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
         guide = k.Guide(t, bids, nils)
@@ -513,18 +338,7 @@ class HardPlayer:
         """For each bid tried: the value of the hand played out on this deal (the same
         playout seed for each), and the tricks the seat took.
 
-        Bags are charged their full share here too. Screened on the standard deals of seed 2
-        (``bench/screen.py``, paired per deal, not charged / charged; scratch options of
-        ``Evaluator``, removed): the seat's own bags at 1.5 times their share -0.82 ± 3.03 /
-        -1.62 ± 2.95 (152 nils bid, 46 sets of 600 where 168 and 31); every bag at 1.5
-        times -1.51 ± 2.75 / -2.37 ± 2.65; the opponents' bags at half +0.36 ± 0.43 / +0.43 ±
-        0.41 (10 runs bid differently). Played out on the true deal instead of sampled ones
-        (``bench/oracle.py:where=bid``) the bids lose -6.29 ± 6.25 / -6.93 ± 6.17 (222 nils,
-        163 made; 70 sets): on a deal it knows, the rule-played playouts promise nils the
-        table does not make, which the sampler's spread and the opponents' ``edge`` offset.
-        Its contracts gain (made by both sides: +3.21 a deal against Hard's -0.87, by
-        ``--where``); its nils lose (+5.58 a deal from 176 nils only it bid, against +12.95
-        from Hard's 118)."""
+        Bags are charged their full share here too (docs/ai-tuning.md#hard-bags-in-bids)."""
         t = k.table_of(view.rules)
         n = view.rules.players
         reads = _read_hands(view, holdings, t)

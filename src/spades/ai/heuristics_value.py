@@ -21,16 +21,13 @@ from .knowledge import Knowledge, SideInfo
 
 #: Extra weight of a contract whose result decides the game.
 GAME_SWING = 200.0
-#: Tricks another side takes beyond what it still needs, on average: players underbid (the
-#: arena's calibration: about half a trick a player). Read as "they will make it anyway", a
-#: trick they win is then partly a bag for them. 0.5 won a little more often against the
-#: frozen Normal than 0.0 or 1.0 (57.0 % against 56.2 % and 55.8 %, 800 game pairs each).
+#: Tricks another side takes beyond what it still needs, on average (players underbid): a
+#: trick they win is then partly a bag for them.
+#: Evidence: docs/ai-tuning.md#normal-opponents-surplus
 OPPONENTS_SURPLUS = 0.5
 #: The contract's odds (``expected_tricks``, a bag when the side makes it anyway) are used at
-#: tables of at most this many sides: partnerships and two players, where they were measured
-#: to win. With three to five players each for themselves the count of my own cards alone
-#: misjudged the hand (set in 35 % of contracts against 19 % in cutthroat, 300 duplicate
-#: deals), so those tables keep the frozen Normal's count of what the side still needs.
+#: tables of at most this many sides; the others keep the frozen Normal's count of what the
+#: side still needs. Evidence: docs/ai-tuning.md#normal-many-sides
 MAX_SIDES_FOR_ODDS = 2
 
 

@@ -495,9 +495,10 @@ class Guide:
     every seat) is the chance that a seat on lead against an opponent's live nil leads low
     at it; otherwise it leads as it would with no nil at the table.
 
-    Three habits of the table, each for a seat wanting tricks (``bench/guide_fit.py``
-    counts them; the defaults keep the playouts' old habits): ``ruff``, the chance that
-    second seat, void in the suit led, ruffs rather than discards; ``second`` (below 0: a
+    Three habits of the table, each for a seat wanting tricks
+    (``bench/experiments/guide_fit.py`` counts them; the defaults keep the playouts' old
+    habits; docs/ai-tuning.md#hard-table-habits): ``ruff``, the chance that second seat,
+    void in the suit led, ruffs rather than discards; ``second`` (below 0: a
     sure winner always, else low), the chance that second seat, able to win in the suit led,
     plays to win (its lowest sure winner, else its lowest winner) rather than low;
     ``trump``, the chance that a seat on lead with spades and other suits leads a spade (its

@@ -41,20 +41,16 @@ from .heuristics_trick import future_danger, future_wins, outcome, trick_now
 from .heuristics_value import MAX_SIDES_FOR_ODDS, seat_values
 from .knowledge import SPADES, Knowledge
 
-#: How much of a card's later worth counts against spending it now (the frozen Normal: 0.7;
-#: with the denial below, 0.9 scored best on duplicate deals, 1.1 and up gave up tricks it
-#: needed and was set far more often).
+#: How much of a card's later worth counts against spending it now (the frozen Normal: 0.7).
+#: Evidence: docs/ai-tuning.md#normal-future-weight
 FUTURE_WEIGHT = 0.9
 #: How much a later trick's worth to the opponents counts in a card's later worth: a high
-#: card kept takes a trick from them later, which sets them when they need it (so a side
-#: that has made its bid keeps its winners while the opponents can still be set) and gives
-#: them nothing when they have made theirs (so it sheds its winners). 0.5 won 56-58 % of
-#: games against the frozen Normal (400 pairs each, seeds 500 and 501); 0.3 and 0.7 about
-#: 55 %, 1.0 53.5 %.
+#: card kept sets them when they need the trick, and is shed once they have made their bid.
+#: Evidence: docs/ai-tuning.md#normal-denial-weight
 DENIAL_WEIGHT = 0.5
 #: At tables of three to five players each for themselves (more sides than
-#: ``MAX_SIDES_FOR_ODDS``) the weights above lost points (five players: -1.3 a deal against
-#: the frozen Normal); those tables keep the frozen Normal's play: this weight, no denial.
+#: ``MAX_SIDES_FOR_ODDS``) the frozen Normal's play: this weight, no denial (the weights above
+#: lost points there: docs/ai-tuning.md#normal-many-sides).
 MANY_SIDES_FUTURE_WEIGHT = 0.7
 DANGER = True
 

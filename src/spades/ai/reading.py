@@ -60,24 +60,14 @@ class NilReading:
         return 1.0 / (1.0 + math.exp(-min(max(z, -35.0), 35.0)))
 
 
-#: How much softer the reading is than the fit: a bid two tricks under the mix's line (a
-#: sandbagger, a timid partner) weighs a deal at exp(-0.5 (2 / 1.18)^2) = 0.24 read at twice
-#: the partnership spread of 0.59, not 0.003 at the fitted spread. Against the frozen Normal
-#: (which bids as tightly as the fit: spread 0.41) the fitted spread did a little better and
-#: twice it a little worse, within the noise (``spades arena hard:iterations=300 frozen
-#: --deals 300``, seeds 22 and 21, paired per deal against the shade it replaced: fitted
-#: spread +4.0 and +5.0 a deal, twice it +3.6 and +2.1, each ± 5.5-6.5); softness is for
-#: the players it was not fitted on.
+#: How much softer the reading is than the fit (the spread read is this many times the
+#: mix's): the reading is for players it was not fitted on.
+#: Evidence: docs/ai-tuning.md#reading-soften
 SOFTEN = 2.0
 
 #: The fitted lines (intercept, slope, the mix's spread about its line) by kind of table:
-#: (players, sides, jokers, kitty, draw). ``PYTHONPATH=src python3 bench/bid_fit.py --presets
-#: kinds --deals 600 --seed 1 --jobs 1``: Easy, Normal, the frozen Normal and Hard at 300
-#: iterations (Hard reading every table by the partnership line while it was fitted).
-#: Partnership players bid 0.3 to 0.7 of a trick under their count from every seat (the
-#: frozen Normal 0.6, Hard 0.4, Easy 0.5, on average); at three and five each for themselves, and in
-#: cutthroat, about their count; in two-player, where the count of a hand built by drawing
-#: runs high, two to three tricks under it.
+#: (players, sides, jokers, kitty, draw); ``bench/bid_fit.py`` fits them (command and
+#: figures: docs/ai-tuning.md#reading-fits).
 FITS: dict[tuple[int, int, bool, bool, bool], tuple[float, float, float]] = {
     (4, 2, False, False, False): (-0.18, 0.90, 0.59),  # partnership, 2224 bids
     (4, 2, True, False, False): (-0.13, 0.94, 0.75),  # jokers, 2255 bids
@@ -89,15 +79,8 @@ FITS: dict[tuple[int, int, bool, bool, bool], tuple[float, float, float]] = {
 }
 
 #: The chance of nil by kind of table (intercept, per trick of count, per unit of the log
-#: nil likelihood), fitted on the same mix by logistic regression over every bid made on a
-#: seen hand whose partner had not bid nil, each style weighed alike (``PYTHONPATH=src
-#: python3 bench/bid_fit.py --presets kinds --deals 3000 --seed nilread``; partnership's
-#: before Hard imagined nils by it, the others after, with partnership's). Styles bid nil at
-#: very different rates: in partnership Easy 1.8 % of its bids, Normal 4.9 %, the frozen
-#: Normal 6.0 %, Hard 19 %; the mix (each style alike) 7.9 %. Its chance averages 7.7 % over
-#: 20,000 random partnership hands, where the rule it replaced (a count under 1.2 and a
-#: likelihood of 0.4 or more) imagined nil on 3.8 %. The tables where nil is off by default
-#: have no fit (partnership's, as for FITS).
+#: nil likelihood), fitted by ``bench/bid_fit.py``; tables where nil is off by default have
+#: none (partnership's is read). Command and figures: docs/ai-tuning.md#reading-nil-fits
 NIL_FITS: dict[tuple[int, int, bool, bool, bool], tuple[float, float, float]] = {
     (4, 2, False, False, False): (2.748, -2.115, 1.011),  # partnership, 942 nils of 11510 bids
     (4, 2, True, False, False): (1.695, -1.605, 0.872),  # jokers, 819 nils of 11604 bids

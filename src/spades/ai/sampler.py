@@ -125,8 +125,7 @@ class ImpossibleDeal(ValueError):
 
 
 #: The deals tried for one sample when plays are read (a deal at odds with a clue keeps
-#: little weight): at 12 tries, 22 % of samples fell back on the best deal tried, at 30,
-#: 10 % (views from hands of Normal and the frozen Normal, trust 0.9).
+#: little weight). Evidence: docs/ai-tuning.md#sampler-clue-tries
 CLUE_TRIES = 30
 
 

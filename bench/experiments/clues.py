@@ -9,8 +9,8 @@ Then it samples deals for the same views with each ``--trust`` (0: bids only; -1
 the bids) and prints the mean chance the samples give each unseen card's true holder,
 overall and from the seventh trick on. Figures only; nothing here can fail.
 
-    PYTHONPATH=src python3 bench/clues.py                       # from the project root
-    PYTHONPATH=src python3 bench/clues.py --styles frozen --deals 60 --trust=-1,0,0.9
+    PYTHONPATH=src python3 bench/experiments/clues.py           # from the project root
+    PYTHONPATH=src python3 bench/experiments/clues.py --styles frozen --deals 60 --trust=-1,0,0.9
 """
 
 from __future__ import annotations

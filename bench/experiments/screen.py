@@ -3,7 +3,7 @@
 The baseline plays the arena's duplicate deals of one seed in full (``spades arena``'s
 ``deals`` mode, each deal once in each chair), and its runs can be kept on disk
 (``--cache``, a pickle read back only for the same baseline, opponent, table, seed and
-number of deals). Each variant then costs one replay at most, where ``bench/paired.py``
+number of deals). Each variant then costs one replay at most, where ``bench/experiments/paired.py``
 replays both versions. Each line gives the version's margin and its paired difference from
 the baseline per deal, bags not charged and charged, with 95 % intervals; ``--where`` splits
 a version's margin by who bid nil with a side's cards and whose contract was set.
@@ -15,9 +15,9 @@ are the baseline's is the baseline's run to the end. Such variants only bid agai
 is played in full only where its bids differ. A variant that plays differently too
 (``edge``, ``trust``, ``iterations``) needs ``--plays``: every run is played again.
 
-    PYTHONPATH=src python3 bench/screen.py hard hard:nil_saved=0.2 hard:cover_shade=0 \\
+    PYTHONPATH=src python3 bench/experiments/screen.py hard hard:nil_saved=0.2 hard:cover_shade=0 \\
         --deals 300 --seed 2 --jobs 2 --cache /tmp/hard-seed2.pickle --where
-    PYTHONPATH=src python3 bench/screen.py hard hard:nil_search=8 --plays \\
+    PYTHONPATH=src python3 bench/experiments/screen.py hard hard:nil_search=8 --plays \\
         --deals 300 --seed 2 --jobs 2 --cache /tmp/hard-seed2.pickle
 
 Figures only; nothing here can fail on strength.

@@ -7,8 +7,8 @@ the bid and the tricks taken. Prints, by position: mean probe, bid, tricks, tric
 probe (how far the playouts undercount real play), tricks minus bid, the set rate of the
 side's contract, and Hard's nil record. Figures only; nothing here can fail.
 
-    cd bench && nice -n 19 env PYTHONPATH=../src python3 hard_bids.py --deals 40 \
-        --iterations 300 --seed 5
+    PYTHONPATH=src nice -n 19 python3 bench/experiments/hard_bids.py --deals 40 \\
+        --iterations 300 --seed 5                                # from the project root
 """
 
 from __future__ import annotations

@@ -1,17 +1,18 @@
 """Which nils at the table could have gone the other way, double dummy.
 
-Reads the runs ``bench/screen.py`` keeps of a baseline (``--cache``) and replays each hand
-with a nil bid in it. From the first position with at most ``--tricks`` tricks left whose
-answer the search finds within ``--nodes`` positions, it asks, every hand visible: can the
-nil bidder's opponents still force it to take a trick, whatever its side plays? A made nil
+Reads the runs ``bench/experiments/screen.py`` keeps of a baseline (``--cache``) and
+replays each hand with a nil bid in it. From the first position with at most ``--tricks``
+tricks left whose answer the search finds within ``--nodes`` positions, it asks, every hand
+visible: can the nil bidder's opponents still force it to take a trick, whatever its side
+plays? A made nil
 that was breakable there was let through by a later card of the defence; a lost nil that
 could be held there was thrown by a later card of the bidder's side. The rest were beyond
 saving (or breaking) by then, whoever played them, so no card play gains them back: they
 are the bids' doing, or the first tricks'.
 
-    PYTHONPATH=src python3 bench/screen.py hard --deals 300 --seed 2 --jobs 2 \\
+    PYTHONPATH=src python3 bench/experiments/screen.py hard --deals 300 --seed 2 --jobs 2 \\
         --cache /tmp/hard-seed2.pickle
-    PYTHONPATH=src python3 bench/nil_chances.py /tmp/hard-seed2.pickle
+    PYTHONPATH=src python3 bench/experiments/nil_chances.py /tmp/hard-seed2.pickle
 
 Figures only; nothing here can fail on strength.
 """
@@ -204,7 +205,8 @@ def read_cache(path: Path) -> Kept:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cache", type=Path, help="a baseline's runs kept by bench/screen.py")
+    parser.add_argument("cache", type=Path,
+                        help="a baseline's runs kept by bench/experiments/screen.py")
     parser.add_argument("--tricks", type=int, default=10,
                         help="ask from the first position with this many tricks left or fewer")
     parser.add_argument("--nodes", type=int, default=400_000,

@@ -6,7 +6,8 @@ could be facing (``sampler.DealSampler``), it is handed the one true deal. ``whe
 sees the deal only for card play, ``where=bid`` only for bids, ``where=both`` for both;
 any other option is Hard's own.
 
-    PYTHONPATH=src python3 bench/screen.py hard bench/oracle.py:where=play --plays \\
+    PYTHONPATH=src python3 bench/experiments/screen.py hard \\
+        bench/experiments/oracle.py:where=play --plays \\
         --deals 300 --seed 2 --jobs 2 --cache /tmp/hard-seed2.pickle --where
 
 Paired against Hard on the same deals, the difference is what Hard's reading of the

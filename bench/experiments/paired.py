@@ -8,7 +8,7 @@ it. Prints each version's margin, the paired difference with its 95 % interval (
 charged and charged), and the nils each side of the table bid and made. Figures only;
 nothing here can fail on strength.
 
-    PYTHONPATH=src python3 bench/paired.py hard:iterations=300 \\
+    PYTHONPATH=src python3 bench/experiments/paired.py hard:iterations=300 \\
         hard:iterations=300,nil_solve_tricks=6 --deals 600 --seed 23 --jobs 2
 """
 

@@ -1,7 +1,7 @@
 """How well the rule-guided playouts foresee the nils bid at the table.
 
-Reads the runs ``bench/screen.py`` keeps of a baseline (``--cache``). For each hand with a
-nil bid in it, it plays the hand out from its first lead ``--playouts`` times with
+Reads the runs ``bench/experiments/screen.py`` keeps of a baseline (``--cache``). For each
+hand with a nil bid in it, it plays the hand out from its first lead ``--playouts`` times with
 ``kernel.Guide``, every hand as it was dealt and every bid as it was made, and counts how
 often each nil is made. Against what happened at the table that gives, for the nils of each
 contender: the mean chance the playouts gave, the share really made, and the log loss of the
@@ -10,9 +10,9 @@ the chance that a seat leading against an opponent's live nil leads low at it (t
 ``attack``; 1 always, as the playouts have played since they were written); several values
 are compared on the same hands.
 
-    PYTHONPATH=src python3 bench/screen.py hard --deals 300 --seed 2 --jobs 2 \\
+    PYTHONPATH=src python3 bench/experiments/screen.py hard --deals 300 --seed 2 --jobs 2 \\
         --cache /tmp/hard-seed2.pickle
-    PYTHONPATH=src python3 bench/nil_playouts.py /tmp/hard-seed2.pickle --attack 1 0.3
+    PYTHONPATH=src python3 bench/experiments/nil_playouts.py /tmp/hard-seed2.pickle --attack 1 0.3
 
 Figures only; nothing here can fail on strength.
 """
@@ -103,7 +103,8 @@ def report(found: Sequence[Foresight], names: tuple[str, str], attack: float) ->
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cache", type=Path, help="a baseline's runs kept by bench/screen.py")
+    parser.add_argument("cache", type=Path,
+                        help="a baseline's runs kept by bench/experiments/screen.py")
     parser.add_argument("--attack", type=float, nargs="+", default=[1.0],
                         help="chances of leading low at a live nil, each compared")
     parser.add_argument("--playouts", type=int, default=200, help="playouts a nil")

@@ -1,6 +1,7 @@
 """How closely the rule-guided playouts follow the table's play: leads and second seat.
 
-Reads the runs ``bench/screen.py`` keeps of a baseline (``--cache``), in two parts.
+Reads the runs ``bench/experiments/screen.py`` keeps of a baseline (``--cache``), in two
+parts.
 
 - **Habits.** At every card the table played wanting tricks (as ``kernel.Guide`` reads the
   score), with no nil alive and a choice, how often each contender did one thing. On lead
@@ -17,9 +18,10 @@ Reads the runs ``bench/screen.py`` keeps of a baseline (``--cache``), in two par
   of each contract and each nil (lower is better), on the same playout seeds for every
   setting.
 
-    PYTHONPATH=src python3 bench/screen.py hard --deals 300 --seed 2 --jobs 2 \\
+    PYTHONPATH=src python3 bench/experiments/screen.py hard --deals 300 --seed 2 --jobs 2 \\
         --cache /tmp/hard-seed2.pickle
-    PYTHONPATH=src python3 bench/guide_fit.py /tmp/hard-seed2.pickle --habits 1,-1,0 0.5,0.5,0.3
+    PYTHONPATH=src python3 bench/experiments/guide_fit.py /tmp/hard-seed2.pickle \\
+        --habits 1,-1,0 0.5,0.5,0.3
 
 Figures only; nothing here can fail on strength.
 """
@@ -211,7 +213,8 @@ def _setting(text: str) -> tuple[float, float, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cache", type=Path, help="a baseline's runs kept by bench/screen.py")
+    parser.add_argument("cache", type=Path,
+                        help="a baseline's runs kept by bench/experiments/screen.py")
     parser.add_argument("--habits", type=_setting, nargs="+", default=[(1.0, -1.0, 0.0)],
                         metavar="RUFF,SECOND", help="Guide settings, each compared")
     parser.add_argument("--attack", type=float, default=1.0,

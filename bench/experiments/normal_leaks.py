@@ -8,7 +8,7 @@ bags (each new bag charged its share of the bag penalty, less the point it score
 over the two runs; a deal in which both players bid the same in both runs differs by card play
 alone, so the report also splits the margin into "same bids" (play) and "bids differ".
 
-    PYTHONPATH=src python3 bench/normal_leaks.py --deals 400 --seed 7    # from the project root
+    PYTHONPATH=src python3 bench/experiments/normal_leaks.py --deals 400 --seed 7  # from the root
 
 prints each part's mean per deal with a 95 % interval, and the worst deals for A (seed/index,
 bids and tricks of both runs) to replay by hand. It never fails on a figure.
