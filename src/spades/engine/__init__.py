@@ -28,6 +28,9 @@ from .actions import (
 from .cards import (
     CODE_OF,
     NAME_OF,
+    NON_SPADES_MASK,
+    RANK_OF,
+    SUIT_MASK_OF,
     SUIT_MASKS,
     SUIT_OF,
     Card,
@@ -51,10 +54,7 @@ from .laws import (
     ABOVE,
     CLUBS_MASK,
     FIRST_SPADE,
-    NON_SPADES_MASK,
-    RANK_OF,
     SPADES_MASK,
-    SUIT_MASK_OF,
     TWO_OF_CLUBS,
     beaters,
     beats,
@@ -96,6 +96,7 @@ from .presets import (
     find_entry,
     find_preset,
     make_rules,
+    preset_overrides,
 )
 from .record import FORMAT as RECORD_FORMAT
 from .record import (
@@ -243,6 +244,7 @@ __all__ = [
     "parse_card",
     "parse_record",
     "player_view",
+    "preset_overrides",
     "record_of",
     "replay",
     "rules_from_json",

@@ -2,7 +2,8 @@
 
 Every variant our rulebooks describe is a ``Rules`` value; house rules are
 ``dataclasses.replace(preset, ...)`` (or ``rules.with_options(...)``); the named presets
-live in ``presets.py``, the registry. ``Rules`` checks
+live in ``presets.py``, the registry, which builds on this module (a preset is a ``Rules``
+value; ``presets.preset_overrides`` says how rules differ from their preset). ``Rules`` checks
 itself when built and refuses an inconsistent combination with a message that names the
 options involved.
 """
@@ -113,15 +114,6 @@ class Rules:
     def options(self) -> dict[str, Any]:
         """Every option and its value (what a record's ``rules`` may override)."""
         return {name: getattr(self, name) for name in OPTION_NAMES}
-
-    def overrides(self) -> dict[str, Any]:
-        """The options that differ from this value's preset."""
-        from .presets import PRESETS
-
-        base = PRESETS.get(self.name)
-        if base is None:
-            return self.options()
-        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
 
 
 def _fail(message: str) -> None:

@@ -13,7 +13,8 @@ from starlette.websockets import WebSocket
 from spades.accounts import COST, Cost
 
 from .hosts import LOCAL_HOSTS
-from .lobby import Lobby, is_player_id
+from .ids import is_player_id
+from .lobby import Lobby
 from .watchers import Watchers
 from .wire import Json
 

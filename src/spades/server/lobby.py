@@ -7,29 +7,22 @@ is asked for, so a restarted server resumes every game where it was.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 from spades.engine import GameState, Rules, rules_from_json
-from spades.session import Reviews, Sitter, one_person
+from spades.session import Reviews, Sitter, Thinker, one_person, state_from_store
 from spades.session import new_game_row as session_game_row
 from spades.store import PLAYING, GameRow, Store, StoredGame
 
 from .download import download
+from .ids import GAME_ID, is_player_id
 from .presets import CREATOR_SEAT, PRESET_LABELS, ChoiceError, level_of, rules_for
 from .seating import sitters_of
-from .table import Table, state_from_store
-from .thinking import Brain
+from .table import Table
 from .wire import Json, codes
 
-PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Tables kept in memory with nobody watching; beyond this the idle ones are let go.
 KEEP_TABLES = 256
-
-
-def is_player_id(value: Any) -> bool:
-    return isinstance(value, str) and PLAYER_ID.fullmatch(value) is not None
 
 
 #: One player id, or every id of one person (an account's: ``Identity.players``).
@@ -91,7 +84,7 @@ def new_game_row(owner: str, rules: Rules, house_rules: dict[str, Any], level: s
 
 
 class Lobby:
-    def __init__(self, store: Store, brain: Brain, pace: float):
+    def __init__(self, store: Store, brain: Thinker, pace: float):
         self.store = store
         self.brain = brain
         self.pace = pace

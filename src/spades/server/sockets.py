@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from spades.session import Refusal
 from spades.store import Store, StoreError
 
 from .common import (
@@ -25,10 +26,10 @@ from .common import (
     watchers_of,
 )
 from .connections import Connection
+from .ids import is_player_id
 from .limits import Limits
-from .lobby import is_player_id
 from .origins import origin_allowed
-from .table import Refusal, Table
+from .table import Table
 from .tickets import Ticket, tickets_of
 from .watchers import SIGN_IN_EXPIRED, SIGNED_OUT, Farewell, Watcher
 from .wire import Json

@@ -9,41 +9,18 @@ import asyncio
 from typing import Any
 
 from spades.engine import GameState
-from spades.session import (
-    Refusal,
-    Reviews,
-    Session,
-    StoreSaver,
-    computer_view,
-    contributors,
-    progress,
-    state_from_store,
-)
+from spades.session import Reviews, Session, StoreSaver, Thinker, contributors
 from spades.store import Store, StoredGame
 
-from .connections import FRESH, QUEUE_LIMIT, SEND_TIMEOUT, Connection
+from .connections import Connection
 from .hub import Hub
 from .messages import meta_json
 from .review import send_review
-from .thinking import Brain
-from .wire import Json, codes
-
-__all__ = [
-    "FRESH",
-    "QUEUE_LIMIT",
-    "SEND_TIMEOUT",
-    "Connection",
-    "Refusal",
-    "Table",
-    "codes",
-    "computer_view",
-    "progress",
-    "state_from_store",
-]
+from .wire import Json
 
 
 class Table:
-    def __init__(self, stored: StoredGame, state: GameState, store: Store, brain: Brain,
+    def __init__(self, stored: StoredGame, state: GameState, store: Store, brain: Thinker,
                  pace: float, reviews: Reviews | None = None):
         row = stored.game
         self.row = row
