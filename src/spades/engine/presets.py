@@ -87,10 +87,6 @@ class Preset:
         text = _SOURCE.sub("", self.about)
         return text[:1].upper() + text[1:]
 
-    def house_defaults(self) -> dict[str, Any]:
-        """Every house rule's value in this preset (offered or not)."""
-        return _defaults(self.rules)
-
     def with_house_rules(self, choices: Mapping[str, Any] | None = None
                          ) -> tuple[Rules, dict[str, Any]]:
         """These rules with 004's house rules applied, and the choices in full; a choice

@@ -38,11 +38,11 @@ def lifespan_of(settings: Settings) -> Lifespan:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, settings.db_url, prefix=settings.table_prefix)
-        brain = Thinker(settings.workers, settings.seed)
-        await brain.start()
-        lobby = Lobby(store, brain, settings.pace)
+        thinker = Thinker(settings.workers, settings.seed)
+        await thinker.start()
+        lobby = Lobby(store, thinker, settings.pace)
         state: Any = app.state
-        state.settings, state.store, state.brain, state.lobby = settings, store, brain, lobby
+        state.settings, state.store, state.thinker, state.lobby = settings, store, thinker, lobby
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
         state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
@@ -51,7 +51,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
             yield
         finally:
             await lobby.close()
-            brain.close()
+            thinker.close()
             store.close()
 
     return lifespan

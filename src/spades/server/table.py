@@ -19,21 +19,24 @@ from .review import send_review
 from .wire import Json
 
 
-class Table:
-    def __init__(self, stored: StoredGame, state: GameState, store: Store, brain: Thinker,
+class ServedTable:
+    """One game the server serves: its session (the single writer) and the hub of the
+    sockets watching it; the lobby keeps one for each game in memory."""
+
+    def __init__(self, stored: StoredGame, state: GameState, store: Store, thinker: Thinker,
                  pace: float, reviews: Reviews | None = None):
         row = stored.game
         self.row = row
         self.id = row.id
         self.session = Session(row.id, row.seats, state, saver=StoreSaver(store, row.id),
-                               thinker=brain, version=row.version, step=len(stored.actions),
+                               thinker=thinker, version=row.version, step=len(stored.actions),
                                pace=pace, rows=stored.rows, given=contributors(stored))
         self.names = self.session.names
         self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
-                       brain.suggest)
+                       thinker.suggest)
         self.session.listen(self.hub)
         #: the server's hand reviews (shared by its tables)
-        self.reviews = reviews if reviews is not None else Reviews(brain)
+        self.reviews = reviews if reviews is not None else Reviews(thinker)
         self._reviewing: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ the session
