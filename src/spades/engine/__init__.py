@@ -113,7 +113,17 @@ from .record import (
     summary,
 )
 from .rules import OPTION_HELP, Rules, RulesError
-from .scoring import END_REASONS, apply_bags, end_reason, game_end, score_hand, side_points
+from .scoring import (
+    END_REASONS,
+    Contract,
+    apply_bags,
+    contract_of,
+    end_reason,
+    game_end,
+    nil_made,
+    score_hand,
+    side_points,
+)
 from .shuffle import (
     COMMIT,
     Revealed,
@@ -170,6 +180,7 @@ __all__ = [
     "CardError",
     "CardPlayed",
     "CardsPassed",
+    "Contract",
     "DeckError",
     "Draw",
     "Event",
@@ -216,6 +227,7 @@ __all__ = [
     "cards_in",
     "check_shuffle",
     "commitment",
+    "contract_of",
     "deck_mask",
     "deck_of_hand",
     "end_reason",
@@ -240,6 +252,7 @@ __all__ = [
     "mask_of",
     "new_game",
     "new_salt",
+    "nil_made",
     "parse_action",
     "parse_card",
     "parse_record",
