@@ -61,7 +61,7 @@ class Timing:
 
     def __init__(self, app: Any, out: Any):
         self.app = app
-        self.state = app.state  # make_server tells app.state.brain when a signal comes
+        self.state = app.state  # make_server tells app.state.thinker when a signal comes
         self.out = out
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:

@@ -47,6 +47,7 @@ from spades.engine import (
     new_game,
     parse_card,
     player_view,
+    preset_overrides,
 )
 
 FAST = {"iterations": 24}
@@ -59,7 +60,7 @@ VARIANTS: list[Rules] = [
 ]
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}{len(r.overrides())}")
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}{len(preset_overrides(r))}")
 def test_hard_makes_a_legal_choice_at_every_decision(rules: Rules) -> None:
     """A whole hand (two hands for the draw game) with Hard in half the seats: draws, the
     kitty exchange, bids, blind-nil passes and every card."""
@@ -369,7 +370,7 @@ def test_distinct_cards_keeps_one_of_touching_cards() -> None:
     assert kept == {"9H", "QH", "2C"}
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}{len(r.overrides())}")
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}{len(preset_overrides(r))}")
 def test_the_bids_hard_imagines_for_other_seats_are_legal(rules: Rules) -> None:
     """On a sampled deal Hard fills in the bids of the seats still to bid from what their
     hand looks worth: each one is a bid the engine's ``legal_bids`` allows that seat, given

@@ -28,6 +28,7 @@ from spades.engine import (
     make_rules,
     new_game,
     parse_card,
+    preset_overrides,
     score_hand,
     trick_winner,
 )
@@ -58,7 +59,7 @@ EVERY: list[Rules] = [
 
 
 def _ids(rules: Rules) -> str:
-    return f"{rules.name}:{','.join(f'{k}={v}' for k, v in rules.overrides().items())}"
+    return f"{rules.name}:{','.join(f'{k}={v}' for k, v in preset_overrides(rules).items())}"
 
 
 def _kernel_position(state: GameState) -> k.Position:

@@ -310,8 +310,8 @@ def seed_game_behind(db_url: str, player: str) -> str:
     from spades.engine.record import action_to_json, rules_to_json
     from spades.seats import seat_names
     from spades.server.presets import rules_for
-    from spades.server.table import progress
     from spades.server.wire import codes
+    from spades.session import progress
     from spades.store import PLAYING, ActionRow, GameRow, SeatRow, Store
     from spades.store.store import now
 
@@ -383,8 +383,8 @@ def seed_game_nil(db_url: str, player: str) -> tuple[str, list[str]]:
     from spades.engine.record import action_to_json, rules_to_json
     from spades.seats import seat_names
     from spades.server.presets import rules_for
-    from spades.server.table import progress
     from spades.server.wire import codes
+    from spades.session import progress
     from spades.store import PLAYING, ActionRow, GameRow, SeatRow, Store
     from spades.store.store import now
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from spades.ai.simple import RandomPlayer
-from spades.cli.play import Table, card_text
+from spades.cli.play import TerminalTable, card_text
 from spades.engine import (
     BLIND_NIL,
     Bid,
@@ -52,7 +52,7 @@ def test_whole_game_typed_in(preset: str, options: dict[str, object], tmp_path) 
     lines: list[str] = []
     prompts: list[str] = []
     mistakes = 0
-    table: Table
+    table: TerminalTable
 
     def ask(prompt: str) -> str:
         nonlocal mistakes
@@ -66,7 +66,7 @@ def test_whole_game_typed_in(preset: str, options: dict[str, object], tmp_path) 
         return typed(rng.choice(view.legal))
 
     save = tmp_path / "game.json"
-    table = Table(rules, seed=3, ask=ask, say=lines.append, save=str(save),
+    table = TerminalTable(rules, seed=3, ask=ask, say=lines.append, save=str(save),
                   players={s: RandomPlayer() for s in range(1, rules.players)})
     state = table.play()
     assert state.over
@@ -82,7 +82,7 @@ def test_illegal_card_gets_a_message_not_a_crash() -> None:
     rules = find_preset("partnership")
     lines: list[str] = []
     asked = 0
-    table: Table
+    table: TerminalTable
 
     def ask(prompt: str) -> str:
         nonlocal asked
@@ -99,7 +99,7 @@ def test_illegal_card_gets_a_message_not_a_crash() -> None:
             raise EOFError
         return str(sorted(plays)[0])
 
-    table = Table(rules, seed=11, ask=ask, say=lines.append,
+    table = TerminalTable(rules, seed=11, ask=ask, say=lines.append,
                   players={s: RandomPlayer() for s in range(1, 4)})
     with pytest.raises(EOFError):
         table.play()
@@ -121,7 +121,7 @@ def test_a_level_that_fails_to_import_is_an_error_not_random_play(
     """A broken level must not turn quietly into random play at the table."""
     monkeypatch.setitem(sys.modules, "spades.ai.normal", None)  # its import fails
     with pytest.raises(ImportError):
-        Table(find_preset("short"), seed=1, level="normal", ask=lambda _: "q",
+        TerminalTable(find_preset("short"), seed=1, level="normal", ask=lambda _: "q",
               say=lambda _: None)
 
 
@@ -148,7 +148,7 @@ def test_two_player_shows_nothing_before_the_blind_nil_choice(answer: str) -> No
             return answer
         raise EOFError
 
-    table = Table(rules, seed=0, ask=ask, say=lambda _line: None,
+    table = TerminalTable(rules, seed=0, ask=ask, say=lambda _line: None,
                   players={1: RandomPlayer()})
     top = table.state.hand.deck[0]
     with pytest.raises(EOFError):
@@ -165,12 +165,12 @@ def test_two_player_shows_nothing_before_the_blind_nil_choice(answer: str) -> No
 
 
 def _random_game(preset: str, seed: int, hands: int,
-                 **options: object) -> tuple[Table, list[str]]:
+                 **options: object) -> tuple[TerminalTable, list[str]]:
     """Random play by every seat until ``hands`` hands were dealt (or the game ends)."""
     rules = find_preset(preset).with_options(**options)
     rng = random.Random(seed)
     lines: list[str] = []
-    table: Table
+    table: TerminalTable
 
     def ask(prompt: str) -> str:
         if sum("=== Hand" in line for line in lines) > hands:
@@ -180,7 +180,7 @@ def _random_game(preset: str, seed: int, hands: int,
             return "n"
         return typed(rng.choice(view.legal))
 
-    table = Table(rules, seed=seed, ask=ask, say=lines.append,
+    table = TerminalTable(rules, seed=seed, ask=ask, say=lines.append,
                   players={s: RandomPlayer() for s in range(1, rules.players)})
     with contextlib.suppress(EOFError):
         table.play()
@@ -205,7 +205,7 @@ def test_game_over_says_why_the_game_ended(reason: str, words: str) -> None:
 
     rules = find_preset("partnership")
     lines: list[str] = []
-    table = Table(rules, seed=1, ask=lambda _: "", say=lines.append)
+    table = TerminalTable(rules, seed=1, ask=lambda _: "", say=lines.append)
     table._game_over(GameEnded(1, (-47, -330), reason))
     (text,) = [line for line in lines if "Game over" in line]
     assert words in text
@@ -217,7 +217,7 @@ def test_one_winner_wins_in_the_singular() -> None:
 
     rules = find_preset("two-player")
     lines: list[str] = []
-    table = Table(rules, seed=1, ask=lambda _: "", say=lines.append)
+    table = TerminalTable(rules, seed=1, ask=lambda _: "", say=lines.append)
     table._game_over(GameEnded(1, (120, 250), "target"))
     (text,) = [line for line in lines if "Game over" in line]
     assert f"{table.names[1]} wins." in text
@@ -245,7 +245,7 @@ def test_a_saved_game_verifies(tmp_path) -> None:
     `spades verify` checks every hand of the file (and passes)."""
     rules = find_preset("short")
     rng = random.Random(3)
-    table: Table
+    table: TerminalTable
 
     def ask(prompt: str) -> str:
         if "blind nil before you look" in prompt:
@@ -253,7 +253,7 @@ def test_a_saved_game_verifies(tmp_path) -> None:
         return typed(rng.choice(player_view(table.state, 0).legal))
 
     save = tmp_path / "game.json"
-    table = Table(rules, seed=11, ask=ask, say=lambda line: None, save=str(save),
+    table = TerminalTable(rules, seed=11, ask=ask, say=lambda line: None, save=str(save),
                   players={s: RandomPlayer() for s in range(1, rules.players)})
     state = table.play()
     record = json.loads(save.read_text())

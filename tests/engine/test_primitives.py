@@ -44,6 +44,7 @@ from spades.engine import (
     make_rules,
     mask_of,
     new_game,
+    preset_overrides,
     trick_winner,
 )
 
@@ -245,7 +246,7 @@ def test_legal_bids(name: str) -> None:
 
 @pytest.mark.parametrize("rules", [*PRESETS.values(),
                                    make_rules("partnership", boston=True, losing_score=-300)],
-                         ids=lambda r: r.name + str(len(r.overrides())))
+                         ids=lambda r: r.name + str(len(preset_overrides(r))))
 def test_game_over(rules: Rules) -> None:
     rng = random.Random(rules.name)
     n = rules.players

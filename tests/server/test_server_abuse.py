@@ -29,8 +29,8 @@ from server_testkit import (
 )
 from starlette.requests import Request
 
-from spades.server.app import MAX_MESSAGE
-from spades.server.table import Connection
+from spades.server.common import MAX_MESSAGE
+from spades.server.connections import Connection
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -149,7 +149,7 @@ def test_only_json_bodies_create_games(tmp_path: Path) -> None:
 
 
 def test_an_oversized_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    from spades.server.app import read_body
+    from spades.server.common import read_body
 
     read: list[int] = []
 

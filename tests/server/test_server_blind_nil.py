@@ -26,7 +26,7 @@ from server_testkit import (
 
 from spades.engine import BLIND_NIL, Action, Bid, PlayerView, make_rules
 from spades.server.lobby import new_game_row
-from spades.server.table import codes
+from spades.server.wire import codes
 from spades.session import thinking  # the thinking moved to the session (issue 9)
 from spades.store import Store
 

@@ -11,7 +11,7 @@ from server_testkit import HEADERS, OTHER, PLAYER, client, new_game_id, stored
 from spades.engine import HOUSE_RULE_NAMES, PRESETS, find_preset
 from spades.engine.record import rules_from_json
 from spades.server import Settings, create_app
-from spades.server.app import WEB_DIR
+from spades.server.common import WEB_DIR
 from spades.server.presets import rules_for
 
 pytestmark = pytest.mark.timeout(60)

@@ -21,7 +21,7 @@ from server_testkit import (
 
 from spades.engine import IllegalActionError, Play, apply, parse_card
 from spades.server.common import NOT_FOUND
-from spades.server.table import state_from_store
+from spades.session import state_from_store
 from spades.store import ActionRow, Store
 
 pytestmark = pytest.mark.timeout(60)

@@ -16,7 +16,7 @@ import pytest
 from server_testkit import LiveServer, live_socket, run_async
 
 from spades.engine import find_preset, new_game, player_view
-from spades.server import thinking
+from spades.session import StoppingError, Thinker
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -54,7 +54,7 @@ def test_thinking_processes_end_with_the_server(tmp_path: Path, how: str) -> Non
 
 def test_a_stopped_brain_never_starts_a_pool_again() -> None:
     async def scenario() -> tuple[str, bool]:
-        brain = thinking.Brain(workers=1, seed=3)
+        brain = Thinker(workers=1, seed=3)
         view = player_view(new_game(find_preset("house"), 9), 0)
         try:
             await brain.start()
@@ -66,7 +66,7 @@ def test_a_stopped_brain_never_starts_a_pool_again() -> None:
                 os.kill(pid, signal.SIGKILL)
             try:
                 await brain.choose("random", view)
-            except thinking.StoppingError as error:
+            except StoppingError as error:
                 outcome = str(error)
             else:
                 outcome = "a decision was made"
@@ -86,7 +86,7 @@ def test_a_worker_whose_server_is_gone_ends_by_itself() -> None:
 
     code = ("import os, subprocess, sys, time\n"
             "child = subprocess.Popen([sys.executable, '-c', "
-            "'import os, time; from spades.server.thinking import _start_worker; "
+            "'import os, time; from spades.session.workers import _start_worker; "
             "_start_worker(os.getppid()); print(\"watching\", flush=True); time.sleep(60)'])\n"
             "print(child.pid, flush=True)\n"
             "time.sleep(60)\n")

@@ -13,7 +13,7 @@ from spades.engine import REGISTRY, make_rules
 from spades.seats import seat_names
 from spades.server.lobby import new_game_row
 from spades.server.presets import ChoiceError, presets_json, rules_for, table_json
-from spades.server.table import codes
+from spades.server.wire import codes
 from spades.store import SeatRow, Store
 
 pytestmark = pytest.mark.timeout(60)

@@ -30,8 +30,8 @@ from server_testkit import (
 
 from spades.engine import PRESETS, apply, hand_seed, legal_actions, shuffled
 from spades.server.lobby import new_game_row
-from spades.server.table import state_from_store
 from spades.server.wire import codes
+from spades.session import state_from_store
 from spades.store import ActionRow, Store, StoredGame
 
 pytestmark = pytest.mark.timeout(90)

@@ -39,9 +39,8 @@ from spades.engine import (
     verify_record,
 )
 from spades.server.lobby import new_game_row
-from spades.server.table import state_from_store
 from spades.server.wire import codes
-from spades.session import Refusal, Session, StoreSaver
+from spades.session import Refusal, Session, StoreSaver, state_from_store
 from spades.store import ActionRow, Store, StoredGame
 
 pytestmark = pytest.mark.timeout(120)

@@ -10,7 +10,7 @@ import pytest
 from server_testkit import Driver, client, new_game_id, open_table, run_async, stored
 
 from spades.engine import Action, Play, PlayerView, find_preset, new_game, player_view
-from spades.server import thinking
+from spades.session import Thinker, thinking
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -51,7 +51,7 @@ def test_a_failing_or_cheating_computer_player_does_not_stop_the_game(
 
 def test_the_process_pool_decides_from_the_view() -> None:
     async def decide() -> tuple[Action, float]:
-        brain = thinking.Brain(workers=1, seed=3)
+        brain = Thinker(workers=1, seed=3)
         try:
             await brain.start()
             view = player_view(new_game(find_preset("house"), 9), 0)

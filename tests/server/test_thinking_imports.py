@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from spades.server import thinking
+from spades.session import thinking
 
 
 def test_a_level_that_fails_to_import_raises(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,7 +21,7 @@ def test_a_level_that_fails_to_import_raises(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_a_broken_suggestion_module_stops_the_server_loading() -> None:
     probe = ("import sys; sys.modules['spades.ai.suggest'] = None; "
-             "import spades.server.thinking")
+             "import spades.server")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode != 0, "loaded without its suggestion module"

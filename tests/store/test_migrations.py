@@ -27,7 +27,7 @@ import spades
 from spades.engine import GameState, Shuffle, apply, legal_actions, make_rules, new_game
 from spades.engine.cards import CODE_OF
 from spades.engine.record import action_to_json, rules_to_json
-from spades.server.table import state_from_store
+from spades.session import state_from_store
 from spades.store import (
     OVER,
     ActionRow,

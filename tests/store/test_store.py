@@ -19,7 +19,7 @@ from storekit import Database
 from spades.engine import GameState, apply, legal_actions, make_rules, new_game
 from spades.engine.cards import CODE_OF
 from spades.engine.record import action_to_json, rules_to_json
-from spades.server.table import state_from_store
+from spades.session import state_from_store
 from spades.store import (
     OVER,
     PLAYING,
@@ -32,7 +32,7 @@ from spades.store import (
     StoreError,
     default_url,
 )
-from spades.store.store import make_engine
+from spades.store.database import make_engine
 
 pytestmark = pytest.mark.timeout(60)
 

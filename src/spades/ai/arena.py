@@ -45,6 +45,7 @@ from spades.engine import (
     apply,
     new_game,
     player_view,
+    preset_overrides,
 )
 
 from .base import Player
@@ -444,7 +445,7 @@ class ArenaReport:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "preset": self.rules.name,
-            "rules": self.rules.overrides(),
+            "rules": preset_overrides(self.rules),
             "mode": self.mode,
             "deals": self.deals,
             "hands": self.hands,

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades play: {error}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    table = Table(rules, seed=seed, level=args.level, ascii=args.ascii, save=args.save)
+    table = TerminalTable(rules, seed=seed, level=args.level, ascii=args.ascii, save=args.save)
     try:
         table.play()
     except EOFError:
@@ -129,7 +129,7 @@ def card_text(card: Card, ascii: bool = False) -> str:
     return rank + (card.suit.letter if ascii else card.suit.symbol)
 
 
-class Table:
+class TerminalTable:
     """One game in the terminal, a transport over the session (``spades.session``): the
     session runs the turn loop and saves; this asks seat 0 and tells what it learns.
     ``ask`` and ``say`` can be replaced (tests)."""

@@ -7,7 +7,15 @@ import json
 import sys
 from typing import Any
 
-from spades.engine import GameState, RecordError, end_reason, parse_record, replay, summary
+from spades.engine import (
+    GameState,
+    RecordError,
+    end_reason,
+    parse_record,
+    preset_overrides,
+    replay,
+    summary,
+)
 
 
 def register(sub: Any) -> None:
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     sides = result["sides"]
     names = [_side_name(side, players) for side in sides]
     print(f"Rules: {shown(state.rules.name, MAX_NAME)}"
-          + "".join(f", {k}={json.dumps(v)}" for k, v in state.rules.overrides().items()))
+          + "".join(f", {k}={json.dumps(v)}" for k, v in preset_overrides(state.rules).items()))
     print("Sides: " + "; ".join(f"{i}: {name}" for i, name in enumerate(names)))
     for number, hand in enumerate(result["hands"], start=1):
         dealer = players[hand["dealer"]] if players else f"seat {hand['dealer']}"

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from spades.engine import RecordError
-from spades.server.lobby import is_player_id
+from spades.server.ids import is_player_id
 from spades.stats import (
     GameFigures,
     Group,

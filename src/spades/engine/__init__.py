@@ -28,6 +28,9 @@ from .actions import (
 from .cards import (
     CODE_OF,
     NAME_OF,
+    NON_SPADES_MASK,
+    RANK_OF,
+    SUIT_MASK_OF,
     SUIT_MASKS,
     SUIT_OF,
     Card,
@@ -51,10 +54,7 @@ from .laws import (
     ABOVE,
     CLUBS_MASK,
     FIRST_SPADE,
-    NON_SPADES_MASK,
-    RANK_OF,
     SPADES_MASK,
-    SUIT_MASK_OF,
     TWO_OF_CLUBS,
     beaters,
     beats,
@@ -96,6 +96,7 @@ from .presets import (
     find_entry,
     find_preset,
     make_rules,
+    preset_overrides,
 )
 from .record import FORMAT as RECORD_FORMAT
 from .record import (
@@ -112,7 +113,17 @@ from .record import (
     summary,
 )
 from .rules import OPTION_HELP, Rules, RulesError
-from .scoring import END_REASONS, apply_bags, end_reason, game_end, score_hand, side_points
+from .scoring import (
+    END_REASONS,
+    Contract,
+    apply_bags,
+    contract_of,
+    end_reason,
+    game_end,
+    nil_made,
+    score_hand,
+    side_points,
+)
 from .shuffle import (
     COMMIT,
     Revealed,
@@ -169,6 +180,7 @@ __all__ = [
     "CardError",
     "CardPlayed",
     "CardsPassed",
+    "Contract",
     "DeckError",
     "Draw",
     "Event",
@@ -215,6 +227,7 @@ __all__ = [
     "cards_in",
     "check_shuffle",
     "commitment",
+    "contract_of",
     "deck_mask",
     "deck_of_hand",
     "end_reason",
@@ -239,10 +252,12 @@ __all__ = [
     "mask_of",
     "new_game",
     "new_salt",
+    "nil_made",
     "parse_action",
     "parse_card",
     "parse_record",
     "player_view",
+    "preset_overrides",
     "record_of",
     "replay",
     "rules_from_json",

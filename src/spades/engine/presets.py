@@ -87,10 +87,6 @@ class Preset:
         text = _SOURCE.sub("", self.about)
         return text[:1].upper() + text[1:]
 
-    def house_defaults(self) -> dict[str, Any]:
-        """Every house rule's value in this preset (offered or not)."""
-        return _defaults(self.rules)
-
     def with_house_rules(self, choices: Mapping[str, Any] | None = None
                          ) -> tuple[Rules, dict[str, Any]]:
         """These rules with 004's house rules applied, and the choices in full; a choice
@@ -301,3 +297,12 @@ def find_preset(name: str) -> Rules:
 def make_rules(preset: str = "partnership", **options: Any) -> Rules:
     """A preset with options changed, e.g. ``make_rules("house", target_score=300)``."""
     return find_preset(preset).with_options(**options)
+
+
+def preset_overrides(rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from its preset's (every option when its name
+    is no preset's)."""
+    base = PRESETS.get(rules.name)
+    if base is None:
+        return rules.options()
+    return {k: v for k, v in rules.options().items() if getattr(base, k) != v}

@@ -26,7 +26,7 @@ from .actions import (
 )
 from .cards import CODE_OF, Card, CardError, parse_card
 from .game import DeckError, apply, check_deck, is_idle_look, new_game
-from .presets import find_preset
+from .presets import find_preset, preset_overrides
 from .rules import OPTION_NAMES, Rules, RulesError
 from .shuffle import (
     COMMIT,
@@ -103,7 +103,7 @@ def rules_from_json(data: Any) -> Rules:
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:
-    return {"preset": rules.name, **rules.overrides()}
+    return {"preset": rules.name, **preset_overrides(rules)}
 
 
 def parse_bid(value: Any, rules: Rules) -> Bid:

@@ -2,7 +2,8 @@
 
 Every variant our rulebooks describe is a ``Rules`` value; house rules are
 ``dataclasses.replace(preset, ...)`` (or ``rules.with_options(...)``); the named presets
-live in ``presets.py``, the registry. ``Rules`` checks
+live in ``presets.py``, the registry, which builds on this module (a preset is a ``Rules``
+value; ``presets.preset_overrides`` says how rules differ from their preset). ``Rules`` checks
 itself when built and refuses an inconsistent combination with a message that names the
 options involved.
 """
@@ -114,21 +115,22 @@ class Rules:
         """Every option and its value (what a record's ``rules`` may override)."""
         return {name: getattr(self, name) for name in OPTION_NAMES}
 
-    def overrides(self) -> dict[str, Any]:
-        """The options that differ from this value's preset."""
-        from .presets import PRESETS
-
-        base = PRESETS.get(self.name)
-        if base is None:
-            return self.options()
-        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
-
 
 def _fail(message: str) -> None:
     raise RulesError(message)
 
 
 def _check(r: Rules) -> None:
+    """Refuse a value of the wrong kind, then an option out of range or a combination that
+    cannot be played, naming the options involved."""
+    _check_kinds(r)
+    _check_players(r)
+    _check_game_end(r)
+    _check_bidding(r)
+
+
+def _check_kinds(r: Rules) -> None:
+    """Each option is of its kind: a whole number, true or false, or one of its choices."""
     ints = ("players", "target_score", "nil_value", "blind_nil_value", "blind_nil_pass",
             "bag_penalty", "min_bid", "suicide_min")
     for name in ints:
@@ -148,6 +150,10 @@ def _check(r: Rules) -> None:
     for name, allowed in choices:
         if getattr(r, name) not in allowed:
             _fail(f"{name} must be one of {', '.join(allowed)}, not {getattr(r, name)!r}")
+
+
+def _check_players(r: Rules) -> None:
+    """How many play, and how the cards are dealt to them."""
     if not 2 <= r.players <= 5:
         _fail(f"players must be 2 to 5, not {r.players}")
     if r.partnership and r.players != 4:
@@ -158,6 +164,10 @@ def _check(r: Rules) -> None:
     if r.kitty and (r.players != 3 or r.jokers):
         _fail("kitty is the three-player game with 52 cards: it needs players = 3 and "
               "jokers = false")
+
+
+def _check_game_end(r: Rules) -> None:
+    """The target score and the mercy rule."""
     if r.target_score <= 0:
         _fail(f"target_score must be positive, not {r.target_score}")
     if r.losing_score is not None and r.losing_score >= r.target_score:
@@ -165,6 +175,10 @@ def _check(r: Rules) -> None:
               f"({r.target_score})")
     if r.losing_score is not None and r.losing_score >= 0:
         _fail(f"losing_score must be negative (the mercy rule), not {r.losing_score}")
+
+
+def _check_bidding(r: Rules) -> None:
+    """Bids, nil and blind nil, bags, suicide and shooting the moon."""
     if r.min_bid < 0:
         _fail(f"min_bid must be 0 or more, not {r.min_bid}")
     if r.nil and r.min_bid == 0:

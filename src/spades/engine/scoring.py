@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .actions import Bid
 from .laws import boston_side, game_over
@@ -10,20 +11,49 @@ from .rules import Rules
 from .state import HandScore
 
 
+class Contract(NamedTuple):
+    """A side's contract in one hand: the tricks its seats that did not bid nil bid
+    together (``bid``), the tricks those seats took (``taken``), and how many they are."""
+
+    bid: int
+    taken: int
+    bidders: int
+
+    @property
+    def made(self) -> bool:
+        """The bidders took at least what they bid (the tricks over it are bags)."""
+        return self.taken >= self.bid
+
+
+def contract_of(side: Sequence[int], bids: Sequence[Bid],
+                tricks: Sequence[int]) -> Contract | None:
+    """The side's contract in a hand; None when every seat of the side bid nil. A nil
+    bidder's tricks never count towards it."""
+    bid = taken = bidders = 0
+    for seat in side:
+        if not bids[seat].nil:
+            bidders += 1
+            bid += bids[seat].tricks
+            taken += tricks[seat]
+    return Contract(bid, taken, bidders) if bidders else None
+
+
+def nil_made(taken: int) -> bool:
+    """A nil or blind nil is made when its bidder takes no trick."""
+    return taken == 0
+
+
 def side_points(rules: Rules, side: Sequence[int], bids: Sequence[Bid],
                 tricks: Sequence[int]) -> tuple[int, int]:
     """Points and new bags a side earns in one hand, before the bag penalty."""
     points = 0
     bags = 0
-    contract = 0
-    taken = 0
-    bidders = 0
     for seat in side:
         bid = bids[seat]
         won = tricks[seat]
         if bid.nil:
             value = rules.blind_nil_value if bid.blind else rules.nil_value
-            if won == 0:
+            if nil_made(won):
                 points += value
             elif rules.failed_nil == "penalty-bags":
                 points += won - value
@@ -33,22 +63,20 @@ def side_points(rules: Rules, side: Sequence[int], bids: Sequence[Bid],
                 bags += won
             else:  # penalty-void: the tricks count for nothing
                 points -= value
-        else:
-            bidders += 1
-            contract += bid.tricks
-            taken += won
-    if not bidders:
+    contract = contract_of(side, bids, tricks)
+    if contract is None:
         return points, bags
-    if (rules.moon_value is not None and bidders == 1 and len(side) == 1
-            and contract == rules.hand_size):
-        if taken == contract:
+    if (rules.moon_value is not None and contract.bidders == 1 and len(side) == 1
+            and contract.bid == rules.hand_size):
+        if contract.made:  # all the tricks: nobody takes more than a hand
             return points + rules.moon_value, bags
-        return points + taken, bags + taken
-    if taken >= contract:
-        points += 10 * contract + (taken - contract)
-        bags += taken - contract
+        return points + contract.taken, bags + contract.taken
+    if contract.made:
+        over = contract.taken - contract.bid
+        points += 10 * contract.bid + over
+        bags += over
     elif rules.set_scoring == "minus":
-        points -= 10 * contract
+        points -= 10 * contract.bid
     return points, bags
 
 

@@ -1,5 +1,6 @@
 """The web table's server: ``create_app(settings)`` (docs/protocol.md)."""
 
-from .app import Settings, create_app
+from .app import create_app
+from .common import Settings
 
 __all__ = ["Settings", "create_app"]

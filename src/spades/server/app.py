@@ -16,50 +16,18 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from spades.accounts import Attempts, Outbox, Passwords
+from spades.session import Thinker
 from spades.stats import FigureCache
 from spades.store import Store
 
 from . import account_api, api, sessions, tickets
-from .api import web_version
-from .common import (
-    BAD_PLAYER,
-    MAX_MESSAGE,
-    NOT_FOUND,
-    PLAYER_HEADER,
-    POLICY_CLOSE,
-    WEB_DIR,
-    Settings,
-    dumps,
-    error_response,
-    player_of,
-    read_body,
-    reason,
-)
+from .common import Settings
 from .headers import SecurityHeaders
 from .hosts import AllowedHosts
 from .limits import Limits
 from .lobby import Lobby
-from .sockets import game_socket, read_message
-from .thinking import Brain
+from .sockets import game_socket
 from .watchers import Watchers
-
-__all__ = [
-    "BAD_PLAYER",
-    "MAX_MESSAGE",
-    "NOT_FOUND",
-    "PLAYER_HEADER",
-    "POLICY_CLOSE",
-    "WEB_DIR",
-    "Settings",
-    "create_app",
-    "dumps",
-    "error_response",
-    "player_of",
-    "read_body",
-    "read_message",
-    "reason",
-    "web_version",
-]
 
 Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]
 
@@ -70,11 +38,11 @@ def lifespan_of(settings: Settings) -> Lifespan:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, settings.db_url, prefix=settings.table_prefix)
-        brain = Brain(settings.workers, settings.seed)
-        await brain.start()
-        lobby = Lobby(store, brain, settings.pace)
+        thinker = Thinker(settings.workers, settings.seed)
+        await thinker.start()
+        lobby = Lobby(store, thinker, settings.pace)
         state: Any = app.state
-        state.settings, state.store, state.brain, state.lobby = settings, store, brain, lobby
+        state.settings, state.store, state.thinker, state.lobby = settings, store, thinker, lobby
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
         state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
@@ -83,7 +51,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
             yield
         finally:
             await lobby.close()
-            brain.close()
+            thinker.close()
             store.close()
 
     return lifespan

@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket
 from spades.accounts import COST, Cost
 
 from .hosts import LOCAL_HOSTS
-from .lobby import Lobby, is_player_id
+from .lobby import Lobby
 from .watchers import Watchers
 from .wire import Json
 
@@ -59,12 +59,6 @@ def dumps(message: Json) -> str:
 
 def error_response(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-def player_of(request: Request) -> str | None:
-    """The header's player id (scripts and tests); a route asks ``identity.identify``."""
-    value = request.headers.get(PLAYER_HEADER)
-    return value if is_player_id(value) else None
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket
 from spades.store import LoginRow, Store
 
 from .common import BAD_PLAYER, PLAYER_HEADER, error_response
-from .lobby import is_player_id
+from .ids import is_player_id
 
 #: The cookie that carries a login session's token.
 COOKIE = "spades_session"

@@ -183,9 +183,9 @@ def make_server(app: Any, host: str, port: int, guard: Guard | None = None,
     guard = guard or Guard()
 
     def stopping() -> None:
-        brain = getattr(app.state, "brain", None)
-        if brain is not None:
-            brain.stopping()
+        thinker = getattr(app.state, "thinker", None)
+        if thinker is not None:
+            thinker.stopping()
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             http=guarded_protocol(guard), ws_max_size=WS_LIMIT,

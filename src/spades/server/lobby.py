@@ -7,29 +7,22 @@ is asked for, so a restarted server resumes every game where it was.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 from spades.engine import GameState, Rules, rules_from_json
-from spades.session import Reviews, Sitter, one_person
+from spades.session import Reviews, Sitter, Thinker, one_person, state_from_store
 from spades.session import new_game_row as session_game_row
 from spades.store import PLAYING, GameRow, Store, StoredGame
 
 from .download import download
+from .ids import GAME_ID, is_player_id
 from .presets import CREATOR_SEAT, PRESET_LABELS, ChoiceError, level_of, rules_for
 from .seating import sitters_of
-from .table import Table, state_from_store
-from .thinking import Brain
+from .table import ServedTable
 from .wire import Json, codes
 
-PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: Tables kept in memory with nobody watching; beyond this the idle ones are let go.
 KEEP_TABLES = 256
-
-
-def is_player_id(value: Any) -> bool:
-    return isinstance(value, str) and PLAYER_ID.fullmatch(value) is not None
 
 
 #: One player id, or every id of one person (an account's: ``Identity.players``).
@@ -40,7 +33,7 @@ def ids_of(players: Players) -> frozenset[str]:
     return frozenset({players}) if isinstance(players, str) else players
 
 
-def seat_for(table: Table, players: Players) -> int | None:
+def seat_for(table: ServedTable, players: Players) -> int | None:
     """The seat at ``table`` of the person with these ids (the first, if several)."""
     seats = [s for s in (table.seat_of(p) for p in sorted(ids_of(players))) if s is not None]
     return min(seats) if seats else None
@@ -91,13 +84,13 @@ def new_game_row(owner: str, rules: Rules, house_rules: dict[str, Any], level: s
 
 
 class Lobby:
-    def __init__(self, store: Store, brain: Brain, pace: float):
+    def __init__(self, store: Store, thinker: Thinker, pace: float):
         self.store = store
-        self.brain = brain
+        self.thinker = thinker
         self.pace = pace
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, ServedTable] = {}
         #: hand reviews, kept for every table (a table let go keeps its reviews)
-        self.reviews = Reviews(brain)
+        self.reviews = Reviews(thinker)
         #: game id -> its loading lock and how many wait for it (only while loading)
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
@@ -117,17 +110,20 @@ class Lobby:
         await asyncio.to_thread(self.store.create_game, row, codes(state.hand.deck))
         stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
                             looks=frozenset())
-        self._keep(Table(stored, state, self.store, self.brain, self.pace, self.reviews))
+        self._keep(self._serve(stored, state))
         return row
 
-    def _keep(self, table: Table) -> None:
+    def _serve(self, stored: StoredGame, state: GameState) -> ServedTable:
+        return ServedTable(stored, state, self.store, self.thinker, self.pace, self.reviews)
+
+    def _keep(self, table: ServedTable) -> None:
         if len(self.tables) >= KEEP_TABLES:
             for game_id, old in list(self.tables.items()):
                 if old.idle:
                     del self.tables[game_id]
         self.tables[table.id] = table
 
-    async def table(self, game_id: str, player_id: Players) -> Table | None:
+    async def table(self, game_id: str, player_id: Players) -> ServedTable | None:
         """The table of ``game_id`` if ``player_id`` (or one of a person's ids) sits at it
         (loaded if need be)."""
         if not GAME_ID.fullmatch(game_id) or not any(is_player_id(p)
@@ -142,7 +138,7 @@ class Lobby:
             return None
         return table
 
-    async def _load(self, game_id: str, player_id: Players) -> Table | None:
+    async def _load(self, game_id: str, player_id: Players) -> ServedTable | None:
         """Load a table once however many ask at the same time; the lock is kept only
         while someone waits for it (an unknown id leaves nothing behind)."""
         entry = self._loading.get(game_id)
@@ -159,7 +155,7 @@ class Lobby:
                 if stored is None or not seated(stored.game, player_id):
                     return None
                 state = await asyncio.to_thread(state_from_store, stored)
-                table = Table(stored, state, self.store, self.brain, self.pace, self.reviews)
+                table = self._serve(stored, state)
                 self._keep(table)
                 return table
         finally:

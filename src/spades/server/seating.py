@@ -7,6 +7,7 @@ from typing import Any
 
 from spades.session import Sitter
 
+from .ids import is_player_id
 from .presets import ChoiceError, level_of
 
 SEAT_HELP = ('"seats" is a list with one entry per seat, each {"player": "<player id>"} '
@@ -14,8 +15,6 @@ SEAT_HELP = ('"seats" is a list with one entry per seat, each {"player": "<playe
 
 
 def _sitter(entry: Any, seat: int, level: str) -> Sitter:
-    from .lobby import is_player_id
-
     if not isinstance(entry, dict) or len(entry) > 1 or set(entry) - {"player", "level"}:
         raise ChoiceError(f"seat {seat}: {SEAT_HELP}")
     if "player" in entry:

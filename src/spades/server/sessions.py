@@ -36,7 +36,7 @@ from .identity import (
     now,
     store_of,
 )
-from .lobby import is_player_id
+from .ids import is_player_id
 
 log = logging.getLogger("spades.server")
 UNAVAILABLE = "the sessions cannot be read right now; try again"

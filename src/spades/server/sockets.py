@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from spades.session import Refusal
 from spades.store import Store, StoreError
 
 from .common import (
@@ -25,10 +26,10 @@ from .common import (
     watchers_of,
 )
 from .connections import Connection
+from .ids import is_player_id
 from .limits import Limits
-from .lobby import is_player_id
 from .origins import origin_allowed
-from .table import Refusal, Table
+from .table import ServedTable
 from .tickets import Ticket, tickets_of
 from .watchers import SIGN_IN_EXPIRED, SIGNED_OUT, Farewell, Watcher
 from .wire import Json
@@ -49,7 +50,7 @@ RELOAD = ("this page is of an older version of the table: reload it to play on "
           "(your game is saved)")
 
 
-async def find_table(ws: WebSocket, player: str) -> Table | None:
+async def find_table(ws: WebSocket, player: str) -> ServedTable | None:
     """The socket's table, or None after telling the client why not (and closing)."""
     game_id = ws.path_params["game_id"]
     try:
@@ -156,7 +157,7 @@ async def let_in(ws: WebSocket) -> Ticket | None:
     return await read_hello(ws)
 
 
-def connection(ws: WebSocket, table: Table, seat: int) -> Connection:
+def connection(ws: WebSocket, table: ServedTable, seat: int) -> Connection:
     """The socket's connection: a client that fell behind gets the table as it is now; one
     that stopped reading is hung up on."""
 
@@ -251,7 +252,7 @@ async def closing(ws: WebSocket, why: Farewell) -> None:
         await ws.close(code=why.close, reason=why.reason[:MAX_REASON])
 
 
-async def handle(table: Table, conn: Connection, text: str | None) -> None:
+async def handle(table: ServedTable, conn: Connection, text: str | None) -> None:
     kind = ""
     try:
         kind, data = read_message(text)

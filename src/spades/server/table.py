@@ -9,54 +9,34 @@ import asyncio
 from typing import Any
 
 from spades.engine import GameState
-from spades.session import (
-    Refusal,
-    Reviews,
-    Session,
-    StoreSaver,
-    computer_view,
-    contributors,
-    progress,
-    state_from_store,
-)
+from spades.session import Reviews, Session, StoreSaver, Thinker, contributors
 from spades.store import Store, StoredGame
 
-from .connections import FRESH, QUEUE_LIMIT, SEND_TIMEOUT, Connection
+from .connections import Connection
 from .hub import Hub
 from .messages import meta_json
 from .review import send_review
-from .thinking import Brain
-from .wire import Json, codes
-
-__all__ = [
-    "FRESH",
-    "QUEUE_LIMIT",
-    "SEND_TIMEOUT",
-    "Connection",
-    "Refusal",
-    "Table",
-    "codes",
-    "computer_view",
-    "progress",
-    "state_from_store",
-]
+from .wire import Json
 
 
-class Table:
-    def __init__(self, stored: StoredGame, state: GameState, store: Store, brain: Brain,
+class ServedTable:
+    """One game the server serves: its session (the single writer) and the hub of the
+    sockets watching it; the lobby keeps one for each game in memory."""
+
+    def __init__(self, stored: StoredGame, state: GameState, store: Store, thinker: Thinker,
                  pace: float, reviews: Reviews | None = None):
         row = stored.game
         self.row = row
         self.id = row.id
         self.session = Session(row.id, row.seats, state, saver=StoreSaver(store, row.id),
-                               thinker=brain, version=row.version, step=len(stored.actions),
+                               thinker=thinker, version=row.version, step=len(stored.actions),
                                pace=pace, rows=stored.rows, given=contributors(stored))
         self.names = self.session.names
         self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
-                       brain.suggest)
+                       thinker.suggest)
         self.session.listen(self.hub)
         #: the server's hand reviews (shared by its tables)
-        self.reviews = reviews if reviews is not None else Reviews(brain)
+        self.reviews = reviews if reviews is not None else Reviews(thinker)
         self._reviewing: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ the session

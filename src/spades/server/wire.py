@@ -31,7 +31,7 @@ from spades.engine import (
     TrickWon,
     shuffle_news,
 )
-from spades.session import GameEnded, Narrated, narrate
+from spades.session import GameEnded, Narrated
 
 Json = dict[str, Any]
 
@@ -176,13 +176,6 @@ class Speaker:
 
 def _bid_words(bid: Bid) -> str:
     return bid.label
-
-
-def events_for(before: GameState, after: GameState, step: int, speaker: Speaker) -> list[Json]:
-    """What happened between two states, as the viewer may know it: the session's
-    narration for the viewer's seat (``spades.session.narrate``), in words."""
-    return narrated_json(narrate(before, after, speaker.viewer), step, speaker,
-                         before.rules.players)
 
 
 def narrated_json(told: list[Narrated], step: int, speaker: Speaker,

@@ -2,10 +2,12 @@
 players and the store: seats, the turn loop, saving, resuming, pacing, narration, and fair
 thinking in worker processes."""
 
+from spades.ai.review import ReviewError
+
 from .entropy import ENTROPY_REFUSED
 from .narration import GameEnded, Narrated, ending, narrate
 from .refusal import Refusal
-from .reviewing import ReviewError, Reviews
+from .reviewing import Reviews
 from .saving import (
     RecordFile,
     Saver,

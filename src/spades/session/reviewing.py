@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from spades.ai.review import ReviewError, finished_hand, review_hand
+from spades.ai.review import finished_hand, review_hand
 from spades.engine import GameState
 
 from .workers import report
@@ -30,7 +30,7 @@ PROGRESS_EVERY = 0.25
 Json = dict[str, Any]
 Progress = Callable[[int, int], None]
 
-__all__ = ["PROGRESS_EVERY", "REVIEWS_KEPT", "Progress", "ReviewError", "Reviews",
+__all__ = ["PROGRESS_EVERY", "REVIEWS_KEPT", "Progress", "Reviews",
            "review_job"]
 
 

@@ -140,10 +140,6 @@ class Session:
     def listen(self, listener: Listener) -> None:
         self.listeners.append(listener)
 
-    def unlisten(self, listener: Listener) -> None:
-        with contextlib.suppress(ValueError):
-            self.listeners.remove(listener)
-
     # ------------------------------------------------------------------ people
 
     async def act(self, seat: int, version: int, data: Mapping[str, Any]) -> None:

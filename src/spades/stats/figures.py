@@ -13,7 +13,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spades.engine import REGISTRY, GameState, HandResult, Rules, load_record, score_hand
+from spades.engine import (
+    REGISTRY,
+    GameState,
+    HandResult,
+    Rules,
+    contract_of,
+    load_record,
+    nil_made,
+    side_points,
+)
 
 #: The level of a game whose computer players' level is not known (a record file).
 UNKNOWN_LEVEL = "unknown"
@@ -151,34 +160,25 @@ def game_json(game: GameFigures) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------- one game
 
-def _fresh_bags(rules: Rules, result: HandResult) -> tuple[int, ...]:
-    """Each side's new bags in the hand, by the engine's own arithmetic: the hand scored
-    from nothing with no bag limit, so no penalty takes bags away."""
-    free = (rules.with_options(bag_limit=None, bag_takeback=False)
-            if rules.bag_limit is not None else rules)
-    zeros = [0] * len(rules.sides)
-    return score_hand(free, result.bids, result.tricks, zeros, zeros).bags
-
-
 def hand_figures(rules: Rules, result: HandResult, seats: Sequence[int]) -> list[HandFigures]:
-    """The hand as each side holding one of ``seats`` saw it."""
-    bags = _fresh_bags(rules, result)
+    """The hand as each side holding one of ``seats`` saw it, by the engine's rules: the
+    side's contract, its nils made, and its new bags before any penalty."""
+    bids, tricks = result.bids, result.tricks
     out = []
     for index, side in enumerate(rules.sides):
         mine = [s for s in side if s in seats]
         if not mine:
             continue
-        bidders = [s for s in side if not result.bids[s].nil]
-        bid = sum(result.bids[s].tricks for s in bidders)
-        took = sum(result.tricks[s] for s in bidders)
-        nils = [s for s in mine if result.bids[s].nil and not result.bids[s].blind]
-        blinds = [s for s in mine if result.bids[s].blind]
+        contract = contract_of(side, bids, tricks)
+        nils = [s for s in mine if bids[s].nil and not bids[s].blind]
+        blinds = [s for s in mine if bids[s].blind]
         out.append(HandFigures(
-            side=index, bid=bid, took=took, contract=bool(bidders),
-            made=bool(bidders) and took >= bid,
-            nil=len(nils), nil_made=sum(result.tricks[s] == 0 for s in nils),
-            blind_nil=len(blinds), blind_nil_made=sum(result.tricks[s] == 0 for s in blinds),
-            points=result.score.points[index], bags=bags[index]))
+            side=index, bid=contract.bid if contract else 0,
+            took=contract.taken if contract else 0, contract=contract is not None,
+            made=contract is not None and contract.made,
+            nil=len(nils), nil_made=sum(nil_made(tricks[s]) for s in nils),
+            blind_nil=len(blinds), blind_nil_made=sum(nil_made(tricks[s]) for s in blinds),
+            points=result.score.points[index], bags=side_points(rules, side, bids, tricks)[1]))
     return out
 
 

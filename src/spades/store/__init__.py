@@ -1,6 +1,7 @@
 """Persistence behind one small interface: a game is its rules, decks and ordered actions."""
 
 from .accounts import AccountExistsError, AccountRow, Accounts, LoginRow
+from .database import StoreError
 from .migrate import Upgrade
 from .store import (
     ENTROPY,
@@ -13,7 +14,6 @@ from .store import (
     StaleVersionError,
     Store,
     StoredGame,
-    StoreError,
     default_url,
     upgrade,
 )

@@ -10,14 +10,14 @@ async code.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 
-if TYPE_CHECKING:
-    from .store import Store
+from .database import aware, failed
+from .schema import Tables
 
 
 class AccountExistsError(Exception):
@@ -48,44 +48,38 @@ class LoginRow:
     moving: str | None = None  # an anonymous id whose games wait for "move them?"
 
 
-def _aware(value: dt.datetime) -> dt.datetime:
-    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-
-
 def _login(row: Any) -> LoginRow:
     return LoginRow(id=row.id, player_id=row.player_id, account_id=row.account_id,
-                    csrf=row.csrf, created=_aware(row.created),
-                    last_seen=_aware(row.last_seen), expires=_aware(row.expires),
+                    csrf=row.csrf, created=aware(row.created),
+                    last_seen=aware(row.last_seen), expires=aware(row.expires),
                     device=row.device, moving=row.moving)
 
 
 def _account(row: Any) -> AccountRow:
     return AccountRow(id=row.id, email=row.email, password=row.password,
-                      player_id=row.player_id, created=_aware(row.created))
+                      player_id=row.player_id, created=aware(row.created))
 
 
 class Accounts:
-    """The account tables of one store."""
+    """The account tables of one store: its database's ``engine`` and ``tables``;
+    ``check_file`` refuses a write the store could not read back (``Store.check_file``)."""
 
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, engine: sa.Engine, tables: Tables, check_file: Callable[[], None]):
+        self.engine = engine
+        self.tables = tables
+        self.check_file = check_file
 
     def _write(self) -> Any:
-        self.store._check_file()
-        return self.store.engine.begin()
+        self.check_file()
+        return self.engine.begin()
 
     def _read(self) -> Any:
-        return self.store.engine.connect()
-
-    def _fail(self, what: str, error: sa.exc.SQLAlchemyError) -> Exception:
-        from .store import _failed
-
-        return _failed(what, error)
+        return self.engine.connect()
 
     # ------------------------------------------------------------------ accounts
 
     def create(self, account: AccountRow) -> None:
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 conn.execute(sa.insert(t.accounts).values(
@@ -94,35 +88,35 @@ class Accounts:
         except sa.exc.IntegrityError as error:
             raise AccountExistsError("an account with that email exists") from error
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not save the account", error) from error
+            raise failed("could not save the account", error) from error
 
     def by_email(self, email: str) -> AccountRow | None:
-        return self._one(self.store.tables.accounts.c.email == email)
+        return self._one(self.tables.accounts.c.email == email)
 
     def get(self, account_id: str) -> AccountRow | None:
-        return self._one(self.store.tables.accounts.c.id == account_id)
+        return self._one(self.tables.accounts.c.id == account_id)
 
     def _one(self, where: Any) -> AccountRow | None:
-        t = self.store.tables
+        t = self.tables
         try:
             with self._read() as conn:
                 row = conn.execute(sa.select(t.accounts).where(where)).first()
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not read the account", error) from error
+            raise failed("could not read the account", error) from error
         return None if row is None else _account(row)
 
     def set_password(self, account_id: str, password: str) -> None:
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 conn.execute(sa.update(t.accounts).where(t.accounts.c.id == account_id)
                              .values(password=password))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not change the password", error) from error
+            raise failed("could not change the password", error) from error
 
     def delete(self, account_id: str) -> list[str]:
         """Delete the account, its logins and the games its player ids own; their ids."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 players = self._players(conn, account_id)
@@ -135,13 +129,13 @@ class Accounts:
                     conn.execute(sa.delete(table).where(table.c.account_id == account_id))
                 conn.execute(sa.delete(t.accounts).where(t.accounts.c.id == account_id))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not delete the account", error) from error
+            raise failed("could not delete the account", error) from error
         return ids
 
     # ------------------------------------------------------------------ player ids
 
     def _players(self, conn: sa.Connection, account_id: str) -> list[str]:
-        t = self.store.tables
+        t = self.tables
         own = conn.execute(sa.select(t.accounts.c.player_id)
                            .where(t.accounts.c.id == account_id)).scalars().all()
         moved = conn.execute(sa.select(t.account_players.c.player_id).where(
@@ -155,11 +149,11 @@ class Accounts:
             with self._read() as conn:
                 return frozenset(self._players(conn, account_id))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not read the account", error) from error
+            raise failed("could not read the account", error) from error
 
     def owner_of(self, player_id: str) -> str | None:
         """The account whose games are those of ``player_id`` (None: nobody's)."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._read() as conn:
                 own = conn.execute(sa.select(t.accounts.c.id)
@@ -170,25 +164,25 @@ class Accounts:
                     t.account_players.c.player_id == player_id,
                     t.account_players.c.moved.is_(True))).first()
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not read the accounts", error) from error
+            raise failed("could not read the accounts", error) from error
         return None if moved is None else str(moved.account_id)
 
     def asked(self, player_id: str) -> bool:
         """Whether moving the games of ``player_id`` into an account was asked already."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._read() as conn:
                 row = conn.execute(sa.select(t.account_players.c.player_id)
                                    .where(t.account_players.c.player_id == player_id)).first()
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not read the accounts", error) from error
+            raise failed("could not read the accounts", error) from error
         return row is not None
 
     def answer_move(self, login_id: str, account_id: str, player_id: str, move: bool,
                     when: dt.datetime) -> bool:
         """Remember the answer for ``player_id`` (its games join the account or stay
         apart) and clear the login's question; False if it was answered already."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 conn.execute(sa.update(t.logins).where(t.logins.c.id == login_id)
@@ -200,24 +194,24 @@ class Accounts:
                 conn.execute(sa.insert(t.account_players).values(
                     player_id=player_id, account_id=account_id, moved=move, created=when))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not move the games", error) from error
+            raise failed("could not move the games", error) from error
         return True
 
     def count_games(self, player_id: str) -> int:
-        t = self.store.tables
+        t = self.tables
         try:
             with self._read() as conn:
                 return int(conn.execute(
                     sa.select(sa.func.count(sa.distinct(t.seats.c.game_id)))
                     .where(t.seats.c.player_id == player_id)).scalar_one())
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not count the games", error) from error
+            raise failed("could not count the games", error) from error
 
     # ------------------------------------------------------------------ logins
 
     def add_login(self, login: LoginRow, *, replaces: str | None = None) -> None:
         """Store a login (deleting ``replaces``, the one it rotates, and expired ones)."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 conn.execute(sa.delete(t.logins).where(t.logins.c.expires < login.created))
@@ -228,44 +222,44 @@ class Accounts:
                     csrf=login.csrf, created=login.created, last_seen=login.last_seen,
                     expires=login.expires, device=login.device, moving=login.moving))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not save the login", error) from error
+            raise failed("could not save the login", error) from error
 
     def login(self, login_id: str, when: dt.datetime) -> LoginRow | None:
         """The login, if it exists and has not expired at ``when``."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._read() as conn:
                 row = conn.execute(sa.select(t.logins).where(t.logins.c.id == login_id)).first()
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not read the login", error) from error
+            raise failed("could not read the login", error) from error
         if row is None:
             return None
         login = _login(row)
         return login if login.expires > when else None
 
     def touch(self, login_id: str, when: dt.datetime, expires: dt.datetime) -> None:
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 conn.execute(sa.update(t.logins).where(t.logins.c.id == login_id)
                              .values(last_seen=when, expires=expires))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not save the login", error) from error
+            raise failed("could not save the login", error) from error
 
     def logins(self, account_id: str) -> list[LoginRow]:
         """The account's logins (its devices), the most recently seen first."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._read() as conn:
                 rows = conn.execute(sa.select(t.logins).where(t.logins.c.account_id == account_id)
                                     .order_by(t.logins.c.last_seen.desc())).all()
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not read the logins", error) from error
+            raise failed("could not read the logins", error) from error
         return [_login(r) for r in rows]
 
     def sign_out(self, login_ids: Collection[str] = (), account_id: str | None = None) -> None:
         """Delete these logins, or every login of ``account_id``."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 if login_ids:
@@ -273,22 +267,22 @@ class Accounts:
                 if account_id is not None:
                     conn.execute(sa.delete(t.logins).where(t.logins.c.account_id == account_id))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not sign out", error) from error
+            raise failed("could not sign out", error) from error
 
     # ------------------------------------------------------------------ reset links
 
     def add_reset(self, reset_id: str, account_id: str, expires: dt.datetime) -> None:
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 conn.execute(sa.insert(t.resets).values(id=reset_id, account_id=account_id,
                                                         expires=expires, used=None))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not save the reset link", error) from error
+            raise failed("could not save the reset link", error) from error
 
     def reset_owner(self, reset_id: str, when: dt.datetime) -> AccountRow | None:
         """The account of a reset link that is unused and not expired at ``when``."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._read() as conn:
                 row = conn.execute(sa.select(t.accounts).join(
@@ -296,17 +290,17 @@ class Accounts:
                     t.resets.c.id == reset_id, t.resets.c.used.is_(None),
                     t.resets.c.expires > when)).first()
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not read the reset link", error) from error
+            raise failed("could not read the reset link", error) from error
         return None if row is None else _account(row)
 
     def reset_password(self, reset_id: str, password: str, when: dt.datetime) -> str | None:
         """Use the reset link once: set the password, sign its account out everywhere and
         return the account's id; None if the link is unknown, used or expired."""
-        t = self.store.tables
+        t = self.tables
         try:
             with self._write() as conn:
                 row = conn.execute(sa.select(t.resets).where(t.resets.c.id == reset_id)).first()
-                if row is None or row.used is not None or _aware(row.expires) <= when:
+                if row is None or row.used is not None or aware(row.expires) <= when:
                     return None
                 used = conn.execute(sa.update(t.resets).where(
                     t.resets.c.id == reset_id, t.resets.c.used.is_(None)).values(used=when))
@@ -317,5 +311,5 @@ class Accounts:
                              .values(password=password))
                 conn.execute(sa.delete(t.logins).where(t.logins.c.account_id == account_id))
         except sa.exc.SQLAlchemyError as error:
-            raise self._fail("could not reset the password", error) from error
+            raise failed("could not reset the password", error) from error
         return account_id

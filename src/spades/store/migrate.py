@@ -26,6 +26,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from .database import make_engine
 from .schema import make_tables
 
 #: Where the migration scripts are, as a package resource.
@@ -304,8 +305,6 @@ def new_revision(message: str) -> str:
     not make, compared on a scratch SQLite database. Returns the file's path; edit it
     (docs/migrations.md), never an older one."""
     import tempfile
-
-    from .store import make_engine
 
     number = f"{int(head()) + 1:04d}"
     with tempfile.TemporaryDirectory() as folder:

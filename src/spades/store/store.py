@@ -9,58 +9,29 @@ both append the same step.
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
-import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import platformdirs
 import sqlalchemy as sa
-from sqlalchemy.pool import StaticPool
 
 from . import migrate
 from .accounts import Accounts
+from .database import (
+    StoreError,
+    aware,
+    bad_url,
+    failed,
+    file_identity,
+    make_engine,
+    sqlite_file,
+)
 from .migrate import Upgrade
 from .schema import Tables, make_tables
 
-#: How long a SQLite connection waits for another's write (milliseconds).
-SQLITE_BUSY_MS = 5000
 PLAYING = "playing"
 OVER = "over"
-
-
-class StoreError(Exception):
-    """The store could not do what was asked (the database refused or is unreachable).
-    ``reason`` is a short cause for a person ("the disk is full") when it is known."""
-
-    def __init__(self, message: str, reason: str = ""):
-        super().__init__(message)
-        self.reason = reason
-
-
-#: Words in a database's error and the cause they mean, for a person.
-CAUSES = (
-    (("database or disk is full", "no space left", "could not extend file", "diskfull"),
-     "the disk is full"),
-    (("readonly database", "read-only", "readonlysqltransaction", "read only"),
-     "the database is read-only"),
-    (("disk i/o error",), "the disk failed"),
-)
-
-
-def _cause(error: BaseException) -> str:
-    text = f"{type(getattr(error, 'orig', None)).__name__} {error}".lower()
-    for words, cause in CAUSES:
-        if any(w in text for w in words):
-            return cause
-    return ""
-
-
-def _failed(what: str, error: sa.exc.SQLAlchemyError) -> StoreError:
-    cause = _cause(error)
-    return StoreError(f"{what}: {cause + ': ' if cause else ''}{error}", cause)
 
 
 class StaleVersionError(StoreError):
@@ -145,65 +116,6 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _aware(value: dt.datetime) -> dt.datetime:
-    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
-        _write_ahead(cursor)
-        cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-    finally:
-        cursor.close()
-
-
-def _write_ahead(cursor: Any) -> None:
-    """Turn on write-ahead logging. SQLite does not wait (its busy timeout) for this one
-    change: connections opening a new file at once (several servers starting, or threads)
-    can be told "database is locked" while another makes the log. Wait for it, briefly."""
-    deadline = time.monotonic() + SQLITE_BUSY_MS / 1000
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.005)
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file of a SQLite URL (None for another database or memory)."""
-    parsed = sa.make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return None
-    return Path(parsed.database).expanduser().resolve()
-
-
-def _identity(path: Path | None) -> tuple[int, int] | None:
-    """The file's device and inode, or None if there is no such file."""
-    if path is None:
-        return None
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
-
-
-def bad_url(url: str, error: Exception) -> str:
-    """Why ``url`` cannot name a store, without repeating it (it may hold a password)."""
-    if isinstance(error, ImportError):
-        return f"the database driver is not installed ({error})"
-    if isinstance(error, sa.exc.NoSuchModuleError):
-        return f"no such kind of database ({error})"
-    return ("that is not a database URL: try sqlite:///games.db or "
-            "postgresql+psycopg://user@host/db")
-
-
 def upgrade(url: str | None = None, *, prefix: str = "") -> Upgrade:
     """Bring the store at ``url`` to the newest schema (``spades serve``, ``spades db``)."""
     store = Store(url, prefix=prefix, create=False)
@@ -211,21 +123,6 @@ def upgrade(url: str | None = None, *, prefix: str = "") -> Upgrade:
         return store.upgrade()
     finally:
         store.close()
-
-
-def make_engine(url: str) -> sa.Engine:
-    parsed = sa.make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return sa.create_engine(url, pool_pre_ping=True)
-    database = parsed.database or ""
-    if database in ("", ":memory:"):
-        engine = sa.create_engine(url, poolclass=StaticPool,
-                                  connect_args={"check_same_thread": False})
-    else:
-        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
-    sa.event.listen(engine, "connect", _sqlite_pragmas)
-    return engine
 
 
 class Store:
@@ -254,8 +151,8 @@ class Store:
                 self.engine.dispose()
                 raise
         self._file = sqlite_file(self.url)
-        self._identity = _identity(self._file)
-        self.accounts = Accounts(self)
+        self._identity = file_identity(self._file)
+        self.accounts = Accounts(self.engine, self.tables, self.check_file)
 
     def upgrade(self) -> Upgrade:
         """Bring the tables to the newest schema, once however many processes ask at once."""
@@ -264,7 +161,7 @@ class Store:
         except migrate.MigrationError as error:
             raise StoreError(f"cannot upgrade the store at {self.safe_url}: {error}") from error
         except sa.exc.SQLAlchemyError as error:
-            raise _failed(f"cannot open the store at {self.safe_url}", error) from error
+            raise failed(f"cannot open the store at {self.safe_url}", error) from error
 
     def revision(self) -> str | None:
         """The schema revision of the tables (None: none yet, or made before migrations)."""
@@ -272,7 +169,7 @@ class Store:
             with self.engine.connect() as conn:
                 return migrate.current(conn, self.prefix)
         except sa.exc.SQLAlchemyError as error:
-            raise _failed(f"cannot open the store at {self.safe_url}", error) from error
+            raise failed(f"cannot open the store at {self.safe_url}", error) from error
 
     def is_legacy(self) -> bool:
         """Whether the tables were made before migrations (``upgrade`` adopts them)."""
@@ -280,14 +177,14 @@ class Store:
             with self.engine.connect() as conn:
                 return migrate.is_legacy(conn, self.prefix)
         except sa.exc.SQLAlchemyError as error:
-            raise _failed(f"cannot open the store at {self.safe_url}", error) from error
+            raise failed(f"cannot open the store at {self.safe_url}", error) from error
 
-    def _check_file(self) -> None:
+    def check_file(self) -> None:
         """Refuse to write when the SQLite file was deleted or replaced since it was opened:
         what would be written could never be read again."""
         if self._file is None or self._identity is None:
             return
-        if _identity(self._file) != self._identity:
+        if file_identity(self._file) != self._identity:
             cause = "the database file was deleted or replaced"
             raise StoreError(f"{cause} while the server ran ({self._file}); nothing more "
                              "can be saved: restart the server", cause)
@@ -318,7 +215,7 @@ class Store:
     def create_game(self, game: GameRow, deck: Sequence[str]) -> None:
         """Store a new game and the deck of its first hand."""
         t = self.tables
-        self._check_file()
+        self.check_file()
         try:
             with self.engine.begin() as conn:
                 conn.execute(sa.insert(t.games).values(
@@ -334,7 +231,7 @@ class Store:
         except sa.exc.IntegrityError as error:
             raise GameExistsError(f"a game {game.id!r} is already stored") from error
         except sa.exc.SQLAlchemyError as error:
-            raise _failed("could not save the new game", error) from error
+            raise failed("could not save the new game", error) from error
 
     def append_action(self, game_id: str, version: int, action: ActionRow, *,
                       deck: tuple[int, Sequence[str]] | None = None,
@@ -362,7 +259,7 @@ class Store:
     def _change(self, game_id: str, version: int, write: Any,
                 extra: dict[str, Any]) -> int:
         t = self.tables
-        self._check_file()
+        self.check_file()
         try:
             with self.engine.begin() as conn:
                 bumped = conn.execute(
@@ -376,19 +273,19 @@ class Store:
         except sa.exc.IntegrityError as error:
             raise StaleVersionError(f"game {game_id!r} changed meanwhile: {error}") from error
         except sa.exc.SQLAlchemyError as error:
-            raise _failed("could not save", error) from error
+            raise failed("could not save", error) from error
         return version + 1
 
     # ------------------------------------------------------------------ reading
 
     def check(self) -> None:
         """A trivial read of the games table (the health check); StoreError if it fails."""
-        self._check_file()
+        self.check_file()
         try:
             with self.engine.connect() as conn:
                 conn.execute(sa.select(self.tables.games.c.id).limit(1)).all()
         except sa.exc.SQLAlchemyError as error:
-            raise _failed("the store cannot be read", error) from error
+            raise failed("the store cannot be read", error) from error
 
     def get_game(self, game_id: str) -> GameRow | None:
         t = self.tables
@@ -468,6 +365,6 @@ class Store:
 def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow:
     return GameRow(id=row.id, owner=row.owner, rules=dict(row.rules), seed=row.seed,
                    first_dealer=row.first_dealer, options=dict(row.options), seats=seats,
-                   created=_aware(row.created), updated=_aware(row.updated),
+                   created=aware(row.created), updated=aware(row.updated),
                    status=row.status, version=row.version,
                    result=dict(row.result) if row.result is not None else None)
