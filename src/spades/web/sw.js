@@ -13,6 +13,7 @@ const FILES = [
   "/js/seats.js", "/js/dialogs.js", "/js/announce.js", "/js/settings.js", "/js/games.js",
   "/js/help.js", "/js/helppage.js", "/js/account.js", "/js/shuffle.js", "/js/state.js",
   "/js/tableview.js", "/js/render.js", "/js/windows.js", "/js/screens.js", "/js/lobby.js",
+  "/js/sheet.js",
   "/icons/icon.svg", "/icons/icon-192.png",
 ];
 

@@ -6,7 +6,7 @@
 // Where things are: state.js the client's state and its updates; tableview.js the server's
 // message in the shapes the views draw; render.js the table drawn whole, from table.js (the
 // felt, the prompt), trick.js, hand.js, actions.js (bidpad.js); windows.js and dialogs.js
-// the windows; screens.js and lobby.js the screens
+// the windows (sheet.js the score sheet's arithmetic); screens.js and lobby.js the screens
 // around the table; net.js the server; shuffle.js and verify.js the shuffle checks.
 
 import { api, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
