@@ -18,8 +18,8 @@ export class TablePage {
     this.actions = actions;
   }
 
-  /** Draw the table. ``fresh``: the state just came and asks a decision other than the
-   * one shown (it is announced, and the focus moves to it from the table's controls). */
+  /** Draw the table. ``fresh``: the state just came and what it asks changed (a decision
+   * asked then is announced, and the focus moves to it from the table's controls). */
   render(fresh = false) {
     const msg = state.msg;
     if (!msg) return;

@@ -46,7 +46,7 @@ export function socketGone() {
  * A state message came. Returns what it brings besides the table: ``first`` (the first
  * state of this game at this page), ``tricks`` (the tricks just won, [{plays, winner}]),
  * ``handLine`` (the sheet line of a hand just ended, or null), ``gameOver`` and ``fresh``
- * (a decision other than the one shown is asked).
+ * (what is asked changed: another decision than the one shown, or none).
  */
 export function gotState(msg) {
   const first = !state.msg;
