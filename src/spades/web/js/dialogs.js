@@ -1,26 +1,15 @@
-// The windows: the score sheet hand by hand, the last trick, the end of a hand or a game.
+// The windows' contents: the score sheet hand by hand, the last trick, the end of a hand or
+// a game (the sheet's arithmetic is sheet.js's).
 
 import { cardFace, cardIndex, cardName } from "./cards.js";
-import { bidLabel } from "./bidpad.js";
 import { sideName, sideShort } from "./seats.js";
+import { handNotes, previousLine, sheetLines, sideCells } from "./sheet.js";
 
 function cell(tag, text, attrs = {}) {
   const node = document.createElement(tag);
   node.textContent = text;
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   return node;
-}
-
-function sideBids(side, bids) {
-  return side.map((s) => (bids[s] == null ? "–" : bidLabel(bids[s]))).join(" + ");
-}
-
-function sideTricks(side, tricks) {
-  return side.reduce((sum, s) => sum + (tricks[s] || 0), 0);
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
 }
 
 /** Narrow screens and more than two sides get the stacked sheet (a row per side). */
@@ -41,17 +30,18 @@ export function sheetTable(v, names, onReview = null) {
   return stackedSheet(v) ? sheetStacked(v, names, null, onReview) : sheetWide(v, names, onReview);
 }
 
+/** The cells of a side in a line: bid, took, points, bags, and the score (its total). */
+function sideRow(line, side, i) {
+  const cells = sideCells(line, side, i).map((text) => cell("td", text));
+  cells[4].className = "total";
+  return cells;
+}
+
 /** The Review button of a finished hand in the score sheet. */
 function reviewButton(hand, onReview) {
   const b = cell("button", "Review", { type: "button", class: "review-hand", "aria-label": `Review hand ${hand}` });
   b.addEventListener("click", () => onReview(hand));
   return b;
-}
-
-/** The rows of the hand in play: what is bid and taken so far. */
-function nowLine(v) {
-  return { hand: v.handNumber, bids: v.bids, tricks: v.tricks, points: null,
-    bags: v.bags, scores: v.scores, now: true };
 }
 
 function sheetWide(v, names, onReview = null) {
@@ -71,17 +61,10 @@ function sheetWide(v, names, onReview = null) {
   }
   head.append(top, sub);
   const body = document.createElement("tbody");
-  const lines = v.over ? v.sheet : [...v.sheet, nowLine(v)];
-  for (const line of lines) {
+  for (const line of sheetLines(v)) {
     const tr = document.createElement("tr");
     tr.append(cell("th", line.now ? `${line.hand} (now)` : String(line.hand), { scope: "row" }));
-    sides.forEach((side, i) => {
-      tr.append(cell("td", sideBids(side, line.bids)), cell("td", String(sideTricks(side, line.tricks))),
-        cell("td", line.points ? signed(line.points[i]) : "–"), cell("td", String(line.bags[i])));
-      const score = cell("td", String(line.scores[i]));
-      score.className = "total";
-      tr.append(score);
-    });
+    sides.forEach((side, i) => tr.append(...sideRow(line, side, i)));
     if (onReview) {
       const td = document.createElement("td");
       if (!line.now) td.append(reviewButton(line.hand, onReview));
@@ -114,7 +97,7 @@ function sheetStacked(v, names, only = null, onReview = null) {
   }
   head.append(tr);
   table.append(head);
-  const lines = only ? [only] : v.over ? v.sheet : [...v.sheet, nowLine(v)];
+  const lines = only ? [only] : sheetLines(v);
   for (const line of lines) {
     const body = document.createElement("tbody");
     if (!only) {
@@ -129,11 +112,7 @@ function sheetStacked(v, names, only = null, onReview = null) {
     sides.forEach((side, i) => {
       const row = document.createElement("tr");
       row.append(cell("th", sideShort(sides, names, i, v.seat), { scope: "row", title: sideName(sides, names, i) }),
-        cell("td", sideBids(side, line.bids)), cell("td", String(sideTricks(side, line.tricks))),
-        cell("td", line.points ? signed(line.points[i]) : "–"), cell("td", String(line.bags[i])));
-      const score = cell("td", String(line.scores[i]));
-      score.className = "total";
-      row.append(score);
+        ...sideRow(line, side, i));
       body.append(row);
     });
     table.append(body);
@@ -174,26 +153,8 @@ export function lastTrickBody(trick, names) {
 }
 
 /** The notes under a hand's rows: each nil, the bag penalties, the passed cards. */
-function handNotes(v, names, line, previous, passes) {
-  const notes = [];
-  line.bids.forEach((bid, seat) => {
-    if (bid !== "nil" && bid !== "blind-nil") return;
-    const what = bid === "nil" ? "nil" : "blind nil";
-    const took = line.tricks[seat];
-    const who = seat === v.seat ? "Your" : `${names[seat]}'s`;
-    notes.push(took === 0 ? `${who} ${what}: made, no tricks taken.`
-      : `${who} ${what}: broken, ${took} trick${took === 1 ? "" : "s"} taken.`);
-  });
-  if (v.rules.bag_limit != null) {
-    v.sides.forEach((_, i) => {
-      const before = previous ? previous.bags[i] : 0;
-      const added = Math.max(0, sideTricks(v.sides[i], line.tricks) - (line.side_bids ? line.side_bids[i] : 0));
-      if (line.bags[i] < before + added && before + added >= v.rules.bag_limit) {
-        notes.push(`${sideName(v.sides, names, i)}: ${v.rules.bag_limit} bags, ` +
-          `a penalty of ${v.rules.bag_penalty}.`);
-      }
-    });
-  }
+function handNotesBox(v, names, line, previous, passes) {
+  const notes = handNotes(v, names, line, previous);
   const box = document.createElement("div");
   if (notes.length) {
     const list = document.createElement("ul");
@@ -228,11 +189,9 @@ function handNotes(v, names, line, previous, passes) {
  * each side; then each nil, the bag penalties and the cards passed after a blind nil. */
 export function handOverBody(v, names, line, passes) {
   const box = document.createElement("div");
-  const at = v.sheet.findIndex((l) => l.hand === line.hand);
-  const previous = at > 0 ? v.sheet[at - 1] : null;
   const table = sheetStacked(v, names, line);
   table.classList.add("hand-sheet");
-  box.append(table, handNotes(v, names, line, previous, passes));
+  box.append(table, handNotesBox(v, names, line, previousLine(v.sheet, line.hand), passes));
   return box;
 }
 

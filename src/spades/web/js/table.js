@@ -1,8 +1,11 @@
 // The felt: every seat with its bid and tricks, who deals, leads and acts; the cards of
-// the trick; whether spades are broken; the score line. Pure rendering of a view.
+// the trick; whether spades are broken; the score line; the prompt saying whose turn it is.
+// Pure rendering of a view.
 
+import { cardIndex, cardName } from "./cards.js";
 import { seatPlaces, sideShort } from "./seats.js";
 import { bidSpoken } from "./bidpad.js";
+import { endReason, gameOverText } from "./dialogs.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -89,3 +92,32 @@ export function renderScoreline(node, v, names) {
   node.append(el("span", "target", `to ${v.rules.target_score}`));
 }
 
+
+/** The prompt: the decision asked of you, who is thinking or whose turn it is, or how the
+ * game ended. ``thinking``: the seat thinking now; ``reason``: why the game ended. */
+export function renderPrompt(node, msg, v, who, { thinking, reason }) {
+  const { legal } = msg;
+  node.replaceChildren();
+  if (v.over) {
+    node.append(el("strong", "", "Game over. "), gameOverText(v, who), " ", endReason(v, who, reason));
+    return;
+  }
+  if (legal) {
+    const texts = {
+      play: v.trick.length ? "play a card." : "lead a card.",
+      bid: "bid.",
+      blind_nil: "blind nil is open to you: bid it before you look at your cards, or look at them.",
+      draw: legal.card ? `you drew the ${cardName(cardIndex(legal.card))}. Keep it or discard it?` : "draw.",
+      pass: `choose ${legal.count} cards to pass to ${who[legal.to]}.`,
+      exchange: "you hold the two of clubs. Swap it, unseen, for the kitty, or keep it?",
+    };
+    node.append(el("strong", "", "Your turn: "), texts[legal.kind] || "choose.");
+    if (legal.kind === "bid") node.append(el("span", "more", " How many tricks will you take?"));
+    return;
+  }
+  if (thinking != null && v.turn === thinking) {
+    node.append(`${who[thinking]} is thinking…`);
+  } else if (v.turn != null) {
+    node.append(`${v.turn === v.seat ? "Your" : who[v.turn] + "'s"} turn.`);
+  }
+}
