@@ -147,3 +147,70 @@ def test_no_store_is_not_created(tmp_path: Path) -> None:
     result = spades("--db", url)
     assert result.returncode == 2 and "no games are stored" in result.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def _typed_game(tmp_path: Path, preset: str, level: str, seed: int) -> Path:
+    """A whole game typed into `spades play --level LEVEL --save FILE` (random legal
+    answers; the computer players play at random to be quick, seated as ``level``)."""
+    import random
+
+    from test_play_cli import typed
+
+    from spades.ai.simple import RandomPlayer
+    from spades.cli.play import TerminalTable
+    from spades.engine import BLIND_NIL, Look, player_view
+
+    rules = find_preset(preset).with_options(target_score=100, losing_score=-100)
+    rng = random.Random(seed)
+    save = tmp_path / f"{preset}-{level}.json"
+    table: TerminalTable
+
+    def ask(prompt: str) -> str:
+        if "blind nil before you look" in prompt:
+            return "n"
+        return typed(rng.choice([a for a in player_view(table.state, 0).legal
+                                 if not isinstance(a, Look) and a != BLIND_NIL]))
+
+    table = TerminalTable(rules, seed=seed, level=level, ask=ask, say=lambda _: None,
+                          save=str(save),
+                          players={s: RandomPlayer() for s in range(1, rules.players)})
+    table.play()
+    return save
+
+
+def test_a_saved_terminal_game_keeps_its_level(tmp_path: Path) -> None:
+    """`spades play --level easy --save` writes the computer players' level into the record
+    (``levels``), and `spades stats` counts the game under it, not as "unknown"."""
+    saved = _typed_game(tmp_path, "partnership", "easy", 3)
+    record = json.loads(saved.read_text())
+    assert record["levels"] == [None, "easy", "easy", "easy"]
+    result = spades(str(saved), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [g["label"] for g in data["by_level"]] == ["easy"]
+    assert data["recent"][0]["level"] == "easy"
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_no_word_is_broken_at_80_and_60_columns(tmp_path: Path, columns: int) -> None:
+    """The tables fit the terminal with every word whole: headings, variants and levels
+    (wrapped between words, or turned a quarter when too narrow), nothing cut off."""
+    from rich.console import Console
+
+    from spades.cli.stats import figures_of_files, show
+
+    games = [_typed_game(tmp_path, preset, level, seed) for seed, (preset, level) in
+             enumerate([("partnership", "easy"), ("three-player-kitty", "hard"),
+                        ("two-player", "normal"), ("cutthroat", "easy")])]
+    stats = player_stats(figures_of_files([str(g) for g in games], [0]))
+    console = Console(width=columns, record=True)
+    show(console, "seat 0", stats, 10)
+    lines = console.export_text().splitlines()
+    words = {w for line in lines for w in line.split()}
+    assert all(len(line.rstrip()) <= columns for line in lines)
+    assert not any("…" in line for line in lines)
+    expected = {"Games", "Won", "Hands", "Made", "Sets", "Nil", "Blind", "nil", "Bags",
+                "Points", "easy", "hard", "normal", "partnership-easy.json"}
+    assert expected <= words, expected - words
+    for group in stats.by_preset:
+        assert all(w in words for w in group.label.split())

@@ -399,3 +399,19 @@ def test_revealed_seeds_check_their_decks_and_commitments() -> None:
     old["format"] = "spades-record/1"
     with pytest.raises(RecordError, match="hand 1"):
         load_record(old)
+
+
+def test_levels_are_kept_and_checked() -> None:
+    """``levels``: each seat's computer player level or null for a person; written by
+    ``record_of(levels=...)``, read back by ``parse_record``, refused when malformed."""
+    from spades.engine import parse_record
+
+    state = new_game(PRESETS["partnership"], seed=1)
+    record = record_of(state, ["You", "B", "J", "C"], levels=[None, "easy", "easy", "easy"])
+    assert record["levels"] == [None, "easy", "easy", "easy"]
+    assert parse_record(record).levels == (None, "easy", "easy", "easy")
+    assert "levels" not in record_of(state) and parse_record(record_of(state)).levels is None
+    for bad in ([None, "easy"], "easy", [None, 3, None, None], [None, "", None, None],
+                [None, "x" * 33, None, None]):
+        with pytest.raises(RecordError, match='"levels" must be a list of 4 entries'):
+            parse_record({**record, "levels": bad})

@@ -146,7 +146,8 @@ class TerminalTable:
         self.names = tuple(s.name for s in seats)
         computers: dict[int, Player] = players if players is not None else {
             seat: make_player(level) for seat in range(1, rules.players)}
-        saver = RecordFile(save, self.names) if save else Unsaved(self.names)
+        levels = tuple(s.computer_level for s in seats)
+        saver = RecordFile(save, self.names, levels) if save else Unsaved(self.names)
         self.session = Session("terminal", seats, new_game(rules, seed=seed), saver=saver,
                                thinker=InlineThinker(computers, random.Random(seed)))
         self.session.listen(self)

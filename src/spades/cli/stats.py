@@ -14,10 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from rich import box
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from spades.engine import RecordError
 from spades.server.ids import is_player_id
@@ -35,6 +33,7 @@ from spades.stats import (
 )
 from spades.store import Store, StoreError, default_url
 
+from .grid import grid
 from .replay import MAX_MESSAGE, MAX_NAME, Unreadable, open_record, shown
 
 
@@ -170,18 +169,28 @@ CAPTION = ("Won: finished games won. Made: hands your side made its bid. Nil: ni
            "made/bid. Bags and points: per hand.")
 
 
-def tally_table(title: str, first: str, rows: list[tuple[str, Tally]]) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column(first, overflow="fold")
-    for heading in HEADINGS:
-        table.add_column(heading, justify="right", no_wrap=True)
-    for name, t in rows:
-        table.add_row(Text(shown(name, MAX_NAME)), *tally_cells(t))
-    return table
+def tally_tables(title: str, first: str, rows: list[tuple[str, Tally]],
+                 width: int) -> list[Table]:
+    return grid(title, [first, *HEADINGS],
+                [[shown(name, MAX_NAME), *tally_cells(t)] for name, t in rows], width)
 
 
 def group_rows(groups: tuple[Group, ...]) -> list[tuple[str, Tally]]:
     return [(g.label, g.tally) for g in groups]
+
+
+RECENT = ["Game", "Variant", "Level", "Result", "Hands", "Points", "Made", "Nil"]
+
+
+def recent_rows(stats: Stats, recent: int) -> list[list[str]]:
+    rows = []
+    for game in stats.games[:recent]:
+        g = game_json(game)
+        result = ("won" if game.won else "lost") if game.over else "in play"
+        rows.append([*(shown(s, MAX_NAME) for s in (game.game, game.label, game.level)),
+                     result, str(g["hands"]), number(g["points_per_hand"]),
+                     of(g["made"], g["made"] + g["sets"]), of(g["nil_made"], g["nil"])])
+    return rows
 
 
 def show(console: Console, who: str, stats: Stats, recent: int) -> None:
@@ -192,24 +201,14 @@ def show(console: Console, who: str, stats: Stats, recent: int) -> None:
     in_play = f"; {overall.in_play} in play" if overall.in_play else ""
     console.print(f"Statistics of {who}: {overall.games} finished game"
                   f"{'s' * (overall.games != 1)}{in_play}.", markup=False)
-    console.print(tally_table("Overall", "", [("All games", overall)]))
-    console.print(tally_table("By variant", "Variant", group_rows(stats.by_preset)))
-    console.print(tally_table("By computer players' level", "Level",
-                              group_rows(stats.by_level)))
+    width = console.width
+    tables = [*tally_tables("Overall", "", [("All games", overall)], width),
+              *tally_tables("By variant", "Variant", group_rows(stats.by_preset), width),
+              *tally_tables("By computer players' level", "Level",
+                            group_rows(stats.by_level), width)]
+    for table in tables:
+        console.print(table)
     console.print(CAPTION)
     if recent:
-        table = Table(title="Recent games", title_justify="left", box=box.SIMPLE_HEAD,
-                      pad_edge=False)
-        for heading in ("Game", "Variant", "Level", "Result", "Hands", "Points",
-                        "Made", "Nil"):
-            table.add_column(heading, overflow="fold", justify="left" if heading in (
-                "Game", "Variant", "Level", "Result") else "right")
-        for game in stats.games[:recent]:
-            g = game_json(game)
-            result = ("won" if game.won else "lost") if game.over else "in play"
-            table.add_row(*(Text(shown(s, MAX_NAME)) for s in (game.game, game.label,
-                                                                game.level)),
-                          result, str(g["hands"]),
-                          number(g["points_per_hand"]), of(g["made"], g["made"] + g["sets"]),
-                          of(g["nil_made"], g["nil"]))
-        console.print(table)
+        for table in grid("Recent games", RECENT, recent_rows(stats, recent), width, left=4):
+            console.print(table)

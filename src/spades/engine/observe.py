@@ -228,7 +228,8 @@ def seen_actions(state: GameState, seat: int) -> list[tuple[int, Action]]:
 
 
 def seat_record(state: GameState, seat: int,
-                players: tuple[str, ...] | list[str] | None = None) -> dict[str, Any]:
+                players: tuple[str, ...] | list[str] | None = None,
+                levels: tuple[str | None, ...] | None = None) -> dict[str, Any]:
     """The record ``seat`` may download now. A finished game is its whole record (with its
     result); a game in play holds its finished hands whole and the hand in play as the seat
     saw it: ``{"seen": {"seat": s, "cards": [...]}, "actions": [...]}``. Finished hands dealt
@@ -237,7 +238,8 @@ def seat_record(state: GameState, seat: int,
     rules = state.rules
     if not 0 <= seat < rules.players:
         raise ValueError(f"seat must be 0 to {rules.players - 1}, not {seat}")
-    record = record_of(state, players, reveal=True)  # finished hands' seeds: verifiable
+    # finished hands' seeds: verifiable
+    record = record_of(state, players, reveal=True, levels=levels)
     if state.over:
         record["result"] = {"scores": list(state.scores), "winner": state.winner}
         return record

@@ -81,6 +81,8 @@ class Record:
     first_dealer: int | None
     hands: tuple[tuple[tuple[Card, ...], tuple[tuple[int, Action], ...]], ...]
     seen: SeenHand | None = None
+    #: each seat's computer player level ("easy", ...), None for a person (or not recorded)
+    levels: tuple[str | None, ...] | None = None
 
 
 # ---------------------------------------------------------------------------- reading
@@ -184,7 +186,7 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
         raise RecordError(f'"format" must be "{FORMAT}" (or "{FORMATS[0]}"), '
                           f'not {data.get("format")!r}')
     version = FORMATS.index(data["format"]) + 1
-    known = {"format", "rules", "players", "first_dealer", "hands", "seed", "result"}
+    known = {"format", "rules", "players", "levels", "first_dealer", "hands", "seed", "result"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise RecordError(f"unknown field(s): {', '.join(unknown)}")
@@ -195,6 +197,7 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
                 or not all(isinstance(p, str) for p in players)):
             raise RecordError(f'"players" must be a list of {rules.players} names')
         players = tuple(players)
+    levels = _parse_levels(data.get("levels"), rules.players)
     dealer = data.get("first_dealer")
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
                                or not 0 <= dealer < rules.players):
@@ -231,7 +234,23 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
                 raise RecordError(problems[0].message, hand=h)
         hands.append((deck, actions))
     return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands),
-                  seen=seen)
+                  seen=seen, levels=levels)
+
+
+#: The longest level name a record may hold.
+MAX_LEVEL = 32
+
+
+def _parse_levels(data: Any, players: int) -> tuple[str | None, ...] | None:
+    """The optional ``levels``: one entry per seat, a computer player's level or null."""
+    if data is None:
+        return None
+    if (not isinstance(data, list) or len(data) != players
+            or not all(v is None or (isinstance(v, str) and 0 < len(v) <= MAX_LEVEL)
+                       for v in data)):
+        raise RecordError(f'"levels" must be a list of {players} entries, each a computer '
+                          "player's level (such as \"normal\") or null for a person")
+    return tuple(data)
 
 
 #: A hand's optional shuffle fields in ``/2`` (docs/record-format.md, docs/shuffle.md).
@@ -347,11 +366,13 @@ def loads(text: str, seed: int | str = 0) -> GameState:
 # ---------------------------------------------------------------------------- writing
 
 def record_of(state: GameState, players: Sequence[str] | None = None, *,
-              reveal: bool = False) -> dict[str, Any]:
+              reveal: bool = False,
+              levels: Sequence[str | None] | None = None) -> dict[str, Any]:
     """The whole record of a game so far (every deck: not for another seat's eyes). With
     ``reveal``, each finished hand dealt from the game's seed also gets its hand ``seed``,
     ``salt``, ``commitment`` (``spades-commit/1``) and ``entropy``, so that anyone can
-    check its deck (docs/shuffle.md)."""
+    check its deck (docs/shuffle.md). ``levels``: each seat's computer player level, None
+    for a person."""
     hands: list[dict[str, Any]] = []
     hand: dict[str, Any]
     for r in state.results:
@@ -372,6 +393,8 @@ def record_of(state: GameState, players: Sequence[str] | None = None, *,
     out: dict[str, Any] = {"format": FORMAT, "rules": rules_to_json(state.rules)}
     if players is not None:
         out["players"] = list(players)
+    if levels is not None:
+        out["levels"] = list(levels)
     out["first_dealer"] = state.first_dealer
     out["hands"] = hands
     return out

@@ -13,5 +13,6 @@ from typing import Any
 from spades.engine import GameState, seat_record
 
 
-def download(state: GameState, names: tuple[str, ...], seat: int) -> dict[str, Any]:
-    return seat_record(state, seat, list(names))
+def download(state: GameState, names: tuple[str, ...], seat: int,
+             levels: tuple[str | None, ...] | None = None) -> dict[str, Any]:
+    return seat_record(state, seat, list(names), levels)

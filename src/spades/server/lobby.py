@@ -197,7 +197,8 @@ class Lobby:
         seat = seat_for(table, player_id)
         assert seat is not None
         async with table.lock:
-            return download(table.state, table.names, seat)
+            return download(table.state, table.names, seat,
+                            tuple(s.computer_level for s in table.row.seats))
 
     async def forget(self, game_ids: list[str]) -> None:
         """Let go of these games' tables (their games were deleted): their sockets close."""

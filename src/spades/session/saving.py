@@ -176,9 +176,12 @@ class StoreSaver:
 class RecordFile:
     """The whole game record, rewritten to a file after every action."""
 
-    def __init__(self, path: str | Path | None, names: tuple[str, ...]):
+    def __init__(self, path: str | Path | None, names: tuple[str, ...],
+                 levels: tuple[str | None, ...] | None = None):
         self.path = None if path is None else Path(path)
         self.names = names
+        #: each seat's computer player level (None: a person), kept in the record
+        self.levels = levels
 
     async def save(self, version: int, step: int, before: GameState, after: GameState,
                    seat: int, action: Action) -> int:
@@ -195,7 +198,7 @@ class RecordFile:
         ``spades verify`` checks the file."""
         if self.path is None:
             return
-        text = json.dumps(record_of(state, list(self.names), reveal=True))
+        text = json.dumps(record_of(state, list(self.names), reveal=True, levels=self.levels))
         try:
             self.path.write_text(text, encoding="utf-8")
         except OSError as error:

@@ -19,8 +19,9 @@ from spades.engine import (
     HandResult,
     Rules,
     contract_of,
-    load_record,
     nil_made,
+    parse_record,
+    replay,
     side_points,
 )
 
@@ -206,11 +207,24 @@ def figures_of_state(state: GameState, seats: Iterable[int], *, game: str,
 
 def game_figures(record: Any, seats: Iterable[int], *, game: str,
                  preset: str | None = None, label: str | None = None,
-                 level: str = UNKNOWN_LEVEL, when: str | None = None) -> GameFigures:
+                 level: str | None = None, when: str | None = None) -> GameFigures:
     """Replay ``record`` (a game record as parsed JSON) through the engine and take the
-    player's figures from it; a record that does not replay raises RecordError."""
-    return figures_of_state(load_record(record), seats, game=game, preset=preset,
+    player's figures from it; a record that does not replay raises RecordError. The level
+    is the record's own (its ``levels``) unless given."""
+    parsed = parse_record(record)
+    if level is None:
+        level = UNKNOWN_LEVEL if parsed.levels is None else level_of_seats(parsed.levels)
+    return figures_of_state(replay(parsed), seats, game=game, preset=preset,
                             label=label, level=level, when=when)
+
+
+def level_of_seats(levels: Iterable[str | None]) -> str:
+    """The computer players' level at a table from each seat's (None: a person): their one
+    level, "mixed" when they differ, ``NO_COMPUTER`` when nobody is a computer player."""
+    found = {level for level in levels if level is not None}
+    if not found:
+        return NO_COMPUTER
+    return found.pop() if len(found) == 1 else "mixed"
 
 
 # ---------------------------------------------------------------------------- adding up

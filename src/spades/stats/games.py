@@ -17,7 +17,14 @@ import sqlalchemy as sa
 from spades.engine import RECORD_FORMAT, RecordError
 from spades.store import GameRow, Store, StoredGame, StoreError
 
-from .figures import NO_COMPUTER, GameFigures, Stats, StatsError, game_figures, player_stats
+from .figures import (
+    GameFigures,
+    Stats,
+    StatsError,
+    game_figures,
+    level_of_seats,
+    player_stats,
+)
 
 #: The most games of a player read for their statistics (the most recent ones).
 MOST_GAMES = 1000
@@ -31,10 +38,7 @@ def seats_of(row: GameRow, player_id: str | Collection[str]) -> tuple[int, ...]:
 
 def level_of(row: GameRow) -> str:
     """The computer players' level at the table ("easy", ...; "mixed" when they differ)."""
-    levels = {s.level or "unknown" for s in row.seats if s.kind == "computer"}
-    if not levels:
-        return NO_COMPUTER
-    return levels.pop() if len(levels) == 1 else "mixed"
+    return level_of_seats(s.computer_level for s in row.seats)
 
 
 def record_data(stored: StoredGame) -> dict[str, Any]:

@@ -52,6 +52,12 @@ class SeatRow:
     player_id: str | None = None
     level: str | None = None
 
+    @property
+    def computer_level(self) -> str | None:
+        """A computer player's level ("unknown" if none was kept), None for a person: what
+        a game record's ``levels`` holds for the seat."""
+        return (self.level or "unknown") if self.kind == "computer" else None
+
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
