@@ -6,20 +6,32 @@ preset and every ``spades_break`` rule."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades.ai import kernel as k
+from spades.ai import native, tricks
 from spades.engine import (
+    ABOVE,
+    FIRST_SPADE,
+    NON_SPADES_MASK,
     PRESETS,
+    RANK_OF,
+    SPADES_MASK,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
     Bid,
     GameState,
     Phase,
     Play,
     Rules,
     apply,
+    apply_bags,
     breaks_spades,
     first_lead,
     game_end,
@@ -212,6 +224,114 @@ def _index_of_winner(table: list[int]) -> int:
 
 def test_the_kernel_takes_its_trick_winner_from_the_engine() -> None:
     assert k.trick_winner is trick_winner
+
+
+@pytest.mark.parametrize("solver", [pytest.param(native.pure("tricks"), id="pure"),
+                                    pytest.param(tricks, id="in-use")])
+def test_the_trick_solvers_card_tables_are_the_engines(solver: ModuleType) -> None:
+    """The double-dummy solver keeps its own copies of the card tables (module constants,
+    read in its innermost loops): each is the engine's."""
+    assert solver._SPADE == FIRST_SPADE
+    assert solver._SPADES == SPADES_MASK
+    assert solver._NON_SPADES == NON_SPADES_MASK
+    assert solver._SUITS == SUIT_MASKS
+    assert solver._SUIT_OF == SUIT_OF
+    assert solver._SUIT_MASK_OF == SUIT_MASK_OF
+    assert solver._ABOVE == ABOVE
+    assert solver._RANK == tuple(rank - 2 for rank in RANK_OF) == k.RANK
+    assert (solver._OFFSUIT, solver._ANY_SPADE, solver._VOID) == (
+        k.BREAK_OFFSUIT, k.BREAK_ANY_SPADE, k.BREAK_VOID)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
+def test_the_kernels_figures_of_the_rules_are_the_engines(rules: Rules) -> None:
+    """What the kernel reads off the rules once: a bag's share of the penalty is what the
+    engine charges a side whose bags reach the limit, shared among them; the top spade is
+    the deck's."""
+    t = k.table_of(rules)
+    if rules.bag_limit is None:
+        assert t.bag_share == 0.0 and not t.bags_cost
+    else:
+        penalty, left = apply_bags(rules, 0, rules.bag_limit)
+        assert left == 0
+        assert t.bag_share * rules.bag_limit == pytest.approx(-penalty)
+        assert t.bags_cost == (penalty < 0)
+    assert t.top_spade == max(int(c) for c in rules.deck)
+    assert SUIT_OF[t.top_spade] == SUIT_OF[FIRST_SPADE]
+
+
+def _laws_playout(rules: Rules, hands: list[int], leader: int, table: list[int],
+                  broken: bool, first: bool, opening: int,
+                  rnd: Callable[[], float]) -> tuple[list[int], bool]:
+    """A hand played out by the engine's laws alone, each card drawn as ``random_card``
+    draws it from the legal plays: (tricks per seat, spades broken)."""
+    n = rules.players
+    tricks = [0] * n
+    table = table[:]
+    while any(hands):
+        seat = (leader + len(table)) % n
+        led = table[0] if table else None
+        must = opening if first and led is None else 0
+        card = k.random_card(legal_plays(hands[seat], led, broken, must), rnd)
+        broken = broken or breaks_spades(rules.spades_break, led, card)
+        hands[seat] ^= 1 << card
+        table.append(card)
+        if len(table) == n:
+            leader = trick_winner(table, leader, n)
+            tricks[leader] += 1
+            table = []
+            first = False
+    return tricks, broken
+
+
+@pytest.mark.parametrize("rules", EVERY, ids=_ids)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, 4), cards=st.integers(0, 60),
+       stack=st.booleans())
+def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, cards: int,
+                                         stack: bool) -> None:
+    """``random_playout`` writes legal plays, spades breaking and the trick winner inline
+    for speed: from a random position (``cards`` played at random, any trick on the table;
+    with ``stack`` the first leader dealt the spades, so that spades are led from hands of
+    nothing else), fed the same random numbers as a playout by the engine's laws, it takes
+    the same tricks and breaks spades alike."""
+    t = k.table_of(rules)
+    n = rules.players
+    rng = random.Random(seed)
+    hands = k.deal(t, rng)
+    leader = start % n
+    if stack:
+        dealt = k.cards_of(sum(hands))
+        rest = [c for c in dealt if c < FIRST_SPADE]
+        rng.shuffle(rest)
+        hands = [0] * n
+        for index, card in enumerate([c for c in dealt if c >= FIRST_SPADE] + rest):
+            hands[(leader + index // rules.hand_size) % n] |= 1 << card
+    opening = first_lead(rules, hands)
+    table: list[int] = []
+    broken = False
+    first = True
+    for _ in range(cards % (rules.hand_size * n)):
+        seat = (leader + len(table)) % n
+        led = table[0] if table else None
+        must = opening if first and led is None else 0
+        card = rng.choice(k.cards_of(legal_plays(hands[seat], led, broken, must)))
+        broken = broken or breaks_spades(rules.spades_break, led, card)
+        hands[seat] ^= 1 << card
+        table.append(card)
+        if len(table) == n:
+            leader = trick_winner(table, leader, n)
+            table = []
+            first = False
+    done = cards % (rules.hand_size * n) // n
+    pos = k.Position(hands=hands, leader=leader, trick=table, broken=broken,
+                     tricks=[0] * n, first=first, bids=[1] * n, nils=[k.PLAIN] * n,
+                     players=n)
+    want = _laws_playout(rules, hands[:], leader, table, broken, first, opening,
+                         random.Random(seed).random)
+    got = k.random_playout(t, pos, random.Random(seed).random)
+    assert (got, pos.broken) == want
+    assert sum(got) == rules.hand_size - done
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

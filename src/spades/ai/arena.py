@@ -44,6 +44,7 @@ from spades.engine import (
     Rules,
     apply,
     new_game,
+    penalty_at_limit,
     player_view,
 )
 
@@ -321,8 +322,7 @@ def _bag_debt(rules: Rules, state: GameState) -> tuple[float, ...]:
     7 bags of 10 owes 70 of the coming 100): what the bags will cost in the rest of a game."""
     if rules.bag_limit is None:
         return (0.0,) * len(rules.sides)
-    share = (rules.bag_penalty + (rules.bag_limit if rules.bag_takeback else 0)) / (
-        rules.bag_limit)
+    share = penalty_at_limit(rules) / rules.bag_limit
     return tuple(share * bags for bags in state.bags)
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from math import comb
 
+from spades.engine import contract_points
+
 from .heuristics_trick import future_wins
 from .knowledge import Knowledge, SideInfo
 
@@ -43,12 +45,13 @@ def binomial_pmf(trials: int, p: float, hits: int) -> float:
 def contract_swing(k: Knowledge, side: SideInfo) -> float:
     """Points between making ``side``'s contract and being set on it."""
     rules = k.rules
-    per_trick = 20.0 if rules.set_scoring == "minus" else 10.0
-    swing = per_trick * side.contract
-    if k.reaches_target(side, 10 * side.contract):
+    made = contract_points(rules, side.contract, side.contract)
+    missed = contract_points(rules, side.contract, 0)
+    swing = float(made - missed)
+    if k.reaches_target(side, made):
         swing += GAME_SWING
     if rules.losing_score is not None and rules.set_scoring == "minus" and (
-            side.score - 10 * side.contract <= rules.losing_score):
+            side.score + missed <= rules.losing_score):
         swing += GAME_SWING
     return swing
 
@@ -103,7 +106,8 @@ def nil_swing(k: Knowledge, seat: int) -> float:
     value = float(rules.blind_nil_value if bid is not None and bid.blind else rules.nil_value)
     swing = value if rules.failed_nil == "bags" else 2.0 * value
     side = k.sides[rules.side_of[seat]]
-    if k.reaches_target(side, int(value) + 10 * side.contract):
+    if k.reaches_target(side, int(value) + contract_points(rules, side.contract,
+                                                             side.contract)):
         swing += GAME_SWING / 2
     return swing
 

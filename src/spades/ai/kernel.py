@@ -37,12 +37,14 @@ from spades.engine import (
     beaters,
     boston_side,
     breaks_spades,
+    contract_points,
     deck_mask,
     first_lead,
     first_leader,
     game_over,
     legal_bids,
     legal_plays,
+    penalty_at_limit,
     trick_winner,
 )
 from spades.engine import NIL as NIL_BID
@@ -71,9 +73,9 @@ class Table:
     """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
 
     __slots__ = (
-        "bag_limit", "bag_penalty", "bags_cost", "bids", "boston", "break_mode", "deck",
-        "deck_mask", "hand_size", "losing", "lowest_club", "n", "partner_of", "rules",
-        "side_of", "sides", "spades_break", "takeback", "target",
+        "bag_share", "bags_cost", "bids", "boston", "break_mode", "deck", "deck_mask",
+        "hand_size", "losing", "lowest_club", "n", "partner_of", "rules", "side_of", "sides",
+        "spades_break", "target", "top_spade",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -86,14 +88,17 @@ class Table:
         self.hand_size = rules.hand_size
         self.deck_mask = deck_mask(rules)
         self.deck: tuple[int, ...] = tuple(int(c) for c in rules.deck)
+        #: the deck's highest spade (the Big Joker when the jokers are in)
+        self.top_spade = (self.deck_mask & SPADES).bit_length() - 1
         self.spades_break = rules.spades_break
         #: the legal bids before a partner has bid (every bid's choices outside suicide)
         self.bids = legal_bids(rules)
         self.break_mode = _BREAK_CODES[rules.spades_break]
         self.lowest_club = rules.first_lead == "lowest-club"
-        self.bag_limit = rules.bag_limit or 0
-        self.bag_penalty = rules.bag_penalty
-        self.takeback = rules.bag_takeback
+        #: what each bag costs: its share of the penalty its side pays at the bag limit
+        #: (0.0 with no limit)
+        self.bag_share = (penalty_at_limit(rules) / rules.bag_limit
+                          if rules.bag_limit is not None else 0.0)
         self.bags_cost = rules.bag_limit is not None and (rules.bag_penalty > 0
                                                           or rules.bag_takeback)
         self.boston = rules.boston
@@ -303,7 +308,7 @@ class Evaluator:
             # bags are a debt: each one brings the next penalty nearer, so it is charged
             # its share of the penalty now (and the penalty paid this hand is refunded
             # from the debt), the "points - 10 x bags" of the Spades literature
-            share = (t.bag_penalty + (t.bag_limit if t.takeback else 0)) / t.bag_limit
+            share = t.bag_share
             values = [p - share * (a - b) for p, a, b in zip(points, after, self.bags,
                                                                strict=True)]
         mine = values[self.side]
@@ -470,8 +475,9 @@ def set_worth_a_bag(t: Table, contract: int, seats: int) -> tuple[tuple[bool, ..
     size = t.hand_size
     if not contract:
         return tuple((False,) * (size + 1) for _ in range(size + 1))
-    swing = (20.0 if t.rules.set_scoring == "minus" else 10.0) * contract
-    bag = (t.bag_penalty + (t.bag_limit if t.takeback else 0)) / max(1, t.bag_limit)
+    swing = float(contract_points(t.rules, contract, contract)
+                  - contract_points(t.rules, contract, 0))
+    bag = t.bag_share
     share = seats / t.n
     rows: list[tuple[bool, ...]] = []
     for left in range(size + 1):

@@ -37,7 +37,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from spades.engine import CODE_OF, NAME_OF, Bid, GameState, HandResult
+from spades.engine import (
+    CODE_OF,
+    FIRST_SPADE,
+    NAME_OF,
+    SUIT_MASK_OF,
+    SUIT_OF,
+    Bid,
+    GameState,
+    HandResult,
+    beats,
+    trick_winner,
+)
 
 from . import kernel as k
 from .tricks import TrickSolver
@@ -211,19 +222,6 @@ def _name(card: int) -> str:
     return NAME_OF[card]
 
 
-def _winner(trick: Sequence[int], leader: int, n: int) -> int:
-    """The seat that wins a full trick (kernel rules: spades and jokers trump)."""
-    best, win = trick[0], leader
-    led = k.SUIT_MASK_OF[trick[0]]
-    for i, card in enumerate(trick[1:], start=1):
-        if card >= k.SPADE:
-            if best < k.SPADE or card > best:
-                best, win = card, (leader + i) % n
-        elif best < k.SPADE and card > best and (1 << card) & led:
-            best, win = card, (leader + i) % n
-    return win
-
-
 def _escapes(t: k.Table, pos: k.Position, trick: Sequence[int], index: int,
              avoid: Callable[[int], bool]) -> list[int]:
     """The legal cards of the seat playing ``trick[index]`` (``pos``: before it) that, put
@@ -232,14 +230,14 @@ def _escapes(t: k.Table, pos: k.Position, trick: Sequence[int], index: int,
     had to play)."""
     legal = k.legal_mask(t, pos)
     if index == 0:
-        legal &= k.SUIT_MASK_OF[trick[0]]
+        legal &= SUIT_MASK_OF[trick[0]]
     out = []
     for card in k.cards_of(legal):
         if card == trick[index]:
             continue
         other = list(trick)
         other[index] = card
-        if not avoid(_winner(other, pos.leader, t.n)):
+        if not avoid(trick_winner(other, pos.leader, t.n)):
             out.append(card)
     return out
 
@@ -255,13 +253,10 @@ def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int,
     keeper = f"; the {_name(keep)} kept it" if keep >= 0 else ""
     named = (CODE_OF[keep],) if keep >= 0 else ()
     mine = t.sides[side]
-    if pos.trick and pos.win_seat in mine and pos.win_seat != seat:
-        beats = (card >= k.SPADE and (pos.win_card < k.SPADE or card > pos.win_card)) or (
-            pos.win_card < k.SPADE and card > pos.win_card
-            and (1 << card) & k.SUIT_MASK_OF[pos.trick[0]])
-        if beats:
-            return (f"{head}: it overtook the partner's {_name(pos.win_card)}, already "
-                    f"winning{keeper}", (CODE_OF[pos.win_card], *named))
+    if (pos.trick and pos.win_seat in mine and pos.win_seat != seat
+            and beats(card, pos.win_card, SUIT_OF[pos.trick[0]])):
+        return (f"{head}: it overtook the partner's {_name(pos.win_card)}, already "
+                f"winning{keeper}", (CODE_OF[pos.win_card], *named))
     # the best line after the card, to the end of this trick: who beat it?
     cards = [*pos.trick, card]
     after = positions[i + 1].copy()
@@ -270,24 +265,14 @@ def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int,
         move = solver.best_moves(after)[0]
         cards.append(move)
         k.play(t, after, move)
-    if len(cards) == t.n and _winner(cards, pos.leader, t.n) not in mine:
-        top = max(cards, key=lambda c: _rank_in(cards, c))
-        if top != card and k.SUIT_MASK_OF[top] == k.SUIT_MASK_OF[card]:
+    if len(cards) == t.n and trick_winner(cards, pos.leader, t.n) not in mine:
+        top = cards[trick_winner(cards, 0, t.n)]  # the card that won the trick
+        if top != card and SUIT_MASK_OF[top] == SUIT_MASK_OF[card]:
             return (f"{head}: the {_name(top)} was still out{keeper}",
                     (CODE_OF[top], *named))
-        if top >= k.SPADE > card and (1 << card) & k.SUIT_MASK_OF[cards[0]]:
+        if top >= FIRST_SPADE > card and (1 << card) & SUIT_MASK_OF[cards[0]]:
             return (f"{head}: the {_name(top)} ruffed it{keeper}", (CODE_OF[top], *named))
     return f"{head}{keeper}" if keeper else head, named
-
-
-def _rank_in(cards: Sequence[int], card: int) -> int:
-    """Sort key: the winning card of a trick is the highest key."""
-    led = k.SUIT_MASK_OF[cards[0]]
-    if card >= k.SPADE:
-        return 200 + card
-    if (1 << card) & led:
-        return 100 + card
-    return card
 
 
 def review_hand(state: GameState, hand: int, progress: Progress | None = None) -> HandReview:
@@ -335,7 +320,7 @@ def review_line(t: k.Table, start: k.Position, line: Sequence[int], bids: Sequen
         start_of_trick = i - len(pos.trick)
         trick = line[start_of_trick:start_of_trick + n]
         index = len(pos.trick)
-        winner = _winner(trick, positions[start_of_trick].leader, n)
+        winner = trick_winner(trick, positions[start_of_trick].leader, n)
         marks += _bag_mark(t, pos, bids, final, trick, index, seat, side, winner, card)
         marks += _nil_mark(t, pos, bids, trick, index, seat, winner, card)
         plays.append(PlayReview(trick=i // n + 1 + done, seat=seat, side=side,

@@ -316,7 +316,7 @@ def estimate_tricks(hand: int, t: Table) -> float:
     suits to trump with spare spades; fitted to the variant (see ``_fit``)."""
     spades = hand & SPADES
     count = spades.bit_count()
-    top = 53 if t.rules.jokers else 51
+    top = t.top_spade
     honours = 0.0
     winners = 0
     index = 0
@@ -408,7 +408,7 @@ def nil_likelihood(hand: int, t: Table) -> float:
     """How likely a hand is to have been bid nil, relative to the best nil hand (0..1)."""
     weight = 1.0
     spades = hand & SPADES
-    top = 14 if t.rules.jokers else 12
+    top = RANK[t.top_spade]
     for card in cards_of(spades):
         gap = top - RANK[card]
         if gap == 0:

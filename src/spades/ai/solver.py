@@ -93,9 +93,7 @@ class _Search:
             others |= 1 << card
         cards = distinct(legal, others)
         if len(cards) > 1 and pos.trick:
-            w = pos.win_card
-            led = k.SUIT_MASK_OF[pos.trick[0]]
-            beat = k.ABOVE[w] & k.SPADES if w >= k.SPADE else (k.ABOVE[w] & led) | k.SPADES
+            beat = k.BEATERS[pos.win_card][k.SUIT_OF[pos.trick[0]]]
             wins = [c for c in cards if (1 << c) & beat]
             loses = [c for c in cards if not (1 << c) & beat]
             cards = wins + loses if maximise else loses + wins

@@ -7,7 +7,9 @@ sees), ``events`` (what it learns between two states) and ``seat_record`` (the r
 download). Code outside the engine imports from here only, never from
 ``spades.engine.cards`` etc. (an import-linter contract in pyproject.toml holds it).
 The laws of play on card masks (``laws``: legal plays, trick winner, spades broken, first
-lead, legal bids, game end) are exported here for the computer players.
+lead, legal bids, game end) are exported here for the computer players, and so is the
+arithmetic of scoring they count with (``contract_points``: 10 a trick bid;
+``penalty_at_limit``: what a side's bags reaching the limit cost it).
 """
 
 from .actions import (
@@ -112,7 +114,16 @@ from .record import (
     summary,
 )
 from .rules import OPTION_HELP, Rules, RulesError
-from .scoring import END_REASONS, apply_bags, end_reason, game_end, score_hand, side_points
+from .scoring import (
+    END_REASONS,
+    apply_bags,
+    contract_points,
+    end_reason,
+    game_end,
+    penalty_at_limit,
+    score_hand,
+    side_points,
+)
 from .shuffle import (
     COMMIT,
     Revealed,
@@ -215,6 +226,7 @@ __all__ = [
     "cards_in",
     "check_shuffle",
     "commitment",
+    "contract_points",
     "deck_mask",
     "deck_of_hand",
     "end_reason",
@@ -242,6 +254,7 @@ __all__ = [
     "parse_action",
     "parse_card",
     "parse_record",
+    "penalty_at_limit",
     "player_view",
     "record_of",
     "replay",

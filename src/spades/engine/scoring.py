@@ -10,6 +10,26 @@ from .rules import Rules
 from .state import HandScore
 
 
+def contract_points(rules: Rules, contract: int, taken: int) -> int:
+    """What a contract of ``contract`` tricks (a side's plain bids added up) scores when its
+    bidders take ``taken``: made, 10 a trick bid and 1 a trick over (the tricks over are
+    also bags, counted apart); set, minus 10 a trick bid (``set_scoring`` minus) or nothing
+    (zero). The one place the game's "10 a trick bid" is written."""
+    if taken >= contract:
+        return 10 * contract + (taken - contract)
+    if rules.set_scoring == "minus":
+        return -10 * contract
+    return 0
+
+
+def penalty_at_limit(rules: Rules) -> int:
+    """The points a side loses each time its bags reach ``bag_limit``: ``bag_penalty``, and
+    with ``bag_takeback`` the point each of those bags scored (0 with no bag limit)."""
+    if rules.bag_limit is None:
+        return 0
+    return rules.bag_penalty + (rules.bag_limit if rules.bag_takeback else 0)
+
+
 def side_points(rules: Rules, side: Sequence[int], bids: Sequence[Bid],
                 tricks: Sequence[int]) -> tuple[int, int]:
     """Points and new bags a side earns in one hand, before the bag penalty."""
@@ -44,11 +64,9 @@ def side_points(rules: Rules, side: Sequence[int], bids: Sequence[Bid],
         if taken == contract:
             return points + rules.moon_value, bags
         return points + taken, bags + taken
+    points += contract_points(rules, contract, taken)
     if taken >= contract:
-        points += 10 * contract + (taken - contract)
         bags += taken - contract
-    elif rules.set_scoring == "minus":
-        points -= 10 * contract
     return points, bags
 
 
@@ -60,9 +78,7 @@ def apply_bags(rules: Rules, bags: int, new_bags: int) -> tuple[int, int]:
     penalty = 0
     while total >= rules.bag_limit:
         total -= rules.bag_limit
-        penalty -= rules.bag_penalty
-        if rules.bag_takeback:
-            penalty -= rules.bag_limit
+        penalty -= penalty_at_limit(rules)
     return penalty, total
 
 
