@@ -30,7 +30,7 @@ from spades.engine import apply, find_preset, new_game, player_view
 
 
 def kernel_hands(seconds: float, preset: str, seed: int) -> float:
-    t = kernel.table_of(find_preset(preset))
+    t = kernel.rulebook_of(find_preset(preset))
     rng = random.Random(seed)
     done = 0
     start = time.perf_counter()

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spades.ai.arena import parse_contender, parse_field
-from spades.ai.kernel import table_of
+from spades.ai.kernel import rulebook_of
 from spades.ai.reading import NilReading, kind_of
 from spades.ai.sampler import estimate_tricks, nil_likelihood
 from spades.engine import Bid, Look, Phase, apply, find_preset, new_game, player_view
@@ -162,7 +162,7 @@ def auction(args: tuple[str, str, int, str]) -> list[Row]:
     """One deal's bidding with a random style at each seat."""
     preset, styles, index, seed = args
     rules = find_preset(preset)
-    t = table_of(rules)
+    t = rulebook_of(rules)
     names = styles.split(";")
     pick = random.Random(f"{seed}/styles/{index}")
     seats = [pick.choice(names) for _ in range(rules.players)]

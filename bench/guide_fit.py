@@ -69,7 +69,7 @@ class Outcome:
     taken: int
 
 
-def situation(t: k.Table, pos: k.Position) -> str | None:
+def situation(t: k.Rulebook, pos: k.Position) -> str | None:
     """The situation of the seat to play, or None when it is not one: neither on lead nor
     second to play, a nil alive at the table, not wanting tricks, or no choice (on lead
     between a spade and another suit; in second seat between winning and playing under)."""
@@ -112,7 +112,7 @@ def _hands(config: ArenaConfig,
 
 def habits(config: ArenaConfig, runs: Sequence[screen.Run]) -> list[Habit]:
     """Every card of ``runs`` played in a situation, and whether it was the habit."""
-    t = k.table_of(config.rules)
+    t = k.rulebook_of(config.rules)
     out: list[Habit] = []
     for _, run, who, state in _hands(config, runs):
         for action in _plays(run):
@@ -139,7 +139,7 @@ def foresee(config: ArenaConfig, runs: Sequence[screen.Run], ruff: float, second
     """Every contract and nil of ``runs`` with the chance the playouts give it, the Guide
     playing with ``ruff`` and ``second``, a nil's opponents leading low at it ``attack``
     of the time."""
-    t = k.table_of(config.rules)
+    t = k.rulebook_of(config.rules)
     out: list[Outcome] = []
     for number, run, who, state in _hands(config, runs):
         start = nil_chances._position(state)

@@ -39,7 +39,7 @@ class TooDeep(Exception):
     """The search visited more positions than it may."""
 
 
-def forced(t: k.Table, pos: k.Position, seat: int, nodes: int) -> bool | None:
+def forced(t: k.Rulebook, pos: k.Position, seat: int, nodes: int) -> bool | None:
     """Can the sides against ``seat`` make it win a trick from ``pos``, every hand visible,
     whatever ``seat``'s side plays? None when the answer takes more than ``nodes``
     positions to find."""
@@ -49,7 +49,7 @@ def forced(t: k.Table, pos: k.Position, seat: int, nodes: int) -> bool | None:
         return None
 
 
-def _forced(t: k.Table, pos: k.Position, seat: int, memo: dict[tuple[object, ...], bool],
+def _forced(t: k.Rulebook, pos: k.Position, seat: int, memo: dict[tuple[object, ...], bool],
             budget: list[int]) -> bool:
     if pos.tricks[seat]:
         return True
@@ -114,7 +114,7 @@ def chances(config: ArenaConfig, runs: list[screen.Run], tricks: int,
             nodes: int) -> list[Chance]:
     """Every nil bid in ``runs`` (the runs of ``config``, two a deal), replayed."""
     rules = config.rules
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     out: list[Chance] = []
     for number, run in enumerate(runs):
         index, which = divmod(number, 2)

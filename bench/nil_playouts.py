@@ -49,7 +49,7 @@ def foresee(config: ArenaConfig, runs: Sequence[screen.Run], attack: float,
             playouts: int) -> list[Foresight]:
     """Every nil bid in ``runs`` (the runs of ``config``, two a deal), with the chance the
     playouts give it when the nil bidder's opponents lead low at it ``attack`` of the time."""
-    t = k.table_of(config.rules)
+    t = k.rulebook_of(config.rules)
     out: list[Foresight] = []
     for number, run in enumerate(runs):
         result = run.result

@@ -30,7 +30,7 @@ from spades.ai.tricks import TrickSolver
 from spades.engine import find_preset
 
 
-def position(t: kernel.Table, rng: random.Random, left: int) -> kernel.Position:
+def position(t: kernel.Rulebook, rng: random.Random, left: int) -> kernel.Position:
     n = t.n
     pos = kernel.Position(hands=kernel.deal(t, rng), leader=rng.randrange(n), tricks=[0] * n,
                           bids=[1] * n, nils=[kernel.PLAIN] * n, players=n)
@@ -50,14 +50,14 @@ def quantile(values: list[float], q: float) -> float:
 SLOW: tuple[tuple[int, int], ...] = ((1, 3), (1, 7))
 
 
-def positions(t: kernel.Table, left: int, seed: int, deals: int) -> list[kernel.Position]:
+def positions(t: kernel.Rulebook, left: int, seed: int, deals: int) -> list[kernel.Position]:
     rng = random.Random(f"bench-solver/{seed}/{left}")
     return [position(t, rng, min(left, t.hand_size)) for _ in range(deals)]
 
 
 def run(preset: str, left: int, deals: int, seed: int, *, each: bool = False,
         only: tuple[tuple[int, int], ...] = ()) -> None:
-    t = kernel.table_of(find_preset(preset))
+    t = kernel.rulebook_of(find_preset(preset))
     if only:
         named = [(f"{s}/{d}", positions(t, left, s, d + 1)[d]) for s, d in only]
     else:

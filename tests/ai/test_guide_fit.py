@@ -40,7 +40,7 @@ def _second(hand: str, *, bids: tuple[int, ...] = (4, 4, 4, 4),
 
 
 def test_the_second_seat_situations(tool: ModuleType) -> None:
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     assert tool.situation(t, _second("2S 5H")) == "void"
     assert tool.situation(t, _second("AC 2C")) == "sure"  # nothing live beats the ace
     assert tool.situation(t, _second("TC 2C")) == "unsure"  # KC and QC may beat the ten

@@ -94,7 +94,7 @@ def _to_play(state: GameState, rng: random.Random) -> GameState:
 @pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
 def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
     rng = random.Random(rules.name)
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     hands_checked = 0
     state = new_game(rules, seed=f"kernel-{_ids(rules)}")
     while hands_checked < 12 and not state.over:
@@ -141,7 +141,7 @@ def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
 def test_kernel_scores_like_the_engine(rules: Rules) -> None:
     """Random bids (nil, blind nil, a moon), tricks and bags: the same points and bags."""
     rng = random.Random(f"score-{_ids(rules)}")
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     n = rules.players
     sides = len(rules.sides)
     for _ in range(400):
@@ -179,7 +179,7 @@ def test_kernel_play_follows_the_laws(rules: Rules, seed: int, start: int) -> No
     """Card by card through a random hand: the kernel's legal cards are the laws' legal
     plays (the first lead included), its inline spades-breaking and trick-winner updates in
     ``play`` are ``breaks_spades`` and ``trick_winner``."""
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(seed)
     hands = k.deal(t, rng)
@@ -248,7 +248,7 @@ def test_the_kernels_figures_of_the_rules_are_the_engines(rules: Rules) -> None:
     """What the kernel reads off the rules once: a bag's share of the penalty is what the
     engine charges a side whose bags reach the limit, shared among them; the top spade is
     the deck's."""
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     if rules.bag_limit is None:
         assert t.bag_share == 0.0 and not t.bags_cost
     else:
@@ -295,7 +295,7 @@ def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, ca
     with ``stack`` the first leader dealt the spades, so that spades are led from hands of
     nothing else), fed the same random numbers as a playout by the engine's laws, it takes
     the same tricks and breaks spades alike."""
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(seed)
     hands = k.deal(t, rng)
@@ -337,7 +337,7 @@ def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, ca
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_random_hands_are_complete_and_legal(name: str) -> None:
     """The benchmark's random hand: every card played once, every trick counted."""
-    t = k.table_of(PRESETS[name])
+    t = k.rulebook_of(PRESETS[name])
     rng = random.Random(name)
     for _ in range(200):
         tricks, points = k.random_hand(t, rng)
@@ -351,7 +351,7 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
     and collects tricks like ``play`` (both checked against the engine above): fed the same
     random numbers from the same position, both end with the same tricks, holdings and
     spades-broken flag."""
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     for seed in range(25):
         rng = random.Random(seed)
         state = _to_play(new_game(rules, seed=seed), rng)
@@ -374,7 +374,7 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
 
 def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     ev = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
     made = ev([3, 3, 4, 3])   # side 0 takes 7 of its 6, side 1 takes 6 of 6
     set_ = ev([2, 4, 3, 4])   # side 0 takes 5 of 6: set
@@ -386,7 +386,7 @@ def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
     # of losing it: (62 - 20 + 60) - (60 - (61 - 10)) = 93 points apart without the win
     # bonus, 493 with it
     assert near([5, 2, 3, 3]) - near([3, 3, 3, 4]) == pytest.approx(493)
-    free = k.Evaluator(k.table_of(make_rules("partnership", bag_limit=None)), 0,
+    free = k.Evaluator(k.rulebook_of(make_rules("partnership", bag_limit=None)), 0,
                        bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
     assert free([3, 3, 4, 3]) == pytest.approx(1)  # bags cost nothing: a bag is a point
 
@@ -395,7 +395,7 @@ def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
 def test_guided_playouts_play_legal_cards_to_the_end(rules: Rules) -> None:
     """The rule-guided policy only ever picks a legal card, with nil bidders at the table
     too, and a playout ends with every trick counted."""
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(f"guide-{_ids(rules)}")
     for _ in range(30):
@@ -417,7 +417,7 @@ def _cards(text: str) -> int:
 
 def _guide_card(hands: list[str], trick: list[str], leader: int, nils: list[int],
                 played: str = "") -> str:
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     pos = k.Position(hands=[_cards(h) for h in hands], leader=leader, tricks=[2, 2, 0, 2],
                      bids=[3, 3, 0 if nils[2] else 3, 3], nils=nils, players=4, broken=True,
                      played=_cards(played) if played else 0)
@@ -443,7 +443,7 @@ def test_guide_attack_on_a_nil() -> None:
     """``attack``: a seat on lead against an opponent's live nil leads low at it that share
     of the time, and otherwise leads for its own side (here a sure winner, as it would with
     no nil at the table); without it, or at 1, always low."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     hands = [_cards("9C"), _cards("AH 2C"), _cards("KH 8H 5H"), _cards("3C")]
 
     def leads(attack: list[float] | None, seed: int) -> str:
@@ -462,7 +462,7 @@ def test_guide_attack_on_a_nil() -> None:
 def test_guide_ruff_in_second_seat() -> None:
     """``ruff``: a seat in second seat, void in the suit led and wanting tricks, ruffs that
     share of the time and otherwise discards; the last seat ruffs whatever it is."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     lead = next(iter(k.cards_of(_cards("9C"))))
 
     def second(ruff: float, seed: int) -> str:
@@ -494,7 +494,7 @@ def test_guide_second_seat_plays_to_win_a_share_of_the_time() -> None:
     one that does not, plays to win that share of the time (its lowest sure winner, else its
     lowest winner) and otherwise plays low; below 0 it keeps the old habit, taking a sure
     winner and otherwise playing low."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     lead = next(iter(k.cards_of(_cards("9C"))))
 
     def second(hand: str, share: float, seed: int) -> str:
@@ -519,7 +519,7 @@ def test_guide_trump_leads() -> None:
     """``trump``: a seat on lead wanting tricks, holding spades and other suits, leads a
     spade that share of the time (its boss spade, else its lowest); at 0 it leads as before,
     here its boss of hearts."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
 
     def leads(hand: str, trump: float, seed: int) -> str:
         hands = [_cards(hand), _cards("KH 7S 2D"), _cards("QH 8S 3D"), _cards("JH 9S 4D")]

@@ -87,7 +87,7 @@ def test_the_kernel_plays_and_scores_as_pure(preset: str) -> None:
     n = rules.players
     results = []
     for module in (pure, kernel):
-        t = module.table_of(rules)
+        t = module.rulebook_of(rules)
         rng = random.Random(f"native/{preset}")
         out = []
         for round_ in range(60):
@@ -172,7 +172,7 @@ def test_compiled_answers_as_pure_on_random_positions(name: str) -> None:
     _compiled()
     pure = native.pure("tricks")
     rules = RULES[name]
-    t = kernel.table_of(rules)
+    t = kernel.rulebook_of(rules)
     rng = random.Random(f"compiled/{name}")
     reused = {module: [module.TrickSolver(t, side) for side in range(len(t.sides))]
               for module in (pure, tricks)}
@@ -245,7 +245,7 @@ def _which(src: Path, *, pure: bool = False) -> str:
         env[native_source.PURE_ENV] = "1"
     code = ("from spades.ai import native, kernel as k, tricks\n"
             "from spades.engine import PRESETS\n"
-            "t = k.table_of(PRESETS['partnership'])\n"
+            "t = k.rulebook_of(PRESETS['partnership'])\n"
             "pos = k.Position(hands=[1 << 51, 1 << 38, 1 << 50, 1 << 28], leader=0,\n"
             "                 tricks=[0] * 4, bids=[1] * 4, nils=[k.PLAIN] * 4, players=4,\n"
             "                 broken=True, first=False)\n"

@@ -18,7 +18,7 @@ def chances(bench_tool: Callable[[str], ModuleType]) -> ModuleType:
     return bench_tool("nil_chances")
 
 
-def _brute(t: k.Table, pos: k.Position, seat: int) -> bool:
+def _brute(t: k.Rulebook, pos: k.Position, seat: int) -> bool:
     """Every legal card tried, no memo, no card equivalence."""
     if pos.tricks[seat]:
         return True
@@ -36,7 +36,7 @@ def _brute(t: k.Table, pos: k.Position, seat: int) -> bool:
 def _endings(count: int, left: int) -> list[k.Position]:
     """Positions with ``left`` tricks to go, seat 2 a nil bidder yet to take a trick, some
     with a trick half played."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     rng = random.Random("nil-endings")
     out: list[k.Position] = []
     while len(out) < count:
@@ -53,7 +53,7 @@ def _endings(count: int, left: int) -> list[k.Position]:
 
 def test_a_nil_forced_double_dummy_is_found_as_brute_force_finds_it(
         chances: ModuleType) -> None:
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     answers = []
     for pos in _endings(150, 4):
         answer = chances.forced(t, pos.copy(), 2, 100_000)
@@ -63,7 +63,7 @@ def test_a_nil_forced_double_dummy_is_found_as_brute_force_finds_it(
 
 
 def test_the_search_says_when_it_does_not_know(chances: ModuleType) -> None:
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     pos = _endings(1, 13)[0]
     assert chances.forced(t, pos, 2, 5) is None
 
@@ -71,7 +71,7 @@ def test_the_search_says_when_it_does_not_know(chances: ModuleType) -> None:
 def test_a_bare_ace_led_through_is_forced(chances: ModuleType) -> None:
     """Seat 2 bid nil with the ace of hearts alone in the suit and seat 1 leads: a heart
     forces it. With the 3 instead, every card it holds can duck."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
 
     def mask(text: str) -> int:
         return sum(1 << parse_card(c) for c in text.split())

@@ -80,7 +80,7 @@ def test_the_chance_of_nil_is_the_mixs_rate_on_random_hands() -> None:
     """Over random partnership hands the fitted chance averages about what the mix bid (7.9 %
     of its bids were nil); the rule it replaced imagined nil on under 4 % of them."""
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     nil = nil_reading_of(rules)
     rng = random.Random(11)
     hands = [hand for _ in range(1500) for hand in k.deal(t, rng)]
@@ -114,7 +114,7 @@ def _counts(reading: BidReading, seat: int, edge: float = 0.0,
     """The counts of the hands dealt to ``seat`` when seat 0 (an opponent of the viewer,
     seat 3) and seat 1 (its partner) have each bid three."""
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     state = new_game(rules, seed=5)
     state = apply(state, Bid(3))
     state = apply(state, Bid(3))
@@ -252,7 +252,7 @@ def test_the_bench_recovers_a_chance_of_nil_it_is_given() -> None:
 def test_an_auction_records_every_bid_on_a_seen_hand_with_its_count_and_likelihood() -> None:
     bench = _bench()
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     seen = nils = 0
     for index in range(12):
         rows = bench.auction(("partnership", "easy;normal;hard:iterations=40", index, "t"))

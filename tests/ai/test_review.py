@@ -18,7 +18,7 @@ from spades.ai.review import (
 from spades.engine import NIL, Bid, GameState, apply, find_preset, legal_actions, new_game
 
 
-def _minimax(t: k.Table, pos: k.Position, side: int) -> int:
+def _minimax(t: k.Rulebook, pos: k.Position, side: int) -> int:
     """The side's tricks from ``pos`` on: every legal card tried, nothing clever."""
     if pos.over:
         return 0
@@ -36,7 +36,7 @@ def _minimax(t: k.Table, pos: k.Position, side: int) -> int:
     return best
 
 
-def _total(t: k.Table, pos: k.Position, side: int) -> int:
+def _total(t: k.Rulebook, pos: k.Position, side: int) -> int:
     return sum(pos.tricks[s] for s in t.sides[side]) + _minimax(t, pos, side)
 
 
@@ -54,7 +54,7 @@ def _game(preset: str, seed: int) -> GameState:
 def test_endings_agree_with_brute_force(preset: str, seed: int) -> None:
     state = _game(preset, seed)
     result = state.results[0]
-    t = k.table_of(state.rules)
+    t = k.rulebook_of(state.rules)
     start, line = _start(t, result)
     positions = _line(t, start, line)
     tricks = 3 if t.n > 3 else 4
@@ -88,7 +88,7 @@ def _codes(text: str) -> list[int]:
 
 
 def test_a_king_led_into_the_ace_costs_a_trick_and_says_so() -> None:
-    t = k.table_of(find_preset("partnership"))
+    t = k.rulebook_of(find_preset("partnership"))
     start = _ending({0: "KH AC", 1: "AH 2H", 2: "3C 4C", 3: "5C 6C"}, 0, [3, 4, 2, 2])
     line = _codes("KH AH 3C 5C 2H 4C 6C AC")
     review = review_line(t, start, line, [Bid(3)] * 4)
@@ -103,7 +103,7 @@ def test_a_king_led_into_the_ace_costs_a_trick_and_says_so() -> None:
 
 
 def test_a_partner_who_ducks_under_the_nil_bidder_breaks_the_nil() -> None:
-    t = k.table_of(find_preset("partnership"))
+    t = k.rulebook_of(find_preset("partnership"))
     start = _ending({0: "9H 2C", 1: "5H 3C", 2: "2H AH", 3: "3H 4C"}, 1, [0, 5, 3, 3])
     line = _codes("5H 2H 3H 9H 2C 3C AH 4C")
     bids = [NIL, Bid(3), Bid(4), Bid(3)]
@@ -122,7 +122,7 @@ def test_a_partner_who_ducks_under_the_nil_bidder_breaks_the_nil() -> None:
 
 
 def test_a_bag_taken_after_the_bid_was_made_is_marked() -> None:
-    t = k.table_of(find_preset("partnership"))
+    t = k.rulebook_of(find_preset("partnership"))
     assert t.bags_cost
     # side 0 (seats 0 and 2) bid 3 + 3 and has 6; the other side has its 4 + 3 made
     start = _ending({0: "KH 4H", 1: "5H 3C", 2: "2H 4C", 3: "3H 5C"}, 1, [4, 4, 2, 3])
@@ -169,7 +169,7 @@ def test_a_guess_changes_only_the_speed(preset: str) -> None:
     wrong, as the plain binary search (and as brute force)."""
     from spades.ai.tricks import TrickSolver
     state = _game(preset, 5)
-    t = k.table_of(state.rules)
+    t = k.rulebook_of(state.rules)
     start, line = _start(t, state.results[0])
     positions = _line(t, start, line)
     first = len(line) - 3 * t.n

@@ -58,7 +58,7 @@ def _random_point(rules: Rules, seed: int, plays: int) -> GameState:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name + str(len(r.overrides())))
 def test_every_sampled_deal_fits_the_view_and_the_truth_fits_the_facts(rules: Rules) -> None:
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     n = rules.players
     for seed in range(12):
         state = _random_point(rules, seed, plays=random.Random(seed).randrange(0, 40))
@@ -223,7 +223,7 @@ def test_bids_weigh_the_deals() -> None:
     view = player_view(state, 2)
     if view.hand_mask & (1 << parse_card("AS")):
         pytest.skip("the viewer holds the ace of spades in this deal")
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     ace = 1 << parse_card("AS")
     plain = DealSampler(view, evidence=False)
     weighed = DealSampler(view)
@@ -244,14 +244,14 @@ def test_hand_reading_is_calibrated_per_variant() -> None:
     the hands: aces and spades count, a nil hand looks like one."""
     rng = random.Random(0)
     for rules in PRESETS.values():
-        t = k.table_of(rules)
+        t = k.rulebook_of(rules)
         total = 0.0
         for _ in range(100):
             total += sum(estimate_tricks(h, t) for h in k.deal(t, rng))
         share = total / (100 * rules.players)
         assert abs(share - rules.hand_size / rules.players) < 0.35 * rules.hand_size / 13
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     strong = _mask("AS KS QS JS AH KH AD KD AC 2C 3C 4C 5C")
     weak = _mask("2S 3H 4H 5H 2D 3D 4D 6D 7C 8C 9C 6H 7H")
     share = rules.hand_size / rules.players

@@ -13,7 +13,7 @@ from spades.ai.solver import distinct, solve, solve_counting
 from spades.engine import PRESETS, Rules, make_rules
 
 
-def _minimax(t: k.Table, pos: k.Position, evaluate: k.Evaluator, side: int) -> float:
+def _minimax(t: k.Rulebook, pos: k.Position, evaluate: k.Evaluator, side: int) -> float:
     if pos.over:
         return evaluate(pos.tricks)
     values = []
@@ -26,7 +26,7 @@ def _minimax(t: k.Table, pos: k.Position, evaluate: k.Evaluator, side: int) -> f
 
 def _endgame(rules: Rules, rng: random.Random, tricks_left: int) -> k.Position:
     """A random position with ``tricks_left`` tricks to go, sometimes mid-trick."""
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     n = rules.players
     bids = [rng.randint(1, 4) for _ in range(n)]
     nils = [k.NIL if rules.nil and rng.random() < 0.2 else k.PLAIN for _ in range(n)]
@@ -43,7 +43,7 @@ def _endgame(rules: Rules, rng: random.Random, tricks_left: int) -> k.Position:
                                    make_rules("jokers", spades_break="void", bag_limit=3)],
                          ids=lambda r: r.name)
 def test_solver_values_equal_plain_minimax(rules: Rules) -> None:
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     rng = random.Random(rules.name)
     for _ in range(25):
         pos = _endgame(rules, rng, tricks_left=3)
@@ -61,7 +61,7 @@ def test_solver_values_equal_plain_minimax(rules: Rules) -> None:
 
 def test_pruning_visits_fewer_positions() -> None:
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     rng = random.Random(4)
     searched = plain = 0
     for _ in range(6):
@@ -76,7 +76,7 @@ def test_pruning_visits_fewer_positions() -> None:
     assert searched * 3 < plain
 
 
-def _count(t: k.Table, pos: k.Position) -> int:
+def _count(t: k.Rulebook, pos: k.Position) -> int:
     if pos.over:
         return 1
     total = 1

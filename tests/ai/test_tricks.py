@@ -36,11 +36,11 @@ SOLVERS = [pytest.param(native.pure("tricks"), id="pure"),
 each_solver = pytest.mark.parametrize("solver", SOLVERS)
 
 
-def _side_taken(t: k.Table, pos: k.Position, side: int) -> int:
+def _side_taken(t: k.Rulebook, pos: k.Position, side: int) -> int:
     return sum(pos.tricks[s] for s in t.sides[side])
 
 
-def _minimax(t: k.Table, pos: k.Position, side: int, memo: dict[tuple[object, ...], int]
+def _minimax(t: k.Rulebook, pos: k.Position, side: int, memo: dict[tuple[object, ...], int]
              ) -> int:
     """Tricks ``side`` takes from ``pos`` on: every legal card of every seat tried."""
     if pos.over:
@@ -63,7 +63,7 @@ def _ending(rules: Rules, rng: random.Random, tricks_left: int, first: bool) -> 
     """A random position with ``tricks_left`` tricks to go, sometimes mid-trick. With
     ``first`` the cards are dealt straight into the ending and it is the hand's first trick
     (so the lowest-club lead applies)."""
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     n = rules.players
     hands = k.deal(t, rng)
     if first:
@@ -92,7 +92,7 @@ def _ending(rules: Rules, rng: random.Random, tricks_left: int, first: bool) -> 
 
 def _check(solver: ModuleType, rules: Rules, seed: int, tricks_left: int,
            first: bool) -> None:
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     rng = random.Random(seed)
     pos = _ending(rules, rng, tricks_left, first)
     for side in range(len(t.sides)):
@@ -132,7 +132,7 @@ def test_one_solver_along_a_line_of_play(solver: ModuleType) -> None:
     """A hand review solves every position of a hand with one solver: its answers equal
     fresh solvers' answers, best play keeps the value, and any other card loses by it."""
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     rng = random.Random(13)
     pos = _ending(rules, rng, 7, first=False)
     while pos.trick:  # start at a trick boundary
@@ -156,7 +156,7 @@ def test_one_solver_along_a_line_of_play(solver: ModuleType) -> None:
 
 @each_solver
 def test_a_side_out_of_range_is_refused(solver: ModuleType) -> None:
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     with pytest.raises(ValueError, match="no side 2"):
         solver.TrickSolver(t, 2)
 
@@ -166,7 +166,7 @@ def test_a_worked_ending(solver: ModuleType) -> None:
     """West (A♠ 2♥) and East (K♠ 3♥) against North (A♥ 2♣) and South (3♣ 4♥), West to
     lead: cash the A♠ and North's A♥ takes the last trick; lead the 2♥ and North either wins
     it (North must follow) and West ruffs North's club. One trick each way."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     two_h, three_h, four_h, ace_h = 26, 27, 28, 38
     ace_s, king_s, two_c, three_c = 51, 50, 0, 1
     hands = [(1 << ace_s) | (1 << two_h), (1 << ace_h) | (1 << two_c),
@@ -200,7 +200,7 @@ def test_one_table_serves_many_deals(solver: ModuleType, name: str) -> None:
     that mattered, whatever the deal: one solver reused over many deals answers as fresh
     solvers do, and as plain minimax where that is affordable."""
     rules = RULES[name]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     rng = random.Random(name)
     shared = [solver.TrickSolver(t, side) for side in range(len(t.sides))]
     for number in range(16):
@@ -223,7 +223,7 @@ def test_a_guess_and_bounds_change_only_the_speed(solver: ModuleType, name: str,
     (as a hand review gives them) answers as plain minimax does, from a fresh solver and
     from one reused across the calls."""
     rules = RULES[name]
-    t = k.table_of(rules)
+    t = k.rulebook_of(rules)
     pos = _ending(rules, random.Random(seed), tricks_left, first=False)
     for side in range(len(t.sides)):
         want = _minimax(t, pos, side, {})
@@ -253,7 +253,7 @@ def test_slow_openings_keep_their_count(solver: ModuleType, hands: tuple[int, ..
                                         leader: int, tricks: int) -> None:
     """A whole deal from the opening lead, where the search is deepest: the leader's side
     takes its known count."""
-    t = k.table_of(PRESETS["partnership"])
+    t = k.rulebook_of(PRESETS["partnership"])
     pos = k.Position(hands=list(hands), leader=leader, tricks=[0] * 4, bids=[1] * 4,
                      nils=[k.PLAIN] * 4, players=4)
     side = t.side_of[leader]

@@ -49,7 +49,7 @@ from spades.engine import (
 )
 
 from .base import Player
-from .kernel import NIL, PLAIN, side_points, table_of
+from .kernel import NIL, PLAIN, rulebook_of, side_points
 from .levels import make_player
 
 Mode = Literal["deals", "games"]
@@ -226,7 +226,7 @@ class DealOutcome:
 
 def tally_hand(rules: Rules, result: HandResult, who: list[int],
                 tallies: tuple[Tally, Tally]) -> None:
-    t = table_of(rules)
+    t = rulebook_of(rules)
     bids = [b.tricks for b in result.bids]
     nils = [NIL if b.nil else PLAIN for b in result.bids]
     order = [seat for seat, action in result.actions if isinstance(action, Bid)]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from spades.engine import PlayerView
 
-from .kernel import BEATERS, SUIT_MASK_OF, SUIT_OF, table_of
+from .kernel import BEATERS, SUIT_MASK_OF, SUIT_OF, rulebook_of
 from .knowledge import higher_in_suit, lower_in_suit
 from .native import adopt
 
@@ -80,7 +80,7 @@ def clues_of(view: PlayerView) -> list[Clue]:
     side still short of its contract (a side that has made it may duck with high cards to
     save bags). A seat whose later plays show it broke a habit has no clues read."""
     rules = view.rules
-    t = table_of(rules)
+    t = rulebook_of(rules)
     n = rules.players
     bids = view.bids
     nil = [b is not None and b.nil for b in bids]

@@ -368,7 +368,7 @@ class HardPlayer:
     # ------------------------------------------------------------------------ play
 
     def _play(self, view: PlayerView, r: random.Random, deadline: float | None) -> Action:
-        t = k.table_of(view.rules)
+        t = k.rulebook_of(view.rules)
         legal: dict[int, Play] = {int(a.card): a for a in view.legal if isinstance(a, Play)}
         try:
             sampler = DealSampler(view, reading=self._reading(view), edge=self.edge,
@@ -433,7 +433,7 @@ class HardPlayer:
 
     def _guided_fallback(self, view: PlayerView, r: random.Random,
                          legal: dict[int, Play]) -> Action:
-        t = k.table_of(view.rules)
+        t = k.rulebook_of(view.rules)
         bids, nils = _bids_of(view)
         holdings = [0] * view.rules.players
         holdings[view.seat] = view.hand_mask
@@ -447,7 +447,7 @@ class HardPlayer:
         """Play the hand out on sampled deals once per candidate bid; the best average
         score wins. A first probe (a fifth of the budget) finds how many tricks the hand
         takes on these deals, and the candidates are the bids nearest that, and nil."""
-        t = k.table_of(view.rules)
+        t = k.rulebook_of(view.rules)
         rules = view.rules
         legal = [a for a in view.legal if isinstance(a, Bid)]
         if BLIND_NIL in legal and self._wants_blind_nil(view):
@@ -525,7 +525,7 @@ class HardPlayer:
         Its contracts gain (made by both sides: +3.21 a deal against Hard's -0.87, by
         ``--where``); its nils lose (+5.58 a deal from 176 nils only it bid, against +12.95
         from Hard's 118)."""
-        t = k.table_of(view.rules)
+        t = k.rulebook_of(view.rules)
         n = view.rules.players
         reads = _read_hands(view, holdings, t)
         reading = self._reading(view)
@@ -584,7 +584,7 @@ class HardPlayer:
         discard = Draw(False)
         if drawn is None:
             return keep
-        t = k.table_of(view.rules)
+        t = k.rulebook_of(view.rules)
         mine = view.hand_mask
         seen = mine | (1 << drawn)
         for card in view.discards:
@@ -600,7 +600,7 @@ class HardPlayer:
     def _kitty(self, view: PlayerView) -> Action:
         """Swap the 2 of clubs for the unseen kitty card: any card is worth at least as many
         tricks, unless the hand is heading for nil."""
-        t = k.table_of(view.rules)
+        t = k.rulebook_of(view.rules)
         take = Exchange(True)
         if view.rules.nil and estimate_tricks(view.hand_mask, t) < 1.0:
             return Exchange(False)
@@ -686,7 +686,7 @@ def distinct_cards(view: PlayerView) -> list[int]:
     """The legal cards that differ in effect: of cards of one suit with no unseen card
     between them (they win and lose the same tricks), only the lowest."""
     cards = sorted(a.card for a in view.legal if isinstance(a, Play))
-    t = k.table_of(view.rules)
+    t = k.rulebook_of(view.rules)
     live = t.deck_mask & ~view.played & ~view.hand_mask
     for _, card in view.trick:  # a card on the table separates two of ours too
         live |= 1 << card
@@ -748,7 +748,7 @@ def _cover(view: PlayerView, plain: list[Bid], bid: Bid, shade: int) -> Bid:
 
 
 def _read_hands(view: PlayerView, holdings: list[int],
-                t: k.Table) -> list[tuple[float, float]]:
+                t: k.Rulebook) -> list[tuple[float, float]]:
     """(trick count, nil likelihood) of each sampled hand whose seat has not bid yet."""
     return [(estimate_tricks(holdings[s], t), nil_likelihood(holdings[s], t))
             if bid is None and s != view.seat else (0.0, 0.0)

@@ -1,13 +1,14 @@
 """A fast playout kernel for the search: one hand in play, cards as bit masks.
 
 The engine's ``GameState`` is immutable and careful; a search plays hundreds of thousands of
-cards per decision, so it uses this lean, mutable ``Position`` instead. ``Table`` compiles a
-``Rules`` value once (every ``spades_break``, ``failed_nil``, bag and moon option). The rules
-themselves are the engine's laws (``spades.engine.laws``: legal plays, spades broken, the
-trick winner, the first lead, the end of the game) and its scoring; only the inner loops
-(``play`` and ``random_playout``) write the trick winner and spades breaking out inline for
-speed, and ``tests/ai/test_kernel.py`` checks them against the laws for every preset and
-every ``spades_break`` rule.
+cards per decision, so it uses this lean, mutable ``Position`` instead. A ``Rulebook`` is a
+``Rules`` value compiled once for it (every ``spades_break``, ``failed_nil``, bag and moon
+option, as plain ints and tuples). The rules themselves are the engine's laws
+(``spades.engine.laws``: legal plays, spades broken, the trick winner, the first lead, the
+end of the game) and its scoring; only the inner loops (``play`` and ``random_playout``)
+write the trick winner and spades breaking out inline for speed, and
+``tests/ai/test_kernel.py`` checks them against the laws for every preset and every
+``spades_break`` rule.
 
 Cards are the engine's indices (clubs 0-12, diamonds 13-25, hearts 26-38, spades 39-51, the
 jokers 52-53 as the two top spades), so within one suit, and across spades and jokers, a
@@ -69,8 +70,9 @@ _BREAK_CODES = {"offsuit": BREAK_OFFSUIT, "any-spade": BREAK_ANY_SPADE, "void": 
 PLAIN, NIL, BLIND = 0, 1, 2
 
 
-class Table:
-    """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
+class Rulebook:
+    """The rules of one game compiled for the kernel: what a ``Rules`` value says, as plain
+    ints and tuples read in hot loops."""
 
     __slots__ = (
         "bag_share", "bags_cost", "bids", "boston", "break_mode", "deck", "deck_mask",
@@ -107,8 +109,9 @@ class Table:
 
 
 @lru_cache(maxsize=64)
-def table_of(rules: Rules) -> Table:
-    return Table(rules)
+def rulebook_of(rules: Rules) -> Rulebook:
+    """The ``Rulebook`` of ``rules`` (made once per rules value)."""
+    return Rulebook(rules)
 
 
 class Position:
@@ -168,7 +171,7 @@ class Position:
 
 # ---------------------------------------------------------------------------- play
 
-def legal_mask(t: Table, pos: Position) -> int:
+def legal_mask(t: Rulebook, pos: Position) -> int:
     """The cards the seat to act may play (the engine's ``legal_plays``)."""
     trick = pos.trick
     if trick:  # follow suit if you can: ``legal_plays`` written out, for the search
@@ -178,7 +181,7 @@ def legal_mask(t: Table, pos: Position) -> int:
     return legal_plays(pos.hands[pos.turn], None, pos.broken, opening)
 
 
-def play(t: Table, pos: Position, card: int) -> None:
+def play(t: Rulebook, pos: Position, card: int) -> None:
     """The seat to act plays ``card`` (assumed legal); a full trick is collected."""
     seat = pos.turn
     bit = 1 << card
@@ -240,7 +243,7 @@ def random_card(mask: int, rnd: Callable[[], float]) -> int:
 _BID_OF: tuple[tuple[Bid, ...], ...] = (BIDS, (NIL_BID,) * len(BIDS), (BLIND_NIL,) * len(BIDS))
 
 
-def side_points(t: Table, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
+def side_points(t: Rulebook, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
                 tricks: Sequence[int]) -> tuple[int, int]:
     """Points and new bags of one side in one hand, before the bag penalty: the engine's
     own arithmetic, so that playouts score exactly as the game does."""
@@ -249,12 +252,12 @@ def side_points(t: Table, side: Sequence[int], bids: Sequence[int], nils: Sequen
                               tricks)
 
 
-def bag_penalty(t: Table, bags: int, new_bags: int) -> tuple[int, int]:
+def bag_penalty(t: Rulebook, bags: int, new_bags: int) -> tuple[int, int]:
     """(penalty points, bag count after penalties), as the engine counts them."""
     return apply_bags(t.rules, bags, new_bags)
 
 
-def hand_points(t: Table, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
+def hand_points(t: Rulebook, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
                 bags: Sequence[int]) -> tuple[list[int], list[int]]:
     """Each side's points for the hand (bag penalty included) and its bags after it."""
     points: list[int] = []
@@ -267,7 +270,7 @@ def hand_points(t: Table, bids: Sequence[int], nils: Sequence[int], tricks: Sequ
     return points, after
 
 
-def game_result(t: Table, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
+def game_result(t: Rulebook, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
     """(over, winning side or -1) once a hand's points are added to ``scores``: the
     engine's ``game_over``, with Boston read from the hand's ``tricks``."""
     over, winner = game_over(t.rules, scores, boston_side(t.rules, tricks))
@@ -282,7 +285,7 @@ class Evaluator:
 
     __slots__ = ("bags", "bids", "memo", "nils", "scores", "side", "t", "win_bonus")
 
-    def __init__(self, t: Table, side: int, *, bids: Sequence[int], nils: Sequence[int],
+    def __init__(self, t: Rulebook, side: int, *, bids: Sequence[int], nils: Sequence[int],
                  scores: Sequence[int], bags: Sequence[int], win_bonus: float = 200.0) -> None:
         self.t = t
         self.side = side
@@ -324,7 +327,7 @@ class Evaluator:
 
 # ---------------------------------------------------------------------------- playouts
 
-def random_playout(t: Table, pos: Position, rnd: Callable[[], float]) -> list[int]:
+def random_playout(t: Rulebook, pos: Position, rnd: Callable[[], float]) -> list[int]:
     """Play the hand out with uniformly random legal cards; the final trick counts."""
     n = t.n
     hands = pos.hands
@@ -387,7 +390,7 @@ def random_playout(t: Table, pos: Position, rnd: Callable[[], float]) -> list[in
     return tricks
 
 
-def deal(t: Table, rng: random.Random) -> list[int]:
+def deal(t: Rulebook, rng: random.Random) -> list[int]:
     """Random holdings for a fresh hand (the kitty card, if any, left out)."""
     rnd = rng.random
     deck = sorted(t.deck, key=lambda _card: rnd())
@@ -399,7 +402,7 @@ def deal(t: Table, rng: random.Random) -> list[int]:
     return hands
 
 
-def random_hand(t: Table, rng: random.Random) -> tuple[list[int], list[int]]:
+def random_hand(t: Rulebook, rng: random.Random) -> tuple[list[int], list[int]]:
     """One complete random hand: deal (the last seat deals), random legal bids, random legal
     play, score. Returns (tricks per seat, points per side)."""
     n = t.n
@@ -466,7 +469,7 @@ def highest_rank(mask: int) -> int:
 
 
 @lru_cache(maxsize=512)
-def set_worth_a_bag(t: Table, contract: int, seats: int) -> tuple[tuple[bool, ...], ...]:
+def set_worth_a_bag(t: Rulebook, contract: int, seats: int) -> tuple[tuple[bool, ...], ...]:
     """``[left][need]``: with ``left`` tricks to play and a side of ``seats`` players
     ``need`` tricks short of ``contract``, is one more trick taken from it worth a bag to a
     side whose own bid is made? The trick decides the contract when the side would take
@@ -513,7 +516,7 @@ class Guide:
     __slots__ = ("attack", "bidders", "contract", "eps", "nil", "opp_nils", "ruff", "second",
                  "settable", "t", "trump")
 
-    def __init__(self, t: Table, bids: Sequence[int], nils: Sequence[int],
+    def __init__(self, t: Rulebook, bids: Sequence[int], nils: Sequence[int],
                  eps: float = 0.05, attack: Sequence[float] | None = None,
                  ruff: float = 1.0, second: float = -1.0, trump: float = 0.0) -> None:
         self.t = t
@@ -673,7 +676,7 @@ class Guide:
         return lowest(side & SUIT_MASK_OF[random_card(side, rnd)])
 
 
-def guided_playout(t: Table, pos: Position, guide: Guide,
+def guided_playout(t: Rulebook, pos: Position, guide: Guide,
                    rnd: Callable[[], float]) -> list[int]:
     """Play the hand out with the rule-guided policy; the final trick counts."""
     choose = guide.choose
@@ -685,10 +688,10 @@ def guided_playout(t: Table, pos: Position, guide: Guide,
 __all__ = [
     "ABOVE", "BEATERS", "BLIND", "BREAK_ANY_SPADE", "BREAK_OFFSUIT", "BREAK_VOID", "CLUBS",
     "DIAMONDS", "HEARTS", "NIL", "NON_SPADES", "PLAIN", "RANK", "SPADE", "SPADES", "SUIT_MASKS",
-    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Table", "bag_penalty", "cards_of",
-    "deal", "game_result", "guided_playout", "hand_points", "highest", "highest_rank", "legal_mask",
-    "lowest", "lowest_rank", "play", "random_card", "random_hand", "random_playout", "side_points",
-    "table_of", "trick_winner",
+    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Rulebook", "bag_penalty",
+    "cards_of", "deal", "game_result", "guided_playout", "hand_points", "highest",
+    "highest_rank", "legal_mask", "lowest", "lowest_rank", "play", "random_card", "random_hand",
+    "random_playout", "rulebook_of", "side_points", "trick_winner",
 ]
 
 

@@ -130,7 +130,7 @@ def finished_hand(state: GameState, hand: int) -> HandResult:
     return results[hand - 1]
 
 
-def _start(t: k.Table, result: HandResult) -> tuple[k.Position, list[int]]:
+def _start(t: k.Rulebook, result: HandResult) -> tuple[k.Position, list[int]]:
     """The position at the opening lead, and the cards in play order."""
     n = t.n
     hands = [0] * n
@@ -147,7 +147,7 @@ def _start(t: k.Table, result: HandResult) -> tuple[k.Position, list[int]]:
     return pos, line
 
 
-def _line(t: k.Table, start: k.Position, line: Sequence[int]) -> list[k.Position]:
+def _line(t: k.Rulebook, start: k.Position, line: Sequence[int]) -> list[k.Position]:
     """Every position of the line of play: ``out[i]`` is before card ``i``; the last is
     the end of the hand."""
     out = [start.copy()]
@@ -161,7 +161,7 @@ def _line(t: k.Table, start: k.Position, line: Sequence[int]) -> list[k.Position
 class _Values:
     """Best-play counts of positions for each side, one reused solver per side."""
 
-    def __init__(self, t: k.Table, positions: Sequence[k.Position]) -> None:
+    def __init__(self, t: k.Rulebook, positions: Sequence[k.Position]) -> None:
         self.t = t
         self.positions_of = positions
         self.two = len(t.sides) == 2
@@ -222,7 +222,7 @@ def _name(card: int) -> str:
     return NAME_OF[card]
 
 
-def _escapes(t: k.Table, pos: k.Position, trick: Sequence[int], index: int,
+def _escapes(t: k.Rulebook, pos: k.Position, trick: Sequence[int], index: int,
              avoid: Callable[[int], bool]) -> list[int]:
     """The legal cards of the seat playing ``trick[index]`` (``pos``: before it) that, put
     in its place with the rest of the trick unchanged, make ``avoid(winner)`` false. For a
@@ -242,7 +242,7 @@ def _escapes(t: k.Table, pos: k.Position, trick: Sequence[int], index: int,
     return out
 
 
-def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int, card: int,
+def _cost_text(t: k.Rulebook, values: _Values, positions: list[k.Position], i: int, card: int,
                seat: int, side: int, best: list[int]) -> tuple[str, tuple[str, ...]]:
     """One sentence saying why ``card`` cost, naming the cards that made the difference."""
     pos = positions[i]
@@ -278,12 +278,12 @@ def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int,
 def review_hand(state: GameState, hand: int, progress: Progress | None = None) -> HandReview:
     """The double-dummy review of finished hand ``hand`` (from 1) of a replayed game."""
     result = finished_hand(state, hand)
-    t = k.table_of(state.rules)
+    t = k.rulebook_of(state.rules)
     start, line = _start(t, result)
     return review_line(t, start, line, result.bids, hand=hand, progress=progress)
 
 
-def review_line(t: k.Table, start: k.Position, line: Sequence[int], bids: Sequence[Bid], *,
+def review_line(t: k.Rulebook, start: k.Position, line: Sequence[int], bids: Sequence[Bid], *,
                 hand: int = 1, progress: Progress | None = None) -> HandReview:
     """The review of the cards ``line`` played in order from ``start`` (a trick boundary)
     to the end of the hand; ``par`` is the sides' counts at ``start``. ``review_hand``
@@ -339,7 +339,7 @@ def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def _bag_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], final: Sequence[int],
+def _bag_mark(t: k.Rulebook, pos: k.Position, bids: Sequence[Any], final: Sequence[int],
               trick: Sequence[int], index: int, seat: int, side: int, winner: int,
               card: int) -> list[Mark]:
     if not t.bags_cost or bids[seat].nil or winner != seat:
@@ -364,7 +364,7 @@ def _bag_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], final: Sequence[
         f"{_name(low)} would have lost the trick"), (CODE_OF[low],))]
 
 
-def _nil_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], trick: Sequence[int],
+def _nil_mark(t: k.Rulebook, pos: k.Position, bids: Sequence[Any], trick: Sequence[int],
               index: int, seat: int, winner: int, card: int) -> list[Mark]:
     if not bids[winner].nil or pos.tricks[winner]:
         return []

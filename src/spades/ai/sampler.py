@@ -38,11 +38,11 @@ from .kernel import (
     SUIT_MASKS,
     Guide,
     Position,
-    Table,
+    Rulebook,
     cards_of,
     deal,
     guided_playout,
-    table_of,
+    rulebook_of,
 )
 from .knowledge import voids_shown
 from .native import adopt
@@ -71,7 +71,7 @@ class Knowledge:
 def knowledge_of(view: PlayerView) -> Knowledge:
     """What the seat of ``view`` knows about the cards it cannot see."""
     rules = view.rules
-    t = table_of(rules)
+    t = rulebook_of(rules)
     n = rules.players
     seat = view.seat
     mine = view.hand_mask
@@ -144,7 +144,7 @@ class DealSampler:
         #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
         self.reading = reading_of(view.rules) if reading is None else reading
         self.know = know = knowledge_of(view)
-        self.t: Table = table_of(view.rules)
+        self.t: Rulebook = rulebook_of(view.rules)
         #: per seat, what is added to its bid before reading it: ``edge`` for an opponent
         side_of = self.t.side_of
         self.edges = [edge if side_of[s] != side_of[view.seat] else 0.0
@@ -310,7 +310,7 @@ _KINGS = tuple(1 << (13 * s + 11) for s in range(3))
 _QUEENS = tuple(1 << (13 * s + 10) for s in range(3))
 
 
-def estimate_tricks(hand: int, t: Table) -> float:
+def estimate_tricks(hand: int, t: Rulebook) -> float:
     """A quick count of the tricks a hand takes (the strategy guides' counts): side aces
     and protected kings, spade honours with enough guards, length in spades, and short side
     suits to trump with spare spades; fitted to the variant (see ``_fit``)."""
@@ -379,7 +379,7 @@ def _fit(rules: Rules) -> tuple[float, float]:
     fit = _FITS.get(key)
     if fit is not None:
         return fit
-    t = table_of(rules)
+    t = rulebook_of(rules)
     n = t.n
     fit = _FITS[key] = (0.0, 1.0)  # while fitting, estimate_tricks gives the raw count
     rng = random.Random(0)
@@ -404,7 +404,7 @@ def _fit(rules: Rules) -> tuple[float, float]:
     return fit
 
 
-def nil_likelihood(hand: int, t: Table) -> float:
+def nil_likelihood(hand: int, t: Rulebook) -> float:
     """How likely a hand is to have been bid nil, relative to the best nil hand (0..1)."""
     weight = 1.0
     spades = hand & SPADES

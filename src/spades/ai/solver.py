@@ -30,7 +30,7 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 class _Search:
     __slots__ = ("evaluate", "nodes", "side", "t", "table")
 
-    def __init__(self, t: k.Table, evaluate: k.Evaluator, side: int) -> None:
+    def __init__(self, t: k.Rulebook, evaluate: k.Evaluator, side: int) -> None:
         self.t = t
         self.evaluate = evaluate
         self.side = side
@@ -120,14 +120,14 @@ def distinct(legal: int, others: int) -> list[int]:
     return out
 
 
-def solve(t: k.Table, pos: k.Position, moves: Sequence[int], evaluate: k.Evaluator,
+def solve(t: k.Rulebook, pos: k.Position, moves: Sequence[int], evaluate: k.Evaluator,
           side: int) -> list[float]:
     """The exact value to ``side`` of playing each of ``moves`` (cards of the seat to act)
     in ``pos``, every hand visible, the other sides playing against it."""
     return solve_counting(t, pos, moves, evaluate, side)[0]
 
 
-def solve_counting(t: k.Table, pos: k.Position, moves: Sequence[int],
+def solve_counting(t: k.Rulebook, pos: k.Position, moves: Sequence[int],
                    evaluate: k.Evaluator, side: int) -> tuple[list[float], int]:
     """``solve``, and the number of positions it visited (for tests and benchmarks). The
     transposition table is shared between the moves."""

@@ -124,7 +124,7 @@ class TrickSolver:
     be reused for other deals of the same rules and side too.
     """
 
-    def __init__(self, t: k.Table, side: int, *, max_entries: int = 2_000_000) -> None:
+    def __init__(self, t: k.Rulebook, side: int, *, max_entries: int = 2_000_000) -> None:
         if not 0 <= side < len(t.sides):
             raise ValueError(f"no side {side} in {t.rules.name}: there are {len(t.sides)}")
         self.t = t
@@ -674,13 +674,13 @@ def _run_of(card: int, cards: int, others: int) -> int:
     return run
 
 
-def solve_tricks(t: k.Table, pos: k.Position, side: int) -> int:
+def solve_tricks(t: k.Rulebook, pos: k.Position, side: int) -> int:
     """The tricks ``side`` takes from ``pos`` on (the trick on the table included), every
     hand visible, its seats playing for the most tricks and every other seat against it."""
     return TrickSolver(t, side).tricks(pos)
 
 
-def best_moves(t: k.Table, pos: k.Position, side: int | None = None) -> list[int]:
+def best_moves(t: k.Rulebook, pos: k.Position, side: int | None = None) -> list[int]:
     """The legal cards of the seat to act in ``pos`` that keep the double-dummy value of the
     position for ``side`` (by default the side of the seat to act)."""
     if side is None:
