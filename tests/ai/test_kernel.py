@@ -94,7 +94,7 @@ def _to_play(state: GameState, rng: random.Random) -> GameState:
 @pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
 def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
     rng = random.Random(rules.name)
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     hands_checked = 0
     state = new_game(rules, seed=f"kernel-{_ids(rules)}")
     while hands_checked < 12 and not state.over:
@@ -111,12 +111,12 @@ def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
             for action in legal:
                 assert isinstance(action, Play)
                 want |= 1 << action.card
-            assert k.legal_mask(t, pos) == want
+            assert k.legal_mask(book, pos) == want
             assert pos.turn == state.hand.turn
             card = rng.choice(legal)
             assert isinstance(card, Play)
             state = apply(state, card)
-            k.play(t, pos, card.card)
+            k.play(book, pos, card.card)
             if state.hand.number == number and not state.over:
                 assert pos.broken == state.hand.broken
                 assert pos.tricks == list(state.hand.tricks)
@@ -126,11 +126,11 @@ def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
         assert tuple(pos.tricks) == result.tricks
         bids = [b.tricks for b in result.bids]
         nils = [(k.BLIND if b.blind else k.NIL) if b.nil else k.PLAIN for b in result.bids]
-        points, bags = k.hand_points(t, bids, nils, pos.tricks, bags_before)
+        points, bags = k.hand_points(book, bids, nils, pos.tricks, bags_before)
         assert tuple(points) == result.score.points
         assert tuple(bags) == result.score.bags
         totals = [s + p for s, p in zip(scores_before, points, strict=True)]
-        over, winner = k.game_result(t, totals, pos.tricks)
+        over, winner = k.game_result(book, totals, pos.tricks)
         assert over == state.over
         assert (winner if over else None) == state.winner
         hands_checked += 1
@@ -141,7 +141,7 @@ def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
 def test_kernel_scores_like_the_engine(rules: Rules) -> None:
     """Random bids (nil, blind nil, a moon), tricks and bags: the same points and bags."""
     rng = random.Random(f"score-{_ids(rules)}")
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     sides = len(rules.sides)
     for _ in range(400):
@@ -162,11 +162,11 @@ def test_kernel_scores_like_the_engine(rules: Rules) -> None:
         scores = [rng.randint(-300, 600) for _ in range(sides)]
         want = score_hand(rules, bids, tricks, scores, bags)
         points, after = k.hand_points(
-            t, [b.tricks for b in bids],
+            book, [b.tricks for b in bids],
             [(k.BLIND if b.blind else k.NIL) if b.nil else k.PLAIN for b in bids], tricks, bags)
         assert tuple(points) == want.points
         assert tuple(after) == want.bags
-        over, winner = k.game_result(t, list(want.scores), tricks)
+        over, winner = k.game_result(book, list(want.scores), tricks)
         want_over, want_winner = game_end(rules, want)
         assert over == want_over
         assert (winner if over else None) == want_winner
@@ -179,10 +179,10 @@ def test_kernel_play_follows_the_laws(rules: Rules, seed: int, start: int) -> No
     """Card by card through a random hand: the kernel's legal cards are the laws' legal
     plays (the first lead included), its inline spades-breaking and trick-winner updates in
     ``play`` are ``breaks_spades`` and ``trick_winner``."""
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(seed)
-    hands = k.deal(t, rng)
+    hands = k.deal(book, rng)
     dealt = hands[:]
     leader = start % n
     pos = k.Position(hands=hands, leader=leader, tricks=[0] * n, bids=[1] * n,
@@ -196,10 +196,10 @@ def test_kernel_play_follows_the_laws(rules: Rules, seed: int, start: int) -> No
         led = table[0] if table else None
         opening = first_lead(rules, dealt) if first and led is None else 0
         legal = legal_plays(held, led, broken, opening)
-        assert k.legal_mask(t, pos) == legal
+        assert k.legal_mask(book, pos) == legal
         card = rng.choice(k.cards_of(legal))
         broken = broken or breaks_spades(rules.spades_break, led, card)
-        k.play(t, pos, card)
+        k.play(book, pos, card)
         table.append(card)
         assert pos.broken == broken
         if len(table) == n:
@@ -248,16 +248,16 @@ def test_the_kernels_figures_of_the_rules_are_the_engines(rules: Rules) -> None:
     """What the kernel reads off the rules once: a bag's share of the penalty is what the
     engine charges a side whose bags reach the limit, shared among them; the top spade is
     the deck's."""
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     if rules.bag_limit is None:
-        assert t.bag_share == 0.0 and not t.bags_cost
+        assert book.bag_share == 0.0 and not book.bags_cost
     else:
         penalty, left = apply_bags(rules, 0, rules.bag_limit)
         assert left == 0
-        assert t.bag_share * rules.bag_limit == pytest.approx(-penalty)
-        assert t.bags_cost == (penalty < 0)
-    assert t.top_spade == max(int(c) for c in rules.deck)
-    assert SUIT_OF[t.top_spade] == SUIT_OF[FIRST_SPADE]
+        assert book.bag_share * rules.bag_limit == pytest.approx(-penalty)
+        assert book.bags_cost == (penalty < 0)
+    assert book.top_spade == max(int(c) for c in rules.deck)
+    assert SUIT_OF[book.top_spade] == SUIT_OF[FIRST_SPADE]
 
 
 def _laws_playout(rules: Rules, hands: list[int], leader: int, table: list[int],
@@ -295,10 +295,10 @@ def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, ca
     with ``stack`` the first leader dealt the spades, so that spades are led from hands of
     nothing else), fed the same random numbers as a playout by the engine's laws, it takes
     the same tricks and breaks spades alike."""
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(seed)
-    hands = k.deal(t, rng)
+    hands = k.deal(book, rng)
     leader = start % n
     if stack:
         dealt = k.cards_of(sum(hands))
@@ -329,7 +329,7 @@ def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, ca
                      players=n)
     want = _laws_playout(rules, hands[:], leader, table, broken, first, opening,
                          random.Random(seed).random)
-    got = k.random_playout(t, pos, random.Random(seed).random)
+    got = k.random_playout(book, pos, random.Random(seed).random)
     assert (got, pos.broken) == want
     assert sum(got) == rules.hand_size - done
 
@@ -337,12 +337,12 @@ def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, ca
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_random_hands_are_complete_and_legal(name: str) -> None:
     """The benchmark's random hand: every card played once, every trick counted."""
-    t = k.rulebook_of(PRESETS[name])
+    book = k.rulebook_of(PRESETS[name])
     rng = random.Random(name)
     for _ in range(200):
-        tricks, points = k.random_hand(t, rng)
-        assert sum(tricks) == t.hand_size
-        assert len(points) == len(t.sides)
+        tricks, points = k.random_hand(book, rng)
+        assert sum(tricks) == book.hand_size
+        assert len(points) == len(book.sides)
 
 
 @pytest.mark.parametrize("rules", EVERY, ids=_ids)
@@ -351,7 +351,7 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
     and collects tricks like ``play`` (both checked against the engine above): fed the same
     random numbers from the same position, both end with the same tricks, holdings and
     spades-broken flag."""
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     for seed in range(25):
         rng = random.Random(seed)
         state = _to_play(new_game(rules, seed=seed), rng)
@@ -361,10 +361,10 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
             state = apply(state, rng.choice(legal_actions(state)))
         fast = _kernel_position(state)
         slow = fast.copy()
-        k.random_playout(t, fast, random.Random(seed).random)
+        k.random_playout(book, fast, random.Random(seed).random)
         rnd = random.Random(seed).random
         while not slow.over:
-            k.play(t, slow, k.random_card(k.legal_mask(t, slow), rnd))
+            k.play(book, slow, k.random_card(k.legal_mask(book, slow), rnd))
         assert fast.tricks == slow.tricks
         assert fast.broken == slow.broken
         assert fast.hands == slow.hands == [0] * rules.players
@@ -374,14 +374,14 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
 
 def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
     rules = PRESETS["partnership"]
-    t = k.rulebook_of(rules)
-    ev = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
+    book = k.rulebook_of(rules)
+    ev = k.Evaluator(book, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
     made = ev([3, 3, 4, 3])   # side 0 takes 7 of its 6, side 1 takes 6 of 6
     set_ = ev([2, 4, 3, 4])   # side 0 takes 5 of 6: set
     assert made > set_
     # 61 points, less the bag's share of the 100-point penalty for 10 bags, against 60
     assert made == pytest.approx(61 - 10 - 60)
-    near = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[450, 470], bags=[0, 0])
+    near = k.Evaluator(book, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[450, 470], bags=[0, 0])
     # both sides pass 500 when both make their bids; setting side 1 wins the game instead
     # of losing it: (62 - 20 + 60) - (60 - (61 - 10)) = 93 points apart without the win
     # bonus, 493 with it
@@ -395,19 +395,19 @@ def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
 def test_guided_playouts_play_legal_cards_to_the_end(rules: Rules) -> None:
     """The rule-guided policy only ever picks a legal card, with nil bidders at the table
     too, and a playout ends with every trick counted."""
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(f"guide-{_ids(rules)}")
     for _ in range(30):
         bids = [rng.randint(1, 4) for _ in range(n)]
         nils = [k.NIL if rules.nil and rng.random() < 0.25 else k.PLAIN for _ in range(n)]
-        guide = k.Guide(t, bids, nils)
-        pos = k.Position(hands=k.deal(t, rng), leader=rng.randrange(n), tricks=[0] * n,
+        guide = k.Guide(book, bids, nils)
+        pos = k.Position(hands=k.deal(book, rng), leader=rng.randrange(n), tricks=[0] * n,
                          bids=bids, nils=nils, players=n)
         while not pos.over:
             card = guide.choose(pos, rng.random)
-            assert (1 << card) & k.legal_mask(t, pos)
-            k.play(t, pos, card)
+            assert (1 << card) & k.legal_mask(book, pos)
+            k.play(book, pos, card)
         assert sum(pos.tricks) == rules.hand_size
 
 
@@ -417,14 +417,14 @@ def _cards(text: str) -> int:
 
 def _guide_card(hands: list[str], trick: list[str], leader: int, nils: list[int],
                 played: str = "") -> str:
-    t = k.rulebook_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     pos = k.Position(hands=[_cards(h) for h in hands], leader=leader, tricks=[2, 2, 0, 2],
                      bids=[3, 3, 0 if nils[2] else 3, 3], nils=nils, players=4, broken=True,
                      played=_cards(played) if played else 0)
     for card in trick:
         pos.hands[pos.turn] |= 1 << parse_card(card)  # the card was in that hand
-        k.play(t, pos, parse_card(card))
-    guide = k.Guide(t, pos.bids, pos.nils, eps=0.0)
+        k.play(book, pos, parse_card(card))
+    guide = k.Guide(book, pos.bids, pos.nils, eps=0.0)
     return str(CARDS[guide.choose(pos, random.Random(0).random)])
 
 
@@ -443,13 +443,13 @@ def test_guide_attack_on_a_nil() -> None:
     """``attack``: a seat on lead against an opponent's live nil leads low at it that share
     of the time, and otherwise leads for its own side (here a sure winner, as it would with
     no nil at the table); without it, or at 1, always low."""
-    t = k.rulebook_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     hands = [_cards("9C"), _cards("AH 2C"), _cards("KH 8H 5H"), _cards("3C")]
 
     def leads(attack: list[float] | None, seed: int) -> str:
         pos = k.Position(hands=hands, leader=1, tricks=[2, 2, 0, 2], bids=[3, 3, 0, 3],
                          nils=[0, 0, k.NIL, 0], players=4, broken=True)
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, attack=attack)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, attack=attack)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     assert {leads(None, s) for s in range(20)} == {"2C"}
@@ -462,7 +462,7 @@ def test_guide_attack_on_a_nil() -> None:
 def test_guide_ruff_in_second_seat() -> None:
     """``ruff``: a seat in second seat, void in the suit led and wanting tricks, ruffs that
     share of the time and otherwise discards; the last seat ruffs whatever it is."""
-    t = k.rulebook_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     lead = next(iter(k.cards_of(_cards("9C"))))
 
     def second(ruff: float, seed: int) -> str:
@@ -471,7 +471,7 @@ def test_guide_ruff_in_second_seat() -> None:
                          bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
                          broken=True)
         assert pos.turn == 1
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, ruff=ruff)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, ruff=ruff)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     assert {second(1.0, s) for s in range(20)} == {"2S"}
@@ -484,7 +484,7 @@ def test_guide_ruff_in_second_seat() -> None:
     last = k.Position(hands=hands, leader=0, trick=trick, tricks=[3, 3, 3, 3],
                       bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
                       broken=True)
-    guide = k.Guide(t, last.bids, last.nils, eps=0.0, ruff=0.0)
+    guide = k.Guide(book, last.bids, last.nils, eps=0.0, ruff=0.0)
     assert {str(CARDS[guide.choose(last.copy(), random.Random(s).random)])
             for s in range(20)} == {"2S"}
 
@@ -494,7 +494,7 @@ def test_guide_second_seat_plays_to_win_a_share_of_the_time() -> None:
     one that does not, plays to win that share of the time (its lowest sure winner, else its
     lowest winner) and otherwise plays low; below 0 it keeps the old habit, taking a sure
     winner and otherwise playing low."""
-    t = k.rulebook_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     lead = next(iter(k.cards_of(_cards("9C"))))
 
     def second(hand: str, share: float, seed: int) -> str:
@@ -502,7 +502,7 @@ def test_guide_second_seat_plays_to_win_a_share_of_the_time() -> None:
         pos = k.Position(hands=hands, leader=0, trick=[lead], tricks=[3, 3, 3, 2],
                          bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
                          broken=True)
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, second=share)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, second=share)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     # the ace is sure (nothing live beats it); the ten may be beaten by the king or queen
@@ -519,13 +519,13 @@ def test_guide_trump_leads() -> None:
     """``trump``: a seat on lead wanting tricks, holding spades and other suits, leads a
     spade that share of the time (its boss spade, else its lowest); at 0 it leads as before,
     here its boss of hearts."""
-    t = k.rulebook_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
 
     def leads(hand: str, trump: float, seed: int) -> str:
         hands = [_cards(hand), _cards("KH 7S 2D"), _cards("QH 8S 3D"), _cards("JH 9S 4D")]
         pos = k.Position(hands=hands, leader=0, tricks=[2, 2, 3, 3], bids=[4, 4, 4, 4],
                          nils=[0, 0, 0, 0], players=4, first=False, broken=True)
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, trump=trump)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, trump=trump)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     assert {leads("AH 5S 3S", 0.0, s) for s in range(20)} == {"AH"}

@@ -58,7 +58,7 @@ def _random_point(rules: Rules, seed: int, plays: int) -> GameState:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name + str(len(r.overrides())))
 def test_every_sampled_deal_fits_the_view_and_the_truth_fits_the_facts(rules: Rules) -> None:
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     for seed in range(12):
         state = _random_point(rules, seed, plays=random.Random(seed).randrange(0, 40))
@@ -88,7 +88,7 @@ def test_every_sampled_deal_fits_the_view_and_the_truth_fits_the_facts(rules: Ru
                 assert not union >> card & 1
             kitty = deal[n]
             assert kitty.bit_count() == (know.capacity[n] + know.fixed[n].bit_count())
-            assert (union | kitty | view.played) & ~t.deck_mask == 0
+            assert (union | kitty | view.played) & ~book.deck_mask == 0
 
 
 def _hand_built(rules: Rules, hands: list[str], played: str, trick: list[tuple[int, str]],
@@ -223,7 +223,7 @@ def test_bids_weigh_the_deals() -> None:
     view = player_view(state, 2)
     if view.hand_mask & (1 << parse_card("AS")):
         pytest.skip("the viewer holds the ace of spades in this deal")
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     ace = 1 << parse_card("AS")
     plain = DealSampler(view, evidence=False)
     weighed = DealSampler(view)
@@ -234,8 +234,8 @@ def test_bids_weigh_the_deals() -> None:
     plain_ace = sum(bool(d[0] & ace) for d in plain_deals) / draws
     weighed_ace = sum(bool(d[0] & ace) for d in weighed_deals) / draws
     assert weighed_ace < plain_ace / 3
-    plain_strength = sum(estimate_tricks(d[1], t) for d in plain_deals) / draws
-    weighed_strength = sum(estimate_tricks(d[1], t) for d in weighed_deals) / draws
+    plain_strength = sum(estimate_tricks(d[1], book) for d in plain_deals) / draws
+    weighed_strength = sum(estimate_tricks(d[1], book) for d in weighed_deals) / draws
     assert weighed_strength > plain_strength + 1.0
 
 
@@ -244,19 +244,19 @@ def test_hand_reading_is_calibrated_per_variant() -> None:
     the hands: aces and spades count, a nil hand looks like one."""
     rng = random.Random(0)
     for rules in PRESETS.values():
-        t = k.rulebook_of(rules)
+        book = k.rulebook_of(rules)
         total = 0.0
         for _ in range(100):
-            total += sum(estimate_tricks(h, t) for h in k.deal(t, rng))
+            total += sum(estimate_tricks(h, book) for h in k.deal(book, rng))
         share = total / (100 * rules.players)
         assert abs(share - rules.hand_size / rules.players) < 0.35 * rules.hand_size / 13
     rules = PRESETS["partnership"]
-    t = k.rulebook_of(rules)
+    book = k.rulebook_of(rules)
     strong = _mask("AS KS QS JS AH KH AD KD AC 2C 3C 4C 5C")
     weak = _mask("2S 3H 4H 5H 2D 3D 4D 6D 7C 8C 9C 6H 7H")
     share = rules.hand_size / rules.players
-    assert estimate_tricks(strong, t) > 2 * share and estimate_tricks(weak, t) < 1
-    assert nil_likelihood(weak, t) > 0.9 > 0.1 > nil_likelihood(strong, t)
+    assert estimate_tricks(strong, book) > 2 * share and estimate_tricks(weak, book) < 1
+    assert nil_likelihood(weak, book) > 0.9 > 0.1 > nil_likelihood(strong, book)
 
 
 def _mask(cards: str) -> int:

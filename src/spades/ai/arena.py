@@ -226,7 +226,7 @@ class DealOutcome:
 
 def tally_hand(rules: Rules, result: HandResult, who: list[int],
                 tallies: tuple[Tally, Tally]) -> None:
-    t = rulebook_of(rules)
+    book = rulebook_of(rules)
     bids = [b.tricks for b in result.bids]
     nils = [NIL if b.nil else PLAIN for b in result.bids]
     order = [seat for seat, action in result.actions if isinstance(action, Bid)]
@@ -238,7 +238,7 @@ def tally_hand(rules: Rules, result: HandResult, who: list[int],
         tally = tallies[who[side[0]]]
         tally.side_hands += 1
         tally.points += result.score.points[index]
-        tally.bags += side_points(t, side, bids, nils, result.tricks)[1]
+        tally.bags += side_points(book, side, bids, nils, result.tricks)[1]
         bidders = [s for s in side if not result.bids[s].nil]
         for s in side:
             if result.bids[s].nil:

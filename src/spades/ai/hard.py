@@ -368,7 +368,7 @@ class HardPlayer:
     # ------------------------------------------------------------------------ play
 
     def _play(self, view: PlayerView, r: random.Random, deadline: float | None) -> Action:
-        t = k.rulebook_of(view.rules)
+        book = k.rulebook_of(view.rules)
         legal: dict[int, Play] = {int(a.card): a for a in view.legal if isinstance(a, Play)}
         try:
             sampler = DealSampler(view, reading=self._reading(view), edge=self.edge,
@@ -390,9 +390,9 @@ class HardPlayer:
         # gains +9.37 ± 4.96 charged and -0.93 ± 5.05 not charged (seed 1: +8.70 ± 5.15 and
         # -0.30 ± 5.39), so what its search would gain from better reading goes to the bags,
         # as its evaluation asks.
-        evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
+        evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
-        guide = k.Guide(t, bids, nils)
+        guide = k.Guide(book, bids, nils)
         moves = distinct_cards(view)
         if len(moves) == 1:
             return legal[moves[0]]
@@ -410,7 +410,7 @@ class HardPlayer:
             holdings = sampler.sample(r)
             pos = _position(view, holdings, bids, nils)
             if exact:
-                values = solve(t, pos, search.active, evaluate, view.my_side)
+                values = solve(book, pos, search.active, evaluate, view.my_side)
                 used += _SOLVE_COST * len(search.active)
                 solved += 1
                 # one deal fits (its exact values are the answer), or the cap is reached
@@ -421,9 +421,9 @@ class HardPlayer:
                 values = []
                 for card in search.active:
                     p = pos.copy()
-                    k.play(t, p, card)
+                    k.play(book, p, card)
                     values.append(evaluate(k.guided_playout(
-                        t, p, guide, random.Random(seed).random)))
+                        book, p, guide, random.Random(seed).random)))
                 used += len(search.active)
             search.add(values)
             if deadline is not None and time.perf_counter() > deadline:
@@ -433,12 +433,12 @@ class HardPlayer:
 
     def _guided_fallback(self, view: PlayerView, r: random.Random,
                          legal: dict[int, Play]) -> Action:
-        t = k.rulebook_of(view.rules)
+        book = k.rulebook_of(view.rules)
         bids, nils = _bids_of(view)
         holdings = [0] * view.rules.players
         holdings[view.seat] = view.hand_mask
         pos = _position(view, holdings, bids, nils)
-        card = k.Guide(t, bids, nils, eps=0.0).choose(pos, r.random)
+        card = k.Guide(book, bids, nils, eps=0.0).choose(pos, r.random)
         return legal.get(card, next(iter(legal.values())))
 
     # ------------------------------------------------------------------------ bid
@@ -447,7 +447,7 @@ class HardPlayer:
         """Play the hand out on sampled deals once per candidate bid; the best average
         score wins. A first probe (a fifth of the budget) finds how many tricks the hand
         takes on these deals, and the candidates are the bids nearest that, and nil."""
-        t = k.rulebook_of(view.rules)
+        book = k.rulebook_of(view.rules)
         rules = view.rules
         legal = [a for a in view.legal if isinstance(a, Bid)]
         if BLIND_NIL in legal and self._wants_blind_nil(view):
@@ -455,7 +455,7 @@ class HardPlayer:
         plain = [b for b in legal if not b.nil]
         mine = view.hand_mask
         nil_ok = NIL in legal and (rules.suicide or not plain
-                                   or nil_likelihood(mine, t) >= 0.05)
+                                   or nil_likelihood(mine, book) >= 0.05)
         if plain and nil_breaks_bag_limit(view):
             nil_ok = False  # well ahead: a failed nil's bags would bring the penalty
         if not plain:
@@ -463,8 +463,8 @@ class HardPlayer:
         try:
             sampler = DealSampler(view, reading=self._reading(view), edge=self.edge)
         except ImpossibleDeal:
-            return _bid_window(plain, estimate_tricks(mine, t))[0]
-        guess = estimate_tricks(mine, t)
+            return _bid_window(plain, estimate_tricks(mine, book))[0]
+        guess = estimate_tricks(mine, book)
         first = _bid_window(plain, guess)[:1]
         taken = 0
         rounds = 0
@@ -525,9 +525,9 @@ class HardPlayer:
         Its contracts gain (made by both sides: +3.21 a deal against Hard's -0.87, by
         ``--where``); its nils lose (+5.58 a deal from 176 nils only it bid, against +12.95
         from Hard's 118)."""
-        t = k.rulebook_of(view.rules)
+        book = k.rulebook_of(view.rules)
         n = view.rules.players
-        reads = _read_hands(view, holdings, t)
+        reads = _read_hands(view, holdings, book)
         reading = self._reading(view)
         nil_reading = nil_reading_of(view.rules)
         # whether a seat yet to bid bids nil on this deal: one draw a seat, the same for
@@ -542,10 +542,10 @@ class HardPlayer:
             bids, nils = _fill_bids(view, reads, bid, reading, nil_reading, draws)
             pos = k.Position(hands=holdings[:n], leader=leader, tricks=[0] * n, bids=bids,
                              nils=nils, players=n)
-            evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
+            evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                    bags=view.bags, win_bonus=self.win_bonus)
-            guide = k.Guide(t, bids, nils, attack=attack)
-            tricks = k.guided_playout(t, pos, guide, random.Random(seed).random)
+            guide = k.Guide(book, bids, nils, attack=attack)
+            tricks = k.guided_playout(book, pos, guide, random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])
         return values, taken
@@ -584,25 +584,25 @@ class HardPlayer:
         discard = Draw(False)
         if drawn is None:
             return keep
-        t = k.rulebook_of(view.rules)
+        book = k.rulebook_of(view.rules)
         mine = view.hand_mask
         seen = mine | (1 << drawn)
         for card in view.discards:
             seen |= 1 << card
-        unseen = k.cards_of(t.deck_mask & ~seen)
-        base = estimate_tricks(mine, t)
-        gain = estimate_tricks(mine | (1 << drawn), t) - base
+        unseen = k.cards_of(book.deck_mask & ~seen)
+        base = estimate_tricks(mine, book)
+        gain = estimate_tricks(mine | (1 << drawn), book) - base
         if not unseen:
             return keep
-        average = sum(estimate_tricks(mine | (1 << c), t) - base for c in unseen) / len(unseen)
+        average = sum(estimate_tricks(mine | (1 << c), book) - base for c in unseen) / len(unseen)
         return keep if gain >= average else discard
 
     def _kitty(self, view: PlayerView) -> Action:
         """Swap the 2 of clubs for the unseen kitty card: any card is worth at least as many
         tricks, unless the hand is heading for nil."""
-        t = k.rulebook_of(view.rules)
+        book = k.rulebook_of(view.rules)
         take = Exchange(True)
-        if view.rules.nil and estimate_tricks(view.hand_mask, t) < 1.0:
+        if view.rules.nil and estimate_tricks(view.hand_mask, book) < 1.0:
             return Exchange(False)
         return take
 
@@ -686,8 +686,8 @@ def distinct_cards(view: PlayerView) -> list[int]:
     """The legal cards that differ in effect: of cards of one suit with no unseen card
     between them (they win and lose the same tricks), only the lowest."""
     cards = sorted(a.card for a in view.legal if isinstance(a, Play))
-    t = k.rulebook_of(view.rules)
-    live = t.deck_mask & ~view.played & ~view.hand_mask
+    book = k.rulebook_of(view.rules)
+    live = book.deck_mask & ~view.played & ~view.hand_mask
     for _, card in view.trick:  # a card on the table separates two of ours too
         live |= 1 << card
     out: list[int] = []
@@ -748,9 +748,9 @@ def _cover(view: PlayerView, plain: list[Bid], bid: Bid, shade: int) -> Bid:
 
 
 def _read_hands(view: PlayerView, holdings: list[int],
-                t: k.Rulebook) -> list[tuple[float, float]]:
+                book: k.Rulebook) -> list[tuple[float, float]]:
     """(trick count, nil likelihood) of each sampled hand whose seat has not bid yet."""
-    return [(estimate_tricks(holdings[s], t), nil_likelihood(holdings[s], t))
+    return [(estimate_tricks(holdings[s], book), nil_likelihood(holdings[s], book))
             if bid is None and s != view.seat else (0.0, 0.0)
             for s, bid in enumerate(view.bids)]
 

@@ -171,17 +171,17 @@ class Position:
 
 # ---------------------------------------------------------------------------- play
 
-def legal_mask(t: Rulebook, pos: Position) -> int:
+def legal_mask(book: Rulebook, pos: Position) -> int:
     """The cards the seat to act may play (the engine's ``legal_plays``)."""
     trick = pos.trick
     if trick:  # follow suit if you can: ``legal_plays`` written out, for the search
         held = pos.hands[pos.turn]
         return held & SUIT_MASK_OF[trick[0]] or held
-    opening = first_lead(t.rules, pos.hands) if pos.first and t.lowest_club else 0
+    opening = first_lead(book.rules, pos.hands) if pos.first and book.lowest_club else 0
     return legal_plays(pos.hands[pos.turn], None, pos.broken, opening)
 
 
-def play(t: Rulebook, pos: Position, card: int) -> None:
+def play(book: Rulebook, pos: Position, card: int) -> None:
     """The seat to act plays ``card`` (assumed legal); a full trick is collected."""
     seat = pos.turn
     bit = 1 << card
@@ -189,14 +189,14 @@ def play(t: Rulebook, pos: Position, card: int) -> None:
     pos.played |= bit
     trick = pos.trick
     if not trick:
-        if not pos.broken and breaks_spades(t.spades_break, None, card):
+        if not pos.broken and breaks_spades(book.spades_break, None, card):
             pos.broken = True
         trick.append(card)
         pos.win_card = card
         pos.win_seat = seat
     else:
         led = trick[0]
-        if not pos.broken and breaks_spades(t.spades_break, led, card):
+        if not pos.broken and breaks_spades(book.spades_break, led, card):
             pos.broken = True
         # the trick winner, written out (``laws.beaters``): this runs for every card
         w = pos.win_card
@@ -208,7 +208,7 @@ def play(t: Rulebook, pos: Position, card: int) -> None:
             pos.win_card = card
             pos.win_seat = seat
         trick.append(card)
-    if len(trick) == t.n:
+    if len(trick) == book.n:
         winner = pos.win_seat
         pos.tricks[winner] += 1
         pos.leader = pos.turn = winner
@@ -216,7 +216,7 @@ def play(t: Rulebook, pos: Position, card: int) -> None:
         pos.first = False
         pos.left -= 1
     else:
-        pos.turn = (seat + 1) % t.n
+        pos.turn = (seat + 1) % book.n
 
 
 def cards_of(mask: int) -> list[int]:
@@ -243,37 +243,37 @@ def random_card(mask: int, rnd: Callable[[], float]) -> int:
 _BID_OF: tuple[tuple[Bid, ...], ...] = (BIDS, (NIL_BID,) * len(BIDS), (BLIND_NIL,) * len(BIDS))
 
 
-def side_points(t: Rulebook, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
+def side_points(book: Rulebook, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
                 tricks: Sequence[int]) -> tuple[int, int]:
     """Points and new bags of one side in one hand, before the bag penalty: the engine's
     own arithmetic, so that playouts score exactly as the game does."""
-    return engine_side_points(t.rules, side, [_BID_OF[k][b] for k, b in zip(nils, bids,
+    return engine_side_points(book.rules, side, [_BID_OF[k][b] for k, b in zip(nils, bids,
                                                                              strict=True)],
                               tricks)
 
 
-def bag_penalty(t: Rulebook, bags: int, new_bags: int) -> tuple[int, int]:
+def bag_penalty(book: Rulebook, bags: int, new_bags: int) -> tuple[int, int]:
     """(penalty points, bag count after penalties), as the engine counts them."""
-    return apply_bags(t.rules, bags, new_bags)
+    return apply_bags(book.rules, bags, new_bags)
 
 
-def hand_points(t: Rulebook, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
+def hand_points(book: Rulebook, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
                 bags: Sequence[int]) -> tuple[list[int], list[int]]:
     """Each side's points for the hand (bag penalty included) and its bags after it."""
     points: list[int] = []
     after: list[int] = []
-    for index, side in enumerate(t.sides):
-        earned, fresh = side_points(t, side, bids, nils, tricks)
-        penalty, count = bag_penalty(t, bags[index], fresh)
+    for index, side in enumerate(book.sides):
+        earned, fresh = side_points(book, side, bids, nils, tricks)
+        penalty, count = bag_penalty(book, bags[index], fresh)
         points.append(earned + penalty)
         after.append(count)
     return points, after
 
 
-def game_result(t: Rulebook, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
+def game_result(book: Rulebook, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
     """(over, winning side or -1) once a hand's points are added to ``scores``: the
     engine's ``game_over``, with Boston read from the hand's ``tricks``."""
-    over, winner = game_over(t.rules, scores, boston_side(t.rules, tricks))
+    over, winner = game_over(book.rules, scores, boston_side(book.rules, tricks))
     return over, -1 if winner is None else winner
 
 
@@ -283,11 +283,11 @@ class Evaluator:
     cost), plus ``win_bonus`` when the hand ends the game in its favour (minus when
     against), so that the score of the game shapes bids and play. Memoised per trick tuple."""
 
-    __slots__ = ("bags", "bids", "memo", "nils", "scores", "side", "t", "win_bonus")
+    __slots__ = ("bags", "bids", "book", "memo", "nils", "scores", "side", "win_bonus")
 
-    def __init__(self, t: Rulebook, side: int, *, bids: Sequence[int], nils: Sequence[int],
+    def __init__(self, book: Rulebook, side: int, *, bids: Sequence[int], nils: Sequence[int],
                  scores: Sequence[int], bags: Sequence[int], win_bonus: float = 200.0) -> None:
-        self.t = t
+        self.book = book
         self.side = side
         self.bids = tuple(bids)
         self.nils = tuple(nils)
@@ -304,14 +304,14 @@ class Evaluator:
         return value
 
     def _value(self, tricks: tuple[int, ...]) -> float:
-        t = self.t
-        points, after = hand_points(t, self.bids, self.nils, tricks, self.bags)
+        book = self.book
+        points, after = hand_points(book, self.bids, self.nils, tricks, self.bags)
         values: list[float] = [float(p) for p in points]
-        if t.bags_cost:
+        if book.bags_cost:
             # bags are a debt: each one brings the next penalty nearer, so it is charged
             # its share of the penalty now (and the penalty paid this hand is refunded
             # from the debt), the "points - 10 x bags" of the Spades literature
-            share = t.bag_share
+            share = book.bag_share
             values = [p - share * (a - b) for p, a, b in zip(points, after, self.bags,
                                                                strict=True)]
         mine = values[self.side]
@@ -319,7 +319,7 @@ class Evaluator:
         value = float(mine) - (sum(values) - mine) / others
         if self.win_bonus:
             totals = [s + p for s, p in zip(self.scores, points, strict=True)]
-            over, winner = game_result(t, totals, tricks)
+            over, winner = game_result(book, totals, tricks)
             if over:
                 value += self.win_bonus if winner == self.side else -self.win_bonus
         return value
@@ -327,18 +327,18 @@ class Evaluator:
 
 # ---------------------------------------------------------------------------- playouts
 
-def random_playout(t: Rulebook, pos: Position, rnd: Callable[[], float]) -> list[int]:
+def random_playout(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> list[int]:
     """Play the hand out with uniformly random legal cards; the final trick counts."""
-    n = t.n
+    n = book.n
     hands = pos.hands
     tricks = pos.tricks
     while pos.left:
         if pos.trick:  # finish the trick on the table through the general path
-            play(t, pos, random_card(legal_mask(t, pos), rnd))
+            play(book, pos, random_card(legal_mask(book, pos), rnd))
             continue
         leader = pos.leader
-        if pos.first and t.lowest_club:
-            play(t, pos, random_card(legal_mask(t, pos), rnd))
+        if pos.first and book.lowest_club:
+            play(book, pos, random_card(legal_mask(book, pos), rnd))
             continue
         # a whole trick, inlined
         h = hands[leader]
@@ -350,7 +350,7 @@ def random_playout(t: Rulebook, pos: Position, rnd: Callable[[], float]) -> list
         card = (m & -m).bit_length() - 1
         hands[leader] = h ^ (1 << card)
         played = pos.played | (1 << card)
-        mode = t.break_mode
+        mode = book.break_mode
         broken = pos.broken or (card >= SPADE and mode != BREAK_OFFSUIT)
         led = SUIT_MASK_OF[card]
         best = card
@@ -390,32 +390,32 @@ def random_playout(t: Rulebook, pos: Position, rnd: Callable[[], float]) -> list
     return tricks
 
 
-def deal(t: Rulebook, rng: random.Random) -> list[int]:
+def deal(book: Rulebook, rng: random.Random) -> list[int]:
     """Random holdings for a fresh hand (the kitty card, if any, left out)."""
     rnd = rng.random
-    deck = sorted(t.deck, key=lambda _card: rnd())
-    n = t.n
-    size = t.hand_size
+    deck = sorted(book.deck, key=lambda _card: rnd())
+    n = book.n
+    size = book.hand_size
     hands = [0] * n
     for index in range(n * size):
         hands[index % n] |= 1 << deck[index]
     return hands
 
 
-def random_hand(t: Rulebook, rng: random.Random) -> tuple[list[int], list[int]]:
+def random_hand(book: Rulebook, rng: random.Random) -> tuple[list[int], list[int]]:
     """One complete random hand: deal (the last seat deals), random legal bids, random legal
     play, score. Returns (tricks per seat, points per side)."""
-    n = t.n
+    n = book.n
     rnd = rng.random
-    hands = deal(t, rng)
-    rules = t.rules
+    hands = deal(book, rng)
+    rules = book.rules
     bids = [0] * n
     nils = [PLAIN] * n
     chosen: list[Bid | None] = [None] * n
     for seat in range(n):
-        options = t.bids
+        options = book.bids
         if rules.suicide:
-            partner = t.partner_of[seat]
+            partner = book.partner_of[seat]
             options = legal_bids(rules, chosen[partner] if partner >= 0 else None)
         bid = chosen[seat] = options[int(rnd() * len(options))]
         if bid.nil:
@@ -424,8 +424,8 @@ def random_hand(t: Rulebook, rng: random.Random) -> tuple[list[int], list[int]]:
             bids[seat] = bid.tricks
     pos = Position(hands=hands, leader=first_leader(rules, n - 1, hands), tricks=[0] * n,
                    bids=bids, nils=nils, players=n)
-    tricks = random_playout(t, pos, rnd)
-    points, _ = hand_points(t, bids, nils, tricks, [0] * len(t.sides))
+    tricks = random_playout(book, pos, rnd)
+    points, _ = hand_points(book, bids, nils, tricks, [0] * len(book.sides))
     return tricks, points
 
 
@@ -469,19 +469,19 @@ def highest_rank(mask: int) -> int:
 
 
 @lru_cache(maxsize=512)
-def set_worth_a_bag(t: Rulebook, contract: int, seats: int) -> tuple[tuple[bool, ...], ...]:
+def set_worth_a_bag(book: Rulebook, contract: int, seats: int) -> tuple[tuple[bool, ...], ...]:
     """``[left][need]``: with ``left`` tricks to play and a side of ``seats`` players
     ``need`` tricks short of ``contract``, is one more trick taken from it worth a bag to a
     side whose own bid is made? The trick decides the contract when the side would take
     exactly ``need - 1`` of the other ``left - 1`` (each with its seats' share of the
     table); a set swings the contract twice (or once when a set costs nothing)."""
-    size = t.hand_size
+    size = book.hand_size
     if not contract:
         return tuple((False,) * (size + 1) for _ in range(size + 1))
-    swing = float(contract_points(t.rules, contract, contract)
-                  - contract_points(t.rules, contract, 0))
-    bag = t.bag_share
-    share = seats / t.n
+    swing = float(contract_points(book.rules, contract, contract)
+                  - contract_points(book.rules, contract, 0))
+    bag = book.bag_share
+    share = seats / book.n
     rows: list[tuple[bool, ...]] = []
     for left in range(size + 1):
         row = [False] * (size + 1)
@@ -513,27 +513,27 @@ class Guide:
     boss spade, else its lowest).
     """
 
-    __slots__ = ("attack", "bidders", "contract", "eps", "nil", "opp_nils", "ruff", "second",
-                 "settable", "t", "trump")
+    __slots__ = ("attack", "bidders", "book", "contract", "eps", "nil", "opp_nils", "ruff",
+                 "second", "settable", "trump")
 
-    def __init__(self, t: Rulebook, bids: Sequence[int], nils: Sequence[int],
+    def __init__(self, book: Rulebook, bids: Sequence[int], nils: Sequence[int],
                  eps: float = 0.05, attack: Sequence[float] | None = None,
                  ruff: float = 1.0, second: float = -1.0, trump: float = 0.0) -> None:
-        self.t = t
+        self.book = book
         self.eps = eps
         self.ruff = ruff
         self.second = second
         self.trump = trump
         self.attack = None if attack is None else tuple(attack)
         self.nil = tuple(bool(kind) for kind in nils)
-        self.contract = tuple(sum(bids[s] for s in side if not nils[s]) for side in t.sides)
-        self.bidders = tuple(tuple(s for s in side if not nils[s]) for side in t.sides)
+        self.contract = tuple(sum(bids[s] for s in side if not nils[s]) for side in book.sides)
+        self.bidders = tuple(tuple(s for s in side if not nils[s]) for side in book.sides)
         self.opp_nils = tuple(
-            tuple(s for s in range(t.n) if nils[s] and t.side_of[s] != t.side_of[seat])
-            for seat in range(t.n))
+            tuple(s for s in range(book.n) if nils[s] and book.side_of[s] != book.side_of[seat])
+            for seat in range(book.n))
         self.settable = tuple(
-            set_worth_a_bag(t, contract, len(side))
-            for contract, side in zip(self.contract, t.sides, strict=True))
+            set_worth_a_bag(book, contract, len(side))
+            for contract, side in zip(self.contract, book.sides, strict=True))
 
     def wants_tricks(self, pos: Position, side: int) -> bool:
         """Does the side still need tricks, or would taking them set the opponents (the
@@ -544,7 +544,7 @@ class Guide:
         taken = 0
         for s in self.bidders[side]:
             taken += tricks[s]
-        if contract[side] > taken or not self.t.bags_cost:
+        if contract[side] > taken or not self.book.bags_cost:
             return True
         left = pos.left
         for other, members in enumerate(self.bidders):
@@ -557,23 +557,23 @@ class Guide:
         return False
 
     def choose(self, pos: Position, rnd: Callable[[], float]) -> int:
-        t = self.t
-        legal = legal_mask(t, pos)
+        book = self.book
+        legal = legal_mask(book, pos)
         if not legal & (legal - 1):
             return legal.bit_length() - 1
         if rnd() < self.eps:
             return random_card(legal, rnd)
         seat = pos.turn
         tricks = pos.tricks
-        live = t.deck_mask & ~pos.played & ~pos.hands[seat]
+        live = book.deck_mask & ~pos.played & ~pos.hands[seat]
         if self.nil[seat] and not tricks[seat]:
             return self._nil_card(pos, legal)
-        partner = t.partner_of[seat]
+        partner = book.partner_of[seat]
         covering = partner >= 0 and self.nil[partner] and not tricks[partner]
         trick = pos.trick
         if not trick:
             return self._lead(pos, legal, live, covering, rnd)
-        n = t.n
+        n = book.n
         w = pos.win_card
         ws = pos.win_seat
         led = SUIT_MASK_OF[trick[0]]
@@ -590,10 +590,10 @@ class Guide:
                     (nil_seat - pos.leader) % n > len(trick))):
                 # let the nil bidder win it, or leave it room to be forced
                 return lowest_rank(losers) if losers else lowest(winners)
-        if t.side_of[ws] == t.side_of[seat] and (
+        if book.side_of[ws] == book.side_of[seat] and (
                 last or not live & SUIT_MASK_OF[w] & ABOVE[w] or not winners):
             return lowest_rank(losers) if losers else lowest(winners)
-        if self.wants_tricks(pos, t.side_of[seat]):
+        if self.wants_tricks(pos, book.side_of[seat]):
             if not winners:
                 return lowest_rank(losers)
             if last:
@@ -628,7 +628,7 @@ class Guide:
         losers = legal & ~beat
         if losers:
             return highest_rank(losers)
-        return highest(legal) if len(pos.trick) == self.t.n - 1 else lowest(legal)
+        return highest(legal) if len(pos.trick) == self.book.n - 1 else lowest(legal)
 
     def _lead(self, pos: Position, legal: int, live: int, covering: bool,
               rnd: Callable[[], float]) -> int:
@@ -640,7 +640,7 @@ class Guide:
                 if attack is None or attack[seat] >= 1.0 or rnd() < attack[seat]:
                     return lowest_rank(legal)
                 break  # this time the seat leads for its own side
-        if not covering and not self.wants_tricks(pos, self.t.side_of[seat]):
+        if not covering and not self.wants_tricks(pos, self.book.side_of[seat]):
             return lowest_rank(legal)
         if self.trump > 0.0 and not covering:
             spades = legal & SPADES
@@ -676,12 +676,12 @@ class Guide:
         return lowest(side & SUIT_MASK_OF[random_card(side, rnd)])
 
 
-def guided_playout(t: Rulebook, pos: Position, guide: Guide,
+def guided_playout(book: Rulebook, pos: Position, guide: Guide,
                    rnd: Callable[[], float]) -> list[int]:
     """Play the hand out with the rule-guided policy; the final trick counts."""
     choose = guide.choose
     while pos.left:
-        play(t, pos, choose(pos, rnd))
+        play(book, pos, choose(pos, rnd))
     return pos.tricks
 
 

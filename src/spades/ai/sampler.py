@@ -71,7 +71,7 @@ class Knowledge:
 def knowledge_of(view: PlayerView) -> Knowledge:
     """What the seat of ``view`` knows about the cards it cannot see."""
     rules = view.rules
-    t = rulebook_of(rules)
+    book = rulebook_of(rules)
     n = rules.players
     seat = view.seat
     mine = view.hand_mask
@@ -100,7 +100,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
             played_by[(tr.leader + index) % n] |= 1 << card
     for who, card in view.trick:
         played_by[who] |= 1 << card
-    pool = t.deck_mask & ~mine & ~played & ~known_out
+    pool = book.deck_mask & ~mine & ~played & ~known_out
     for h in range(n + 1):
         fixed[h] &= pool
         pool &= ~fixed[h]
@@ -144,9 +144,9 @@ class DealSampler:
         #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
         self.reading = reading_of(view.rules) if reading is None else reading
         self.know = know = knowledge_of(view)
-        self.t: Rulebook = rulebook_of(view.rules)
+        self.book: Rulebook = rulebook_of(view.rules)
         #: per seat, what is added to its bid before reading it: ``edge`` for an opponent
-        side_of = self.t.side_of
+        side_of = self.book.side_of
         self.edges = [edge if side_of[s] != side_of[view.seat] else 0.0
                       for s in range(know.players)]
         self.max_tries = max_tries
@@ -278,7 +278,7 @@ class DealSampler:
     def weight(self, deal: list[int]) -> float:
         """How well the other seats' original hands fit their bids, 0..1."""
         know = self.know
-        t = self.t
+        book = self.book
         reading = self.reading
         weight = 1.0
         for s, bid in enumerate(self.bids):
@@ -286,9 +286,9 @@ class DealSampler:
                 continue
             hand = deal[s] | know.played_by[s]
             if bid.nil:
-                weight *= nil_likelihood(hand, t)
+                weight *= nil_likelihood(hand, book)
             else:
-                gap = reading.gap(bid.tricks + self.edges[s], estimate_tricks(hand, t))
+                gap = reading.gap(bid.tricks + self.edges[s], estimate_tricks(hand, book))
                 weight *= math.exp(-0.5 * gap * gap)
         if self.clues:
             kept = 1.0 - self.trust
@@ -310,13 +310,13 @@ _KINGS = tuple(1 << (13 * s + 11) for s in range(3))
 _QUEENS = tuple(1 << (13 * s + 10) for s in range(3))
 
 
-def estimate_tricks(hand: int, t: Rulebook) -> float:
+def estimate_tricks(hand: int, book: Rulebook) -> float:
     """A quick count of the tricks a hand takes (the strategy guides' counts): side aces
     and protected kings, spade honours with enough guards, length in spades, and short side
     suits to trump with spare spades; fitted to the variant (see ``_fit``)."""
     spades = hand & SPADES
     count = spades.bit_count()
-    top = t.top_spade
+    top = book.top_spade
     honours = 0.0
     winners = 0
     index = 0
@@ -364,7 +364,7 @@ def estimate_tricks(hand: int, t: Rulebook) -> float:
     spare = count - winners
     if spare > 0:
         total += min(spare * 0.8, short)
-    intercept, slope = _fit(t.rules)
+    intercept, slope = _fit(book.rules)
     return intercept + slope * total
 
 
@@ -379,21 +379,21 @@ def _fit(rules: Rules) -> tuple[float, float]:
     fit = _FITS.get(key)
     if fit is not None:
         return fit
-    t = rulebook_of(rules)
-    n = t.n
+    book = rulebook_of(rules)
+    n = book.n
     fit = _FITS[key] = (0.0, 1.0)  # while fitting, estimate_tricks gives the raw count
     rng = random.Random(0)
     for _ in range(2):  # the second pass bids with the first pass's line
         xs: list[float] = []
         ys: list[float] = []
         for _ in range(150):
-            hands = deal(t, rng)
-            raws = [estimate_tricks(h, t) for h in hands]
-            bids = [max(1, min(t.hand_size, round(fit[0] + fit[1] * x))) for x in raws]
+            hands = deal(book, rng)
+            raws = [estimate_tricks(h, book) for h in hands]
+            bids = [max(1, min(book.hand_size, round(fit[0] + fit[1] * x))) for x in raws]
             pos = Position(hands=hands, leader=rng.randrange(n), tricks=[0] * n, bids=bids,
                            nils=[PLAIN] * n, players=n)
             xs += raws
-            ys += guided_playout(t, pos, Guide(t, bids, [PLAIN] * n), rng.random)
+            ys += guided_playout(book, pos, Guide(book, bids, [PLAIN] * n), rng.random)
         mx = sum(xs) / len(xs)
         my = sum(ys) / len(ys)
         var = sum((x - mx) ** 2 for x in xs)
@@ -404,11 +404,11 @@ def _fit(rules: Rules) -> tuple[float, float]:
     return fit
 
 
-def nil_likelihood(hand: int, t: Rulebook) -> float:
+def nil_likelihood(hand: int, book: Rulebook) -> float:
     """How likely a hand is to have been bid nil, relative to the best nil hand (0..1)."""
     weight = 1.0
     spades = hand & SPADES
-    top = RANK[t.top_spade]
+    top = RANK[book.top_spade]
     for card in cards_of(spades):
         gap = top - RANK[card]
         if gap == 0:

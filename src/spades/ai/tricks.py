@@ -124,19 +124,19 @@ class TrickSolver:
     be reused for other deals of the same rules and side too.
     """
 
-    def __init__(self, t: k.Rulebook, side: int, *, max_entries: int = 2_000_000) -> None:
-        if not 0 <= side < len(t.sides):
-            raise ValueError(f"no side {side} in {t.rules.name}: there are {len(t.sides)}")
-        self.t = t
+    def __init__(self, book: k.Rulebook, side: int, *, max_entries: int = 2_000_000) -> None:
+        if not 0 <= side < len(book.sides):
+            raise ValueError(f"no side {side} in {book.rules.name}: there are {len(book.sides)}")
+        self.book = book
         self.side = side
-        self.n = t.n
-        self.mine: tuple[bool, ...] = tuple(s == side for s in t.side_of)
+        self.n = book.n
+        self.mine: tuple[bool, ...] = tuple(s == side for s in book.side_of)
         self.partners: tuple[tuple[int, ...], ...] = tuple(
-            tuple(o for o in range(t.n) if o != seat and t.side_of[o] == t.side_of[seat])
-            for seat in range(t.n))
+            tuple(o for o in range(book.n) if o != seat and book.side_of[o] == book.side_of[seat])
+            for seat in range(book.n))
         self.opponents: tuple[tuple[int, ...], ...] = tuple(
-            tuple(o for o in range(t.n) if t.side_of[o] != t.side_of[seat])
-            for seat in range(t.n))
+            tuple(o for o in range(book.n) if book.side_of[o] != book.side_of[seat])
+            for seat in range(book.n))
         self.max_entries = max_entries
         #: (leader, broken, each suit's lengths) -> the depth in each suit of the ranks that
         #: matter -> the owners of those ranks -> [lower bound, upper bound] of the tricks
@@ -144,7 +144,7 @@ class TrickSolver:
                          dict[tuple[int, ...], dict[tuple[int, ...], list[int]]]] = {}
         self.entries = 0
         self.suit_ids: dict[int, tuple[int, int, tuple[int, ...]]] = {}
-        spread = sum(1 << (16 * seat) for seat in range(t.n))
+        spread = sum(1 << (16 * seat) for seat in range(book.n))
         #: ``masks[count][depth]``: the top ``depth`` ranks of ``count`` in every seat's field
         self.masks: tuple[tuple[int, ...], ...] = tuple(
             tuple(((1 << count) - (1 << (count - depth))) * spread
@@ -152,7 +152,7 @@ class TrickSolver:
         self.rel = 0
         #: ``bits[seat][card]``: the card's bit in its suit's entry of ``packed``
         self.bits: tuple[tuple[int, ...], ...] = tuple(
-            tuple(1 << (16 * seat + _RANK[c]) for c in range(54)) for seat in range(t.n))
+            tuple(1 << (16 * seat + _RANK[c]) for c in range(54)) for seat in range(book.n))
         self.packed = [0, 0, 0, 0]
         self.nodes = 0
         # the position being searched, changed in place and restored on the way back
@@ -215,18 +215,18 @@ class TrickSolver:
         to act: the most tricks it can take; for the others: the fewest they can allow)."""
         if pos.over:
             return []
-        t = self.t
+        book = self.book
         seat = pos.turn
         taken = self._taken(pos)
         best = taken + self.tricks(pos)
-        legal = k.legal_mask(t, pos)
+        legal = k.legal_mask(book, pos)
         others = self.rest ^ self.hands[seat]
         for card in pos.trick:
             others |= 1 << card
         kept = 0
         for card in _runs(legal, others):
             child = pos.copy()
-            k.play(t, child, card)
+            k.play(book, child, card)
             need = best - self._taken(child)
             if self.mine[seat]:
                 keeps = self._test(child, need)
@@ -239,7 +239,7 @@ class TrickSolver:
     # ------------------------------------------------------------------------ search
 
     def _taken(self, pos: k.Position) -> int:
-        return sum(pos.tricks[s] for s in self.t.sides[self.side])
+        return sum(pos.tricks[s] for s in self.book.sides[self.side])
 
     def _load(self, pos: k.Position) -> None:
         self.hands = list(pos.hands)
@@ -469,7 +469,7 @@ class TrickSolver:
                             return False
                         if hint < 0:
                             hint = e[2]
-        lowest_club = first and self.t.lowest_club
+        lowest_club = first and self.book.lowest_club
         if not lowest_club:
             quick, used = self._quick(leader)
             need = target if mine[leader] else left - target + 1
@@ -516,7 +516,7 @@ class TrickSolver:
         packed = self.packed
         bits = self.bits[leader]
         broken = self.broken
-        mode = self.t.break_mode
+        mode = self.book.break_mode
         result = not maximise
         rel = 0
         self.first = False
@@ -608,7 +608,7 @@ class TrickSolver:
         maximise = mine[seat]
         last = played == n - 1
         broken = self.broken
-        mode = self.t.break_mode
+        mode = self.book.break_mode
         packed = self.packed
         bits = self.bits[seat]
         result = not maximise
@@ -674,18 +674,18 @@ def _run_of(card: int, cards: int, others: int) -> int:
     return run
 
 
-def solve_tricks(t: k.Rulebook, pos: k.Position, side: int) -> int:
+def solve_tricks(book: k.Rulebook, pos: k.Position, side: int) -> int:
     """The tricks ``side`` takes from ``pos`` on (the trick on the table included), every
     hand visible, its seats playing for the most tricks and every other seat against it."""
-    return TrickSolver(t, side).tricks(pos)
+    return TrickSolver(book, side).tricks(pos)
 
 
-def best_moves(t: k.Rulebook, pos: k.Position, side: int | None = None) -> list[int]:
+def best_moves(book: k.Rulebook, pos: k.Position, side: int | None = None) -> list[int]:
     """The legal cards of the seat to act in ``pos`` that keep the double-dummy value of the
     position for ``side`` (by default the side of the seat to act)."""
     if side is None:
-        side = t.side_of[pos.turn]
-    return TrickSolver(t, side).best_moves(pos)
+        side = book.side_of[pos.turn]
+    return TrickSolver(book, side).best_moves(pos)
 
 
 # the compiled twin's names, where it is built from this source (native.py)
