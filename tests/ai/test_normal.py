@@ -145,22 +145,22 @@ def test_knowledge_reads_voids_sure_winners_and_contracts() -> None:
     plays = ["AC", "2C", "3C", "4C", "AD", "2D", "3D", "4D", "2H", "AH", "3H", "4H",
              "KH", "5H", "6H", "7H", "5C", "6C", "2S", "7C"]  # seat 3 trumps a club
     state = position(find_preset("partnership"), hands, [1, 2, 1, 2], plays)
-    k = Knowledge(player_view(state, 2))
-    assert k.is_void(3, 0) and not k.is_void(1, 0)  # seat 3 showed a club void
-    assert k.prob_card(3, parse_card("JC")) == 0.0
-    assert 0.0 < k.prob_card(1, parse_card("JC")) <= 1.0
-    assert k.out & (1 << parse_card("JS")) and not k.out & (1 << parse_card("AS"))
-    assert k.is_master(parse_card("AS")) and k.is_master(parse_card("KD"))
-    assert not k.is_master(parse_card("QC"))  # the king of clubs is still out
-    winners = {str(c) for c in cards_in(k.sure_winners())}
+    knowledge = Knowledge(player_view(state, 2))
+    assert knowledge.is_void(3, 0) and not knowledge.is_void(1, 0)  # seat 3 showed a club void
+    assert knowledge.prob_card(3, parse_card("JC")) == 0.0
+    assert 0.0 < knowledge.prob_card(1, parse_card("JC")) <= 1.0
+    assert knowledge.out & (1 << parse_card("JS")) and not knowledge.out & (1 << parse_card("AS"))
+    assert knowledge.is_master(parse_card("AS")) and knowledge.is_master(parse_card("KD"))
+    assert not knowledge.is_master(parse_card("QC"))  # the king of clubs is still out
+    winners = {str(c) for c in cards_in(knowledge.sure_winners())}
     assert {"AS", "KS", "QS"} <= winners and "QC" not in winners
-    mine, theirs = k.my_side, k.opponent_sides()[0]
+    mine, theirs = knowledge.my_side, knowledge.opponent_sides()[0]
     assert (mine.contract, mine.taken, mine.need) == (2, 2, 0)
     assert (theirs.contract, theirs.taken, theirs.need) == (4, 3, 1)
     # every hidden card is somewhere: the expected counts add up to the hands' sizes
     for seat in (0, 1, 3):
-        held = sum(k.prob_card(seat, c) for c in range(54) if k.out >> c & 1)
-        assert abs(held - k.view.hand_sizes[seat]) < 0.05
+        held = sum(knowledge.prob_card(seat, c) for c in range(54) if knowledge.out >> c & 1)
+        assert abs(held - knowledge.view.hand_sizes[seat]) < 0.05
 
 
 def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
@@ -171,9 +171,9 @@ def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
     rng = random.Random(0)
     while state.hand.phase is not Phase.BID:
         state = apply(state, NormalPlayer().choose(player_view(state, state.hand.turn), rng))
-    k = Knowledge(player_view(state, state.hand.turn))
+    knowledge = Knowledge(player_view(state, state.hand.turn))
     other = 1 - state.hand.turn
-    assert k.known[other] == state.hand.hands[other]
+    assert knowledge.known[other] == state.hand.hands[other]
     # the blind-nil pass: the giver knows where its cards went
     hands = {0: "AS KS 4S 2H 7H 9H 3C 8C TC 4D 6D JD AH"}
     state = position(BLIND_PASS, hands, [], [])
@@ -183,9 +183,9 @@ def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
     given = NormalPlayer().choose(player_view(state, 0), random.Random(0))
     state = apply(state, given)
     assert isinstance(given, PassCards)
-    k = Knowledge(player_view(state, 0))
-    assert all(k.prob_card(2, c) == 1.0 for c in given.cards)
-    assert k.my_nil and not k.partner_nil and k.bags_cost
+    knowledge = Knowledge(player_view(state, 0))
+    assert all(knowledge.prob_card(2, c) == 1.0 for c in given.cards)
+    assert knowledge.my_nil and not knowledge.partner_nil and knowledge.bags_cost
     partner = Knowledge(player_view(state, 2))
     assert partner.partner_nil and not partner.my_nil
     assert not Knowledge(player_view(state._replace(

@@ -13,7 +13,7 @@ from spades.ai import kernel as k
 from spades.ai.sampler import (
     DealSampler,
     estimate_tricks,
-    knowledge_of,
+    facts_of,
     nil_likelihood,
     voids_shown,
 )
@@ -64,12 +64,12 @@ def test_every_sampled_deal_fits_the_view_and_the_truth_fits_the_facts(rules: Ru
         state = _random_point(rules, seed, plays=random.Random(seed).randrange(0, 40))
         seat = state.hand.turn
         view = player_view(state, seat)
-        know = knowledge_of(view)
+        facts = facts_of(view)
         # the facts are true of the real deal
         for s in range(n):
             if s != seat:
-                assert not state.hand.hands[s] & know.voids[s], "a void that is not true"
-                assert know.fixed[s] & ~state.hand.hands[s] == 0, "a known card misplaced"
+                assert not state.hand.hands[s] & facts.voids[s], "a void that is not true"
+                assert facts.fixed[s] & ~state.hand.hands[s] == 0, "a known card misplaced"
         sampler = DealSampler(view)
         rng = random.Random(seed)
         for _ in range(30):
@@ -81,13 +81,13 @@ def test_every_sampled_deal_fits_the_view_and_the_truth_fits_the_facts(rules: Ru
                 assert not deal[s] & union
                 union |= deal[s]
                 if s != seat:
-                    assert not deal[s] & know.voids[s]
-                    assert deal[s] & know.fixed[s] == know.fixed[s]
+                    assert not deal[s] & facts.voids[s]
+                    assert deal[s] & facts.fixed[s] == facts.fixed[s]
             assert not union & view.played
             for card in view.discards:
                 assert not union >> card & 1
             kitty = deal[n]
-            assert kitty.bit_count() == (know.capacity[n] + know.fixed[n].bit_count())
+            assert kitty.bit_count() == (facts.capacity[n] + facts.fixed[n].bit_count())
             assert (union | kitty | view.played) & ~book.deck_mask == 0
 
 
@@ -117,16 +117,16 @@ def _hand_built(rules: Rules, hands: list[str], played: str, trick: list[tuple[i
 
 def _exact_marginals(view: PlayerView) -> dict[tuple[int, int], float]:
     """P(card at seat) over every deal that fits the hard facts, by enumeration."""
-    know = knowledge_of(view)
-    pool = k.cards_of(know.pool)
-    holders = know.holders
+    facts = facts_of(view)
+    pool = k.cards_of(facts.pool)
+    holders = facts.holders
     counts: Counter[tuple[int, int]] = Counter()
     total = 0
     for owners in itertools.product(holders, repeat=len(pool)):
         sizes = Counter(owners)
-        if any(sizes[h] != know.capacity[h] for h in holders):
+        if any(sizes[h] != facts.capacity[h] for h in holders):
             continue
-        if any((1 << c) & know.voids[h] for c, h in zip(pool, owners, strict=True)):
+        if any((1 << c) & facts.voids[h] for c, h in zip(pool, owners, strict=True)):
             continue
         total += 1
         for c, h in zip(pool, owners, strict=True):
@@ -175,11 +175,11 @@ def test_frequencies_match_real_shuffled_deals() -> None:
     held = {c for h in hands for c in h.split()} | {c for _, cs in history for c in cs}
     played = " ".join(c for c in everything if c not in held)
     view = _hand_built(rules, hands, played, [], 0, history)
-    know = knowledge_of(view)
-    assert know.voids[1] & k.DIAMONDS and know.voids[2] & k.HEARTS
-    assert know.voids[3] & k.CLUBS
-    pool = k.cards_of(know.pool)
-    holders = know.holders
+    facts = facts_of(view)
+    assert facts.voids[1] & k.DIAMONDS and facts.voids[2] & k.HEARTS
+    assert facts.voids[3] & k.CLUBS
+    pool = k.cards_of(facts.pool)
+    holders = facts.holders
     rng = random.Random(3)
     real: Counter[tuple[int, int]] = Counter()
     kept = 0
@@ -190,9 +190,9 @@ def test_frequencies_match_real_shuffled_deals() -> None:
         fits = True
         deal: dict[int, list[int]] = {}
         for h in holders:
-            deal[h] = pool[start:start + know.capacity[h]]
-            start += know.capacity[h]
-            if any((1 << c) & know.voids[h] for c in deal[h]):
+            deal[h] = pool[start:start + facts.capacity[h]]
+            start += facts.capacity[h]
+            if any((1 << c) & facts.voids[h] for c in deal[h]):
                 fits = False
                 break
         if not fits:

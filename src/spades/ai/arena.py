@@ -69,7 +69,7 @@ class Contender:
     def label(self) -> str:
         if not self.options:
             return self.level
-        return self.level + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+        return self.level + ":" + ",".join(f"{key}={value}" for key, value in self.options)
 
     def make(self) -> Player:
         return make_contender(self.level, **dict(self.options))

@@ -390,7 +390,8 @@ def best_solo_bid(mean: float, rules: Rules, lowest: int | None = None) -> int:
 def _best_contract(mean: float, rules: Rules, lowest: int) -> tuple[int, float]:
     spread = _SPREAD.get(rules.players, 1.0)
     top = rules.max_bid
-    weights = [math.exp(-((k - mean) ** 2) / (2 * spread * spread)) for k in range(top + 1)]
+    weights = [math.exp(-((taken - mean) ** 2) / (2 * spread * spread))
+               for taken in range(top + 1)]
     total = sum(weights)
     chances = [w / total for w in weights]
     bag = 1.0

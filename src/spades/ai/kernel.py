@@ -230,10 +230,10 @@ def cards_of(mask: int) -> list[int]:
 
 def random_card(mask: int, rnd: Callable[[], float]) -> int:
     """A card of a non-empty mask, uniformly at random."""
-    k = int(rnd() * mask.bit_count())
-    while k:
+    skip = int(rnd() * mask.bit_count())
+    while skip:
         mask &= mask - 1
-        k -= 1
+        skip -= 1
     return (mask & -mask).bit_length() - 1
 
 
@@ -247,9 +247,8 @@ def side_points(book: Rulebook, side: Sequence[int], bids: Sequence[int], nils: 
                 tricks: Sequence[int]) -> tuple[int, int]:
     """Points and new bags of one side in one hand, before the bag penalty: the engine's
     own arithmetic, so that playouts score exactly as the game does."""
-    return engine_side_points(book.rules, side, [_BID_OF[k][b] for k, b in zip(nils, bids,
-                                                                             strict=True)],
-                              tricks)
+    chosen = [_BID_OF[kind][bid] for kind, bid in zip(nils, bids, strict=True)]
+    return engine_side_points(book.rules, side, chosen, tricks)
 
 
 def bag_penalty(book: Rulebook, bags: int, new_bags: int) -> tuple[int, int]:
@@ -343,10 +342,10 @@ def random_playout(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> l
         # a whole trick, inlined
         h = hands[leader]
         m = h if pos.broken else (h & NON_SPADES or h)
-        k = int(rnd() * m.bit_count())
-        while k:
+        skip = int(rnd() * m.bit_count())
+        while skip:
             m &= m - 1
-            k -= 1
+            skip -= 1
         card = (m & -m).bit_length() - 1
         hands[leader] = h ^ (1 << card)
         played = pos.played | (1 << card)
@@ -360,10 +359,10 @@ def random_playout(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> l
             seat = seat + 1 if seat + 1 < n else 0
             h = hands[seat]
             m = h & led or h
-            k = int(rnd() * m.bit_count())
-            while k:
+            skip = int(rnd() * m.bit_count())
+            while skip:
                 m &= m - 1
-                k -= 1
+                skip -= 1
             bit = m & -m
             card = bit.bit_length() - 1
             hands[seat] = h ^ bit

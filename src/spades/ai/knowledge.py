@@ -256,13 +256,13 @@ class Knowledge:
             return 1.0
         result = 1.0
         for suit in range(4):
-            k = (mask & SUIT_MASKS[suit]).bit_count()
-            if k:
+            cards = (mask & SUIT_MASKS[suit]).bit_count()
+            if cards:
                 count = self._unknown_in_suit[suit]
                 p = min(1.0, self._expect[seat][suit] / count)
                 if p >= 1.0:
                     return 0.0
-                result *= (1.0 - p) ** k
+                result *= (1.0 - p) ** cards
         return result
 
     def prob_any(self, seat: int, mask: int) -> float:

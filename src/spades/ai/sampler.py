@@ -1,6 +1,6 @@
 """Deals sampled consistently with everything one seat knows, for determinized search.
 
-``knowledge_of(view)`` reads a ``PlayerView`` (never the state) into hard facts: the cards of
+``facts_of(view)`` reads a ``PlayerView`` (never the state) into hard facts: the cards of
 the seat, the cards played, the suits a seat has shown it is void in (it did not follow, or
 it led a spade before spades were broken), cards whose place is known (passed in a blind-nil
 pass, the 2 of clubs in a kitty exchange, the two-player face-up discards) and how many
@@ -50,7 +50,7 @@ from .reading import BidReading, reading_of
 
 
 @dataclass
-class Knowledge:
+class Facts:
     """Hard facts about where the unseen cards are. Holder ``n`` is the kitty."""
 
     seat: int
@@ -68,7 +68,7 @@ class Knowledge:
         return [h for h in range(len(self.capacity)) if self.capacity[h] > 0]
 
 
-def knowledge_of(view: PlayerView) -> Knowledge:
+def facts_of(view: PlayerView) -> Facts:
     """What the seat of ``view`` knows about the cards it cannot see."""
     rules = view.rules
     book = rulebook_of(rules)
@@ -116,7 +116,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
                 pool &= ~hidden
     for h in range(n + 1):
         capacity[h] -= fixed[h].bit_count()
-    return Knowledge(seat=seat, players=n, mine=mine, played=played, pool=pool,
+    return Facts(seat=seat, players=n, mine=mine, played=played, pool=pool,
                      capacity=capacity, fixed=fixed, voids=voids, played_by=played_by)
 
 
@@ -143,20 +143,20 @@ class DealSampler:
         self.view = view
         #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
         self.reading = reading_of(view.rules) if reading is None else reading
-        self.know = know = knowledge_of(view)
+        self.facts = facts = facts_of(view)
         self.book: Rulebook = rulebook_of(view.rules)
         #: per seat, what is added to its bid before reading it: ``edge`` for an opponent
         side_of = self.book.side_of
         self.edges = [edge if side_of[s] != side_of[view.seat] else 0.0
-                      for s in range(know.players)]
+                      for s in range(facts.players)]
         self.max_tries = max_tries
-        n = know.players
-        holders = know.holders
-        if sum(know.capacity) != know.pool.bit_count():
+        n = facts.players
+        holders = facts.holders
+        if sum(facts.capacity) != facts.pool.bit_count():
             raise ImpossibleDeal(
-                f"{know.pool.bit_count()} unseen cards for {sum(know.capacity)} places")
-        self.suits = [cards_of(know.pool & s) for s in SUIT_MASKS]
-        self.constrained = [h for h in holders if h < n and know.voids[h] & know.pool]
+                f"{facts.pool.bit_count()} unseen cards for {sum(facts.capacity)} places")
+        self.suits = [cards_of(facts.pool & s) for s in SUIT_MASKS]
+        self.constrained = [h for h in holders if h < n and facts.voids[h] & facts.pool]
         self.free = [h for h in holders if h not in self.constrained]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self._choices: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
@@ -177,10 +177,10 @@ class DealSampler:
     def certain(self) -> bool:
         """Only one deal fits (every unseen card's place is known, e.g. two-player after
         the draw)."""
-        return len(self.know.holders) <= 1
+        return len(self.facts.holders) <= 1
 
     def _caps(self) -> tuple[int, ...]:
-        return tuple(self.know.capacity[h] for h in self.constrained)
+        return tuple(self.facts.capacity[h] for h in self.constrained)
 
     def _options(self, suit: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         """Each way to give the constrained holders their cards of ``suit``, with its count
@@ -191,7 +191,7 @@ class DealSampler:
             return cached
         size = len(self.suits[suit])
         free_room = self._after[suit] - sum(caps)
-        voids = self.know.voids
+        voids = self.facts.voids
         mask = SUIT_MASKS[suit]
         ranges = [range(1) if voids[h] & mask else range(min(c, size) + 1)
                   for h, c in zip(self.constrained, caps, strict=True)]
@@ -204,7 +204,7 @@ class DealSampler:
             coef = math.factorial(size) // math.factorial(rest)
             for c in counts:
                 coef //= math.factorial(c)
-            after = tuple(c - k for c, k in zip(caps, counts, strict=True))
+            after = tuple(cap - count for cap, count in zip(caps, counts, strict=True))
             ways = coef * self._ways(suit + 1, after)
             if ways:
                 out.append((counts, ways))
@@ -222,10 +222,10 @@ class DealSampler:
 
     def uniform(self, rng: random.Random) -> list[int]:
         """Holdings drawn uniformly among the deals that fit the hard facts."""
-        know = self.know
+        facts = self.facts
         rnd = rng.random
-        out = know.fixed[:]
-        out[know.seat] = know.mine
+        out = facts.fixed[:]
+        out[facts.seat] = facts.mine
         leftover: list[int] = []
         if self.constrained:
             caps = self._caps()
@@ -242,19 +242,19 @@ class DealSampler:
                         break
                 cards = sorted(cards, key=lambda _c: rnd())
                 start = 0
-                for h, k in zip(self.constrained, counts, strict=True):
-                    for card in cards[start:start + k]:
+                for h, count in zip(self.constrained, counts, strict=True):
+                    for card in cards[start:start + count]:
                         out[h] |= 1 << card
-                    start += k
+                    start += count
                 leftover += cards[start:]
-                caps = tuple(c - k for c, k in zip(caps, counts, strict=True))
+                caps = tuple(cap - count for cap, count in zip(caps, counts, strict=True))
         else:
             for cards in self.suits:
                 leftover += cards
         leftover.sort(key=lambda _c: rnd())
         start = 0
         for h in self.free:
-            room = know.capacity[h]
+            room = facts.capacity[h]
             for card in leftover[start:start + room]:
                 out[h] |= 1 << card
             start += room
@@ -277,14 +277,14 @@ class DealSampler:
 
     def weight(self, deal: list[int]) -> float:
         """How well the other seats' original hands fit their bids, 0..1."""
-        know = self.know
+        facts = self.facts
         book = self.book
         reading = self.reading
         weight = 1.0
         for s, bid in enumerate(self.bids):
-            if bid is None or s == know.seat or bid.blind:
+            if bid is None or s == facts.seat or bid.blind:
                 continue
-            hand = deal[s] | know.played_by[s]
+            hand = deal[s] | facts.played_by[s]
             if bid.nil:
                 weight *= nil_likelihood(hand, book)
             else:
