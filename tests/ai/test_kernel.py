@@ -222,10 +222,6 @@ def _index_of_winner(table: list[int]) -> int:
     return trick_winner(table, 0, len(table))
 
 
-def test_the_kernel_takes_its_trick_winner_from_the_engine() -> None:
-    assert k.trick_winner is trick_winner
-
-
 @pytest.mark.parametrize("solver", [pytest.param(native.pure("tricks"), id="pure"),
                                     pytest.param(tricks, id="in-use")])
 def test_the_trick_solvers_card_tables_are_the_engines(solver: ModuleType) -> None:

@@ -74,7 +74,7 @@ def test_a_spade_lead_from_only_spades_does_not_break_spades_under_offsuit() -> 
         assert not view.broken
         knowledge = Knowledge(view)
         for suit in (HEARTS, DIAMONDS, CLUBS):  # hearts are still out: only a read shows it
-            assert knowledge.is_void(0, suit), (seat, suit)
+            assert knowledge.prob_void(0, suit) == 1.0, (seat, suit)
             assert knowledge.voids[0] >> suit & 1
         assert not knowledge.voids[0] >> SPADES & 1
         assert voids_shown(view)[0] == facts_of(view).voids[0]

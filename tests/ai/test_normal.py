@@ -26,7 +26,6 @@ from spades.engine import (
     PlayerView,
     Rules,
     apply,
-    cards_in,
     find_preset,
     make_rules,
     new_game,
@@ -134,7 +133,7 @@ def test_blind_nil_pass_high_cards_over_and_low_cards_back() -> None:
 
 # ---------------------------------------------------------------- what the seat knows
 
-def test_knowledge_reads_voids_sure_winners_and_contracts() -> None:
+def test_knowledge_reads_voids_masters_and_contracts() -> None:
     from spades.ai.knowledge import Knowledge
 
     hands = {
@@ -146,20 +145,23 @@ def test_knowledge_reads_voids_sure_winners_and_contracts() -> None:
              "KH", "5H", "6H", "7H", "5C", "6C", "2S", "7C"]  # seat 3 trumps a club
     state = position(find_preset("partnership"), hands, [1, 2, 1, 2], plays)
     knowledge = Knowledge(player_view(state, 2))
-    assert knowledge.is_void(3, 0) and not knowledge.is_void(1, 0)  # seat 3 showed a club void
-    assert knowledge.prob_card(3, parse_card("JC")) == 0.0
-    assert 0.0 < knowledge.prob_card(1, parse_card("JC")) <= 1.0
+    clubs = 0
+    # seat 3 showed a club void; seat 1 did not
+    assert knowledge.voids[3] >> clubs & 1 and knowledge.prob_void(3, clubs) == 1.0
+    assert not knowledge.voids[1] >> clubs & 1 and knowledge.prob_void(1, clubs) < 1.0
+    jack = 1 << parse_card("JC")
+    assert knowledge.prob_any(3, jack) == 0.0
+    assert 0.0 < knowledge.prob_any(1, jack) <= 1.0
     assert knowledge.out & (1 << parse_card("JS")) and not knowledge.out & (1 << parse_card("AS"))
-    assert knowledge.is_master(parse_card("AS")) and knowledge.is_master(parse_card("KD"))
-    assert not knowledge.is_master(parse_card("QC"))  # the king of clubs is still out
-    winners = {str(c) for c in cards_in(knowledge.sure_winners())}
-    assert {"AS", "KS", "QS"} <= winners and "QC" not in winners
-    mine, theirs = knowledge.my_side, knowledge.opponent_sides()[0]
+    # masters: no card still out is higher in the suit
+    assert not knowledge.higher_out(parse_card("AS")) and not knowledge.higher_out(parse_card("KD"))
+    assert knowledge.higher_out(parse_card("QC"))  # the king of clubs is still out
+    mine, theirs = knowledge.sides  # seat 2 plays for side 0
     assert (mine.contract, mine.taken, mine.need) == (2, 2, 0)
     assert (theirs.contract, theirs.taken, theirs.need) == (4, 3, 1)
     # every hidden card is somewhere: the expected counts add up to the hands' sizes
     for seat in (0, 1, 3):
-        held = sum(knowledge.prob_card(seat, c) for c in range(54) if knowledge.out >> c & 1)
+        held = sum(knowledge.prob_any(seat, 1 << c) for c in range(54) if knowledge.out >> c & 1)
         assert abs(held - knowledge.view.hand_sizes[seat]) < 0.05
 
 
@@ -184,9 +186,12 @@ def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
     state = apply(state, given)
     assert isinstance(given, PassCards)
     knowledge = Knowledge(player_view(state, 0))
-    assert all(knowledge.prob_card(2, c) == 1.0 for c in given.cards)
-    assert knowledge.my_nil and not knowledge.partner_nil and knowledge.bags_cost
+    assert all(knowledge.prob_any(2, 1 << c) == 1.0 for c in given.cards)
+    assert knowledge.is_live_nil(0) and not knowledge.is_live_nil(2)
     partner = Knowledge(player_view(state, 2))
-    assert partner.partner_nil and not partner.my_nil
-    assert not Knowledge(player_view(state._replace(
-        rules=BLIND_PASS.with_options(bag_limit=None)), 2)).bags_cost
+    assert partner.is_live_nil(0) and not partner.is_live_nil(2)
+    # bags cost at this table (a bag is worth less than a point), and not with no bag limit
+    assert knowledge.bag_value(knowledge.sides[0]) < 1.0
+    free = Knowledge(player_view(state._replace(rules=BLIND_PASS.with_options(bag_limit=None)),
+                                 2))
+    assert free.bag_value(free.sides[0]) == 1.0

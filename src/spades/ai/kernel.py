@@ -46,7 +46,6 @@ from spades.engine import (
     legal_bids,
     legal_plays,
     penalty_at_limit,
-    trick_winner,
 )
 from spades.engine import NIL as NIL_BID
 from spades.engine import side_points as engine_side_points
@@ -75,9 +74,9 @@ class Rulebook:
     ints and tuples read in hot loops."""
 
     __slots__ = (
-        "bag_share", "bags_cost", "bids", "boston", "break_mode", "deck", "deck_mask",
-        "hand_size", "losing", "lowest_club", "n", "partner_of", "rules", "side_of", "sides",
-        "spades_break", "target", "top_spade",
+        "bag_share", "bags_cost", "bids", "break_mode", "deck", "deck_mask", "hand_size",
+        "lowest_club", "n", "partner_of", "rules", "side_of", "sides", "spades_break",
+        "top_spade",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -103,9 +102,6 @@ class Rulebook:
                           if rules.bag_limit is not None else 0.0)
         self.bags_cost = rules.bag_limit is not None and (rules.bag_penalty > 0
                                                           or rules.bag_takeback)
-        self.boston = rules.boston
-        self.target = rules.target_score
-        self.losing = rules.losing_score
 
 
 @lru_cache(maxsize=64)
@@ -690,7 +686,7 @@ __all__ = [
     "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Rulebook", "bag_penalty",
     "cards_of", "deal", "game_result", "guided_playout", "hand_points", "highest",
     "highest_rank", "legal_mask", "lowest", "lowest_rank", "play", "random_card", "random_hand",
-    "random_playout", "rulebook_of", "side_points", "trick_winner",
+    "random_playout", "rulebook_of", "side_points",
 ]
 
 
