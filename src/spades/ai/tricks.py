@@ -34,6 +34,7 @@ partition search), written for Python:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import kernel as k
 from .native import adopt
@@ -47,6 +48,11 @@ _SUIT_MASK_OF: tuple[int, ...] = tuple(_SUITS[_SUIT_OF[c]] for c in range(54))
 #: Every card above ``c``, of any suit.
 _ABOVE: tuple[int, ...] = tuple(((1 << 54) - 1) & ~((1 << (c + 1)) - 1) for c in range(54))
 _OFFSUIT, _ANY_SPADE, _VOID = k.BREAK_OFFSUIT, k.BREAK_ANY_SPADE, k.BREAK_VOID
+#: What a bound says of a test: it fails, it holds, or it leaves the test to the search
+#: (``Final``: compiled, they are constants, not module lookups)
+_NO: Final = 0
+_YES: Final = 1
+_OPEN: Final = -1
 
 
 def _runs(cards: int, others: int) -> tuple[int, ...]:
@@ -390,7 +396,9 @@ class TrickSolver:
 
     def _lead(self, target: int) -> bool:
         """Can the side take ``target`` tricks from this trick boundary on? ``self.rel``
-        is left holding the cards whose ranks the answer relied on."""
+        is left holding the cards whose ranks the answer relied on. The bounds that settle
+        it without a search are tried first (the top spades, the transposition table, the
+        quick tricks), then every distinct lead."""
         if target <= 0:
             self.rel = 0
             return True
@@ -398,51 +406,11 @@ class TrickSolver:
         if target > left:
             self.rel = 0
             return False
-        hands = self.hands
-        leader = self.leader
-        mine = self.mine
         if left == 1:  # the last trick plays itself
-            self.nodes += 1
-            n = self.n
-            best = hands[leader].bit_length() - 1
-            win = leader
-            led = _SUIT_MASK_OF[best]
-            seat = leader
-            ranked = False
-            for _ in range(n - 1):
-                seat = seat + 1 if seat + 1 < n else 0
-                card = hands[seat].bit_length() - 1
-                if (1 << card) & _SUIT_MASK_OF[best]:
-                    ranked = True
-                if card >= _SPADE:
-                    if best < _SPADE:
-                        best, win, ranked = card, seat, False
-                    elif card > best:
-                        best, win = card, seat
-                elif best < card and (1 << card) & led:
-                    best, win = card, seat
-            self.rel = 1 << best if ranked else 0
-            return mine[win]
-        # the seat with the top spade out wins a trick with each of its spades above every
-        # other seat's spades, whoever leads
-        rest = self.rest
-        spades = rest & _SPADES
-        if spades:
-            top = 1 << (spades.bit_length() - 1)
-            owner = 0
-            while not hands[owner] & top:
-                owner += 1
-            held = hands[owner] & _SPADES
-            out = spades ^ held
-            sure = held & _ABOVE[out.bit_length() - 1] if out else held
-            count = sure.bit_count()
-            if mine[owner]:
-                if count >= target:
-                    self.rel = sure
-                    return True
-            elif left - count < target:
-                self.rel = sure
-                return False
+            return self._last_trick()
+        settled = self._sure_spades(target)
+        if settled != _OPEN:
+            return settled == _YES
         first = self.first
         hint = -1
         key: tuple[int, ...] = ()
@@ -450,69 +418,139 @@ class TrickSolver:
         if not first:
             suits = self._suits()
             s0, s1, s2, s3 = suits
-            key = (leader, self.broken, s0[1], s1[1], s2[1], s3[1])
-            groups = self.table.get(key)
-            if groups is not None:
-                c0, c1, c2, c3 = s0[0], s1[0], s2[0], s3[0]
-                masks = self.masks
-                m0, m1 = masks[len(s0[2]) - 1], masks[len(s1[2]) - 1]
-                m2, m3 = masks[len(s2[2]) - 1], masks[len(s3[2]) - 1]
-                for depths, bucket in groups.items():
-                    a, b, c, d = depths
-                    e = bucket.get((c0 & m0[a], c1 & m1[b], c2 & m2[c], c3 & m3[d]))
-                    if e is not None:
-                        if e[0] >= target:
-                            self.rel = self._top(suits, depths)
-                            return True
-                        if e[1] < target:
-                            self.rel = self._top(suits, depths)
-                            return False
-                        if hint < 0:
-                            hint = e[2]
+            key = (self.leader, self.broken, s0[1], s1[1], s2[1], s3[1])
+            settled, hint = self._recall(key, suits, target)
+            if settled != _OPEN:
+                return settled == _YES
         lowest_club = first and self.book.lowest_club
         if not lowest_club:
-            quick, used = self._quick(leader)
-            need = target if mine[leader] else left - target + 1
-            if quick < need:
-                # or lead low to a partner's winner and let the partner cash its own
-                h = hands[leader]
-                side_cards = h & _NON_SPADES
-                # (a leader left with only spades after the lead would ruff the partner)
-                if side_cards and (not h & _SPADES or side_cards & (side_cards - 1)):
-                    for p in self.partners[leader]:
-                        more, cards = self._quick(p)
-                        if more > quick:
-                            entry = self._entry(leader, p, side_cards)
-                            if entry:
-                                quick, used = more, cards | entry
-            if mine[leader]:
-                if quick >= target:
-                    self.rel = used
-                    return True
-            elif left - quick < target:
-                self.rel = used
-                return False
+            settled = self._quick_bound(target)
+            if settled != _OPEN:
+                return settled == _YES
         self.nodes += 1
+        return self._search_leads(target, lowest_club, key, suits, hint)
+
+    def _last_trick(self) -> bool:
+        """The last trick, each seat's one card played: does the side win it?"""
+        self.nodes += 1
+        hands = self.hands
+        leader = self.leader
+        n = self.n
+        best = hands[leader].bit_length() - 1
+        win = leader
+        led = _SUIT_MASK_OF[best]
+        seat = leader
+        ranked = False
+        for _ in range(n - 1):
+            seat = seat + 1 if seat + 1 < n else 0
+            card = hands[seat].bit_length() - 1
+            if (1 << card) & _SUIT_MASK_OF[best]:
+                ranked = True
+            if card >= _SPADE:
+                if best < _SPADE:
+                    best, win, ranked = card, seat, False
+                elif card > best:
+                    best, win = card, seat
+            elif best < card and (1 << card) & led:
+                best, win = card, seat
+        self.rel = 1 << best if ranked else 0
+        return self.mine[win]
+
+    def _sure_spades(self, target: int) -> int:
+        """``_YES`` or ``_NO`` when the sure spade tricks settle the test, else ``_OPEN``:
+        the seat with the top spade out wins a trick with each of its spades above every
+        other seat's spades, whoever leads."""
+        spades = self.rest & _SPADES
+        if not spades:
+            return _OPEN
+        hands = self.hands
+        top = 1 << (spades.bit_length() - 1)
+        owner = 0
+        while not hands[owner] & top:
+            owner += 1
+        held = hands[owner] & _SPADES
+        out = spades ^ held
+        sure = held & _ABOVE[out.bit_length() - 1] if out else held
+        count = sure.bit_count()
+        if self.mine[owner]:
+            if count >= target:
+                self.rel = sure
+                return _YES
+        elif self.left - count < target:
+            self.rel = sure
+            return _NO
+        return _OPEN
+
+    def _recall(self, key: tuple[int, ...], suits: list[tuple[int, int, tuple[int, ...]]],
+                target: int) -> tuple[int, int]:
+        """What the transposition table holds for this position: (``_YES`` or ``_NO`` when
+        an entry's bounds settle the test, else ``_OPEN``; the card that decided a position
+        like this one before, or -1)."""
+        hint = -1
+        groups = self.table.get(key)
+        if groups is None:
+            return _OPEN, hint
+        s0, s1, s2, s3 = suits
+        c0, c1, c2, c3 = s0[0], s1[0], s2[0], s3[0]
+        masks = self.masks
+        m0, m1 = masks[len(s0[2]) - 1], masks[len(s1[2]) - 1]
+        m2, m3 = masks[len(s2[2]) - 1], masks[len(s3[2]) - 1]
+        for depths, bucket in groups.items():
+            a, b, c, d = depths
+            e = bucket.get((c0 & m0[a], c1 & m1[b], c2 & m2[c], c3 & m3[d]))
+            if e is not None:
+                if e[0] >= target:
+                    self.rel = self._top(suits, depths)
+                    return _YES, hint
+                if e[1] < target:
+                    self.rel = self._top(suits, depths)
+                    return _NO, hint
+                if hint < 0:
+                    hint = e[2]
+        return _OPEN, hint
+
+    def _quick_bound(self, target: int) -> int:
+        """``_YES`` or ``_NO`` when the quick tricks of the leader's side settle the test,
+        else ``_OPEN``."""
+        leader = self.leader
+        left = self.left
+        mine = self.mine
+        quick, used = self._quick(leader)
+        need = target if mine[leader] else left - target + 1
+        if quick < need:
+            # or lead low to a partner's winner and let the partner cash its own
+            h = self.hands[leader]
+            side_cards = h & _NON_SPADES
+            # (a leader left with only spades after the lead would ruff the partner)
+            if side_cards and (not h & _SPADES or side_cards & (side_cards - 1)):
+                for p in self.partners[leader]:
+                    more, cards = self._quick(p)
+                    if more > quick:
+                        entry = self._entry(leader, p, side_cards)
+                        if entry:
+                            quick, used = more, cards | entry
+        if mine[leader]:
+            if quick >= target:
+                self.rel = used
+                return _YES
+        elif left - quick < target:
+            self.rel = used
+            return _NO
+        return _OPEN
+
+    def _search_leads(self, target: int, lowest_club: bool, key: tuple[int, ...],
+                      suits: list[tuple[int, int, tuple[int, ...]]], hint: int) -> bool:
+        """Try the leader's distinct legal leads (``hint`` first, then by
+        ``_order_leads``) until one answers the test for the side to lead; store the
+        answer in the transposition table under ``key`` (none on the first trick)."""
+        hands = self.hands
+        leader = self.leader
+        left = self.left
+        first = self.first
+        rest = self.rest
         h = hands[leader]
-        legal = h
-        if lowest_club:
-            club = rest & _SUITS[0]
-            club &= -club
-            if club & h:
-                legal = club
-            elif not self.broken:
-                legal = h & _NON_SPADES or h
-        elif not self.broken:
-            legal = h & _NON_SPADES or h
-        others = rest ^ h
-        moves: Sequence[int] = _runs(legal, others)
-        if len(moves) > 1:
-            ordered = self._order_leads(leader, moves, others)
-            if hint in ordered:  # the card that decided a position like this one before
-                ordered.remove(hint)
-                ordered.insert(0, hint)
-            moves = ordered
-        maximise = mine[leader]
+        moves = self._leads(lowest_club, hint)
+        maximise = self.mine[leader]
         packed = self.packed
         bits = self.bits[leader]
         broken = self.broken
@@ -549,6 +587,33 @@ class TrickSolver:
         self.rel = rel
         return result
 
+    def _leads(self, lowest_club: bool, hint: int) -> Sequence[int]:
+        """The leader's distinct legal leads, in the order to try them: ``hint`` first,
+        then as ``_order_leads`` ranks them. ``lowest_club``: the hand's first lead, which
+        must be the lowest club out when the leader holds it."""
+        leader = self.leader
+        rest = self.rest
+        h = self.hands[leader]
+        legal = h
+        if lowest_club:
+            club = rest & _SUITS[0]
+            club &= -club
+            if club & h:
+                legal = club
+            elif not self.broken:
+                legal = h & _NON_SPADES or h
+        elif not self.broken:
+            legal = h & _NON_SPADES or h
+        others = rest ^ h
+        moves: Sequence[int] = _runs(legal, others)
+        if len(moves) > 1:
+            ordered = self._order_leads(leader, moves, others)
+            if hint in ordered:  # the card that decided a position like this one before
+                ordered.remove(hint)
+                ordered.insert(0, hint)
+            moves = ordered
+        return moves
+
     def _order_leads(self, leader: int, moves: Sequence[int], others: int) -> list[int]:
         """Boss cards first, then low cards to a partner's boss, then the rest, low first."""
         hands = self.hands
@@ -572,39 +637,20 @@ class TrickSolver:
 
     def _follow(self, seat: int, played: int, led: int, win_card: int, win_seat: int,
                 on_table: int, target: int) -> bool:
+        """Can the side take ``target`` tricks with ``seat`` to play to the trick on the
+        table (``on_table``, led in the suit ``led``, a mask, ``win_card`` of ``win_seat``
+        winning it so far, ``played`` cards in)? ``self.rel`` as for ``_lead``."""
         self.nodes += 1
         hands = self.hands
         h = hands[seat]
-        legal = h & led or h
         rest = self.rest
-        others = (rest ^ h) | on_table
         if win_card >= _SPADE:
             beat = _ABOVE[win_card] & _SPADES
         else:
             beat = (_ABOVE[win_card] & led) | _SPADES
-        winners = legal & beat
-        losers = legal ^ winners
+        moves = self._follows(seat, played, led, beat, win_seat, (rest ^ h) | on_table)
         mine = self.mine
         n = self.n
-        safe = mine[win_seat] == mine[seat]
-        if safe and winners and played < n - 1:
-            # the partner's card wins unless a later opponent beats it
-            later = seat
-            for _ in range(n - 1 - played):
-                later = later + 1 if later + 1 < n else 0
-                if mine[later] != mine[seat]:
-                    o = hands[later]
-                    if o & led & beat or (not o & led and o & beat):
-                        safe = False
-                        break
-        if not winners:
-            moves = _runs(losers, others)
-        elif not losers:
-            moves = _runs(winners, others)
-        elif safe:
-            moves = _runs(losers, others) + _runs(winners, others)
-        else:
-            moves = _runs(winners, others) + _runs(losers, others)
         maximise = mine[seat]
         last = played == n - 1
         broken = self.broken
@@ -631,19 +677,11 @@ class TrickSolver:
             else:
                 wc, ws = win_card, win_seat
             if last:
-                leader, left = self.leader, self.left
-                self.leader = ws
-                self.left = left - 1
-                r = self._lead(target - 1 if mine[ws] else target)
-                self.leader, self.left = leader, left
-                found = self.rel
-                same = (on_table | bit) & _SUIT_MASK_OF[wc]
-                if same & (same - 1):  # the trick went to the highest of its suit
-                    found |= 1 << wc
+                r = self._next_trick(ws, wc, on_table | bit, target)
             else:
                 r = self._follow(seat + 1 if seat + 1 < n else 0, played + 1, led, wc, ws,
                                  on_table | bit, target)
-                found = self.rel
+            found = self.rel
             self.broken = broken
             packed[suit] = before
             if r == maximise:
@@ -655,6 +693,53 @@ class TrickSolver:
         self.rest = rest
         self.rel = rel
         return result
+
+    def _next_trick(self, winner: int, won_with: int, trick: int, target: int) -> bool:
+        """The trick ``trick`` (a mask) is complete, won by ``winner`` with ``won_with``: can
+        the side take ``target`` tricks counting it? ``self.rel`` as for ``_lead``, with
+        the winning card when the trick went to the highest card of its suit."""
+        leader, left = self.leader, self.left
+        self.leader = winner
+        self.left = left - 1
+        result = self._lead(target - 1 if self.mine[winner] else target)
+        self.leader, self.left = leader, left
+        same = trick & _SUIT_MASK_OF[won_with]
+        if same & (same - 1):  # the trick went to the highest of its suit
+            self.rel |= 1 << won_with
+        return result
+
+    def _follows(self, seat: int, played: int, led: int, beat: int, win_seat: int,
+                 others: int) -> tuple[int, ...]:
+        """The distinct cards ``seat`` may play to the trick, in the order to try them:
+        the cheapest that wins first when an opponent is winning the trick, the cheapest
+        that loses first when a partner is and no later opponent can beat it (``beat``:
+        the cards that would win it, ``others``: the cards held elsewhere or on the
+        table)."""
+        hands = self.hands
+        h = hands[seat]
+        legal = h & led or h
+        winners = legal & beat
+        losers = legal ^ winners
+        mine = self.mine
+        n = self.n
+        safe = mine[win_seat] == mine[seat]
+        if safe and winners and played < n - 1:
+            # the partner's card wins unless a later opponent beats it
+            later = seat
+            for _ in range(n - 1 - played):
+                later = later + 1 if later + 1 < n else 0
+                if mine[later] != mine[seat]:
+                    o = hands[later]
+                    if o & led & beat or (not o & led and o & beat):
+                        safe = False
+                        break
+        if not winners:
+            return _runs(losers, others)
+        if not losers:
+            return _runs(winners, others)
+        if safe:
+            return _runs(losers, others) + _runs(winners, others)
+        return _runs(winners, others) + _runs(losers, others)
 
 
 def _run_of(card: int, cards: int, others: int) -> int:
