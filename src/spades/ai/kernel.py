@@ -324,65 +324,67 @@ class Evaluator:
 
 def random_playout(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> list[int]:
     """Play the hand out with uniformly random legal cards; the final trick counts."""
+    while pos.left:
+        if pos.trick or (pos.first and book.lowest_club):
+            # the trick on the table, or the hand's opening lead: through the general path
+            play(book, pos, random_card(legal_mask(book, pos), rnd))
+        else:
+            random_trick(book, pos, rnd)
+    return pos.tricks
+
+
+def random_trick(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> None:
+    """One whole trick from the lead with uniformly random legal cards, ``play`` and
+    ``random_card`` written out (the lead not the hand's first under a lowest-club rule)."""
     n = book.n
     hands = pos.hands
-    tricks = pos.tricks
-    while pos.left:
-        if pos.trick:  # finish the trick on the table through the general path
-            play(book, pos, random_card(legal_mask(book, pos), rnd))
-            continue
-        leader = pos.leader
-        if pos.first and book.lowest_club:
-            play(book, pos, random_card(legal_mask(book, pos), rnd))
-            continue
-        # a whole trick, inlined
-        h = hands[leader]
-        m = h if pos.broken else (h & NON_SPADES or h)
+    leader = pos.leader
+    h = hands[leader]
+    m = h if pos.broken else (h & NON_SPADES or h)
+    skip = int(rnd() * m.bit_count())
+    while skip:
+        m &= m - 1
+        skip -= 1
+    card = (m & -m).bit_length() - 1
+    hands[leader] = h ^ (1 << card)
+    played = pos.played | (1 << card)
+    mode = book.break_mode
+    broken = pos.broken or (card >= SPADE and mode != BREAK_OFFSUIT)
+    led = SUIT_MASK_OF[card]
+    best = card
+    win = leader
+    seat = leader
+    for _ in range(n - 1):
+        seat = seat + 1 if seat + 1 < n else 0
+        h = hands[seat]
+        m = h & led or h
         skip = int(rnd() * m.bit_count())
         while skip:
             m &= m - 1
             skip -= 1
-        card = (m & -m).bit_length() - 1
-        hands[leader] = h ^ (1 << card)
-        played = pos.played | (1 << card)
-        mode = book.break_mode
-        broken = pos.broken or (card >= SPADE and mode != BREAK_OFFSUIT)
-        led = SUIT_MASK_OF[card]
-        best = card
-        win = leader
-        seat = leader
-        for _ in range(n - 1):
-            seat = seat + 1 if seat + 1 < n else 0
-            h = hands[seat]
-            m = h & led or h
-            skip = int(rnd() * m.bit_count())
-            while skip:
-                m &= m - 1
-                skip -= 1
-            bit = m & -m
-            card = bit.bit_length() - 1
-            hands[seat] = h ^ bit
-            played |= bit
-            if card >= SPADE:
-                if not broken and (mode == BREAK_ANY_SPADE or not led & bit):
+        bit = m & -m
+        card = bit.bit_length() - 1
+        hands[seat] = h ^ bit
+        played |= bit
+        if card >= SPADE:
+            if not broken and (mode == BREAK_ANY_SPADE or not led & bit):
+                broken = True
+            if best < SPADE or card > best:
+                best = card
+                win = seat
+        else:
+            if not bit & led:
+                if mode == BREAK_VOID:
                     broken = True
-                if best < SPADE or card > best:
-                    best = card
-                    win = seat
-            else:
-                if not bit & led:
-                    if mode == BREAK_VOID:
-                        broken = True
-                elif best < card:
-                    best = card
-                    win = seat
-        tricks[win] += 1
-        pos.leader = pos.turn = win
-        pos.played = played
-        pos.broken = broken
-        pos.first = False
-        pos.left -= 1
-    return tricks
+            elif best < card:
+                best = card
+                win = seat
+    pos.tricks[win] += 1
+    pos.leader = pos.turn = win
+    pos.played = played
+    pos.broken = broken
+    pos.first = False
+    pos.left -= 1
 
 
 def deal(book: Rulebook, rng: random.Random) -> list[int]:
@@ -552,6 +554,7 @@ class Guide:
         return False
 
     def choose(self, pos: Position, rnd: Callable[[], float]) -> int:
+        """The card the seat to act plays in a playout (see the class)."""
         book = self.book
         legal = legal_mask(book, pos)
         if not legal & (legal - 1):
@@ -565,9 +568,19 @@ class Guide:
             return self._nil_card(pos, legal)
         partner = book.partner_of[seat]
         covering = partner >= 0 and self.nil[partner] and not tricks[partner]
-        trick = pos.trick
-        if not trick:
+        if not pos.trick:
             return self._lead(pos, legal, live, covering, rnd)
+        return self._follow(pos, legal, live, covering, rnd)
+
+    def _follow(self, pos: Position, legal: int, live: int, covering: bool,
+                rnd: Callable[[], float]) -> int:
+        """A card to the trick on the table (``live``: the cards the seat has not seen;
+        ``covering``: its partner is a live nil bidder)."""
+        book = self.book
+        seat = pos.turn
+        tricks = pos.tricks
+        partner = book.partner_of[seat]
+        trick = pos.trick
         n = book.n
         w = pos.win_card
         ws = pos.win_seat
@@ -686,7 +699,7 @@ __all__ = [
     "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Rulebook", "bag_penalty",
     "cards_of", "deal", "game_result", "guided_playout", "hand_points", "highest",
     "highest_rank", "legal_mask", "lowest", "lowest_rank", "play", "random_card", "random_hand",
-    "random_playout", "rulebook_of", "side_points",
+    "random_playout", "random_trick", "rulebook_of", "side_points",
 ]
 
 
