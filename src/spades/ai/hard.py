@@ -396,16 +396,10 @@ class HardPlayer:
         moves = distinct_cards(view)
         if len(moves) == 1:
             return legal[moves[0]]
-        left = max(view.hand_sizes)
         live = _live_nils(view)
-        side_of = view.rules.side_of
-        exact = left <= self.solve_tricks or (left <= self.nil_solve_tricks and any(
-            side_of[seat] != side_of[view.seat] for seat in live))  # an opponent's nil
+        exact, budget = self._card_budget(view, live)
         search = _MoveSearch(moves)
         used = solved = 0
-        budget = self.iterations
-        if live:  # one card may make or break 200 points: search longer
-            budget = max(1, round(budget * self.nil_search))
         while used < budget:
             holdings = sampler.sample(r)
             pos = _position(view, holdings, bids, nils)
@@ -417,19 +411,26 @@ class HardPlayer:
                 if sampler.certain or solved == self.solve_deals:
                     used = budget
             else:
-                seed = r.getrandbits(32)
-                values = []
-                for card in search.active:
-                    p = pos.copy()
-                    k.play(book, p, card)
-                    values.append(evaluate(k.guided_playout(
-                        book, p, guide, random.Random(seed).random)))
+                values = _playout_values(book, pos, search.active, evaluate, guide,
+                                         r.getrandbits(32))
                 used += len(search.active)
             search.add(values)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         ducking = view.seat in live  # the seat's own nil is alive
         return legal[search.habitual(self.tolerance, highest=ducking)]
+
+    def _card_budget(self, view: PlayerView, live: list[int]) -> tuple[bool, int]:
+        """(whether the sampled deals are solved exactly, the playouts a card decision
+        may use) with the live nils ``live`` at the table."""
+        left = max(view.hand_sizes)
+        side_of = view.rules.side_of
+        exact = left <= self.solve_tricks or (left <= self.nil_solve_tricks and any(
+            side_of[seat] != side_of[view.seat] for seat in live))  # an opponent's nil
+        budget = self.iterations
+        if live:  # one card may make or break 200 points: search longer
+            budget = max(1, round(budget * self.nil_search))
+        return exact, budget
 
     def _guided_fallback(self, view: PlayerView, r: random.Random,
                          legal: dict[int, Play]) -> Action:
@@ -448,16 +449,11 @@ class HardPlayer:
         score wins. A first probe (a fifth of the budget) finds how many tricks the hand
         takes on these deals, and the candidates are the bids nearest that, and nil."""
         book = k.rulebook_of(view.rules)
-        rules = view.rules
         legal = [a for a in view.legal if isinstance(a, Bid)]
         if BLIND_NIL in legal and self._wants_blind_nil(view):
             return BLIND_NIL
         plain = [b for b in legal if not b.nil]
         mine = view.hand_mask
-        nil_ok = NIL in legal and (rules.suicide or not plain
-                                   or nil_likelihood(mine, book) >= 0.05)
-        if plain and nil_breaks_bag_limit(view):
-            nil_ok = False  # well ahead: a failed nil's bags would bring the penalty
         if not plain:
             return NIL if NIL in legal else legal[0]
         try:
@@ -466,6 +462,21 @@ class HardPlayer:
             return _bid_window(plain, estimate_tricks(mine, book))[0]
         guess = estimate_tricks(mine, book)
         first = _bid_window(plain, guess)[:1]
+        probe, rounds = self._probe(view, sampler, first, r, deadline)
+        self.last_probe = probe
+        candidates = _bid_window(plain, probe)
+        nil_ok = _nil_candidate(view, legal, book)
+        if nil_ok:
+            candidates.append(NIL)
+        if len(candidates) == 1:
+            return _cover(view, plain, candidates[0], self.cover_shade)
+        best = self._bid_search(view, sampler, candidates, nil_ok, rounds, r, deadline)
+        return _cover(view, plain, candidates[best], self.cover_shade)
+
+    def _probe(self, view: PlayerView, sampler: DealSampler, first: list[Bid],
+               r: random.Random, deadline: float | None) -> tuple[float, int]:
+        """(the mean tricks the seat takes with the bid ``first`` over a fifth of the
+        budget's sampled deals, the deals played)."""
         taken = 0
         rounds = 0
         probe_end = None if deadline is None else (
@@ -477,14 +488,16 @@ class HardPlayer:
             rounds += 1
             if probe_end is not None and time.perf_counter() > probe_end:
                 break
-        probe = self.last_probe = taken / rounds
-        candidates = _bid_window(plain, probe)
-        if nil_ok:
-            candidates.append(NIL)
-        if len(candidates) == 1:
-            return _cover(view, plain, candidates[0], self.cover_shade)
+        return taken / rounds, rounds
+
+    def _bid_search(self, view: PlayerView, sampler: DealSampler, candidates: list[Bid],
+                    nil_ok: bool, used: int, r: random.Random,
+                    deadline: float | None) -> int:
+        """The index of the candidate bid with the best mean value over the sampled deals
+        (nil last when ``nil_ok``; ``used``: the playouts the budget has spent already)."""
+        rules = view.rules
+        mine = view.hand_mask
         search = _MoveSearch(list(range(len(candidates))))
-        used = rounds
         nil_index = len(candidates) - 1 if nil_ok else -1
         nil_made = nil_tried = 0
         credit = self.nil_saved * 2 * rules.nil_value
@@ -506,7 +519,7 @@ class HardPlayer:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         self.last_nil = (nil_made, nil_tried) if nil_ok else None
-        return _cover(view, plain, candidates[search.best()], self.cover_shade)
+        return search.best()
 
     def _bid_playouts(self, view: PlayerView, holdings: list[int], bids_tried: list[Bid],
                       seed: int) -> tuple[list[float], list[int]]:
@@ -703,6 +716,18 @@ def distinct_cards(view: PlayerView) -> list[int]:
     return out
 
 
+def _playout_values(book: k.Rulebook, pos: k.Position, cards: list[int],
+                    evaluate: k.Evaluator, guide: k.Guide, seed: int) -> list[float]:
+    """The value of each card played from ``pos`` and the hand played out by ``guide``,
+    every playout from the same ``seed`` (common random numbers)."""
+    values = []
+    for card in cards:
+        p = pos.copy()
+        k.play(book, p, card)
+        values.append(evaluate(k.guided_playout(book, p, guide, random.Random(seed).random)))
+    return values
+
+
 def _bids_of(view: PlayerView) -> tuple[list[int], list[int]]:
     bids = [b.tricks if b is not None else 0 for b in view.bids]
     nils = [(k.BLIND if b.blind else k.NIL) if b is not None and b.nil else k.PLAIN
@@ -726,6 +751,16 @@ def _position(view: PlayerView, holdings: list[int], bids: list[int],
 
 def _first_leader(view: PlayerView, holdings: list[int]) -> int:
     return first_leader(view.rules, view.dealer, holdings[:view.rules.players])
+
+
+def _nil_candidate(view: PlayerView, legal: list[Bid], book: k.Rulebook) -> bool:
+    """Is nil worth trying beside the plain bids: legal, not far from a hand bid nil (or
+    suicide), and not for a side well ahead whose bags it would bring to the limit?"""
+    rules = view.rules
+    nil_ok = NIL in legal and (rules.suicide or nil_likelihood(view.hand_mask, book) >= 0.05)
+    if nil_breaks_bag_limit(view):
+        nil_ok = False  # well ahead: a failed nil's bags would bring the penalty
+    return nil_ok
 
 
 def _bid_window(plain: list[Bid], guess: float) -> list[Bid]:
