@@ -286,11 +286,11 @@ def _laws_playout(rules: Rules, hands: list[int], leader: int, table: list[int],
        stack=st.booleans())
 def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, cards: int,
                                          stack: bool) -> None:
-    """``random_playout`` writes legal plays, spades breaking and the trick winner inline
-    for speed: from a random position (``cards`` played at random, any trick on the table;
-    with ``stack`` the first leader dealt the spades, so that spades are led from hands of
-    nothing else), fed the same random numbers as a playout by the engine's laws, it takes
-    the same tricks and breaks spades alike."""
+    """``random_playout`` (its ``random_trick``) writes legal plays, spades breaking and the
+    trick winner inline for speed: from a random position (``cards`` played at random, any
+    trick on the table; with ``stack`` the first leader dealt the spades, so that spades are
+    led from hands of nothing else), fed the same random numbers as a playout by the
+    engine's laws, it takes the same tricks and breaks spades alike."""
     book = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(seed)

@@ -5,10 +5,10 @@ cards per decision, so it uses this lean, mutable ``Position`` instead. A ``Rule
 ``Rules`` value compiled once for it (every ``spades_break``, ``failed_nil``, bag and moon
 option, as plain ints and tuples). The rules themselves are the engine's laws
 (``spades.engine.laws``: legal plays, spades broken, the trick winner, the first lead, the
-end of the game) and its scoring; only the inner loops (``play`` and ``random_playout``)
-write the trick winner and spades breaking out inline for speed, and
-``tests/ai/test_kernel.py`` checks them against the laws for every preset and every
-``spades_break`` rule.
+end of the game) and its scoring; only the inner loops (``play``, and ``random_trick`` for
+``random_playout``) write the trick winner and spades breaking out inline for speed (and
+``random_trick`` the legal plays), and ``tests/ai/test_kernel.py`` checks them against the
+laws for every preset and every ``spades_break`` rule.
 
 Cards are the engine's indices (clubs 0-12, diamonds 13-25, hearts 26-38, spades 39-51, the
 jokers 52-53 as the two top spades), so within one suit, and across spades and jokers, a
