@@ -408,9 +408,26 @@ class TrickSolver:
             return False
         if left == 1:  # the last trick plays itself
             return self._last_trick()
-        settled = self._sure_spades(target)
-        if settled != _OPEN:
-            return settled == _YES
+        # the seat with the top spade out wins a trick with each of its spades above every
+        # other seat's spades, whoever leads
+        spades = self.rest & _SPADES
+        if spades:
+            hands = self.hands
+            top = 1 << (spades.bit_length() - 1)
+            owner = 0
+            while not hands[owner] & top:
+                owner += 1
+            held = hands[owner] & _SPADES
+            out = spades ^ held
+            sure = held & _ABOVE[out.bit_length() - 1] if out else held
+            count = sure.bit_count()
+            if self.mine[owner]:
+                if count >= target:
+                    self.rel = sure
+                    return True
+            elif left - count < target:
+                self.rel = sure
+                return False
         first = self.first
         hint = -1
         key: tuple[int, ...] = ()
@@ -455,31 +472,6 @@ class TrickSolver:
                 best, win = card, seat
         self.rel = 1 << best if ranked else 0
         return self.mine[win]
-
-    def _sure_spades(self, target: int) -> int:
-        """``_YES`` or ``_NO`` when the sure spade tricks settle the test, else ``_OPEN``:
-        the seat with the top spade out wins a trick with each of its spades above every
-        other seat's spades, whoever leads."""
-        spades = self.rest & _SPADES
-        if not spades:
-            return _OPEN
-        hands = self.hands
-        top = 1 << (spades.bit_length() - 1)
-        owner = 0
-        while not hands[owner] & top:
-            owner += 1
-        held = hands[owner] & _SPADES
-        out = spades ^ held
-        sure = held & _ABOVE[out.bit_length() - 1] if out else held
-        count = sure.bit_count()
-        if self.mine[owner]:
-            if count >= target:
-                self.rel = sure
-                return _YES
-        elif self.left - count < target:
-            self.rel = sure
-            return _NO
-        return _OPEN
 
     def _recall(self, key: tuple[int, ...], suits: list[tuple[int, int, tuple[int, ...]]],
                 target: int) -> tuple[int, int]:
@@ -540,16 +532,28 @@ class TrickSolver:
 
     def _search_leads(self, target: int, lowest_club: bool, key: tuple[int, ...],
                       suits: list[tuple[int, int, tuple[int, ...]]], hint: int) -> bool:
-        """Try the leader's distinct legal leads (``hint`` first, then by
-        ``_order_leads``) until one answers the test for the side to lead; store the
-        answer in the transposition table under ``key`` (none on the first trick)."""
+        """Try the leader's distinct legal leads (``hint`` first, then by ``_order_leads``;
+        ``lowest_club``: the hand's first lead under that rule) until one answers the test
+        for the side to lead; store the answer in the transposition table under ``key``
+        (none on the first trick)."""
         hands = self.hands
         leader = self.leader
         left = self.left
         first = self.first
         rest = self.rest
         h = hands[leader]
-        moves = self._leads(lowest_club, hint)
+        if lowest_club:
+            legal = self._opening_leads(h)
+        else:
+            legal = h if self.broken else h & _NON_SPADES or h
+        others = rest ^ h
+        moves: Sequence[int] = _runs(legal, others)
+        if len(moves) > 1:
+            ordered = self._order_leads(leader, moves, others)
+            if hint in ordered:  # the card that decided a position like this one before
+                ordered.remove(hint)
+                ordered.insert(0, hint)
+            moves = ordered
         maximise = self.mine[leader]
         packed = self.packed
         bits = self.bits[leader]
@@ -587,32 +591,17 @@ class TrickSolver:
         self.rel = rel
         return result
 
-    def _leads(self, lowest_club: bool, hint: int) -> Sequence[int]:
-        """The leader's distinct legal leads, in the order to try them: ``hint`` first,
-        then as ``_order_leads`` ranks them. ``lowest_club``: the hand's first lead, which
-        must be the lowest club out when the leader holds it."""
-        leader = self.leader
-        rest = self.rest
-        h = self.hands[leader]
-        legal = h
-        if lowest_club:
-            club = rest & _SUITS[0]
-            club &= -club
-            if club & h:
-                legal = club
-            elif not self.broken:
-                legal = h & _NON_SPADES or h
-        elif not self.broken:
-            legal = h & _NON_SPADES or h
-        others = rest ^ h
-        moves: Sequence[int] = _runs(legal, others)
-        if len(moves) > 1:
-            ordered = self._order_leads(leader, moves, others)
-            if hint in ordered:  # the card that decided a position like this one before
-                ordered.remove(hint)
-                ordered.insert(0, hint)
-            moves = ordered
-        return moves
+    def _opening_leads(self, h: int) -> int:
+        """The leads of ``h`` on the hand's first trick under a lowest-club rule: the
+        lowest club out when it holds it, else any card but a spade (unless spades are
+        broken or it holds nothing else)."""
+        club = self.rest & _SUITS[0]
+        club &= -club
+        if club & h:
+            return club
+        if not self.broken:
+            return h & _NON_SPADES or h
+        return h
 
     def _order_leads(self, leader: int, moves: Sequence[int], others: int) -> list[int]:
         """Boss cards first, then low cards to a partner's boss, then the rest, low first."""
