@@ -30,14 +30,14 @@ from spades.engine import apply, find_preset, new_game, player_view
 
 
 def kernel_hands(seconds: float, preset: str, seed: int) -> float:
-    t = kernel.table_of(find_preset(preset))
+    book = kernel.rulebook_of(find_preset(preset))
     rng = random.Random(seed)
     done = 0
     start = time.perf_counter()
     end = start + seconds
     while time.perf_counter() < end:
         for _ in range(50):
-            kernel.random_hand(t, rng)
+            kernel.random_hand(book, rng)
         done += 50
     return done / (time.perf_counter() - start)
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spades.ai.arena import parse_contender, parse_field
-from spades.ai.kernel import table_of
+from spades.ai.kernel import rulebook_of
 from spades.ai.reading import NilReading, kind_of
 from spades.ai.sampler import estimate_tricks, nil_likelihood
 from spades.engine import Bid, Look, Phase, apply, find_preset, new_game, player_view
@@ -162,7 +162,7 @@ def auction(args: tuple[str, str, int, str]) -> list[Row]:
     """One deal's bidding with a random style at each seat."""
     preset, styles, index, seed = args
     rules = find_preset(preset)
-    t = table_of(rules)
+    book = rulebook_of(rules)
     names = styles.split(";")
     pick = random.Random(f"{seed}/styles/{index}")
     seats = [pick.choice(names) for _ in range(rules.players)]
@@ -180,8 +180,8 @@ def auction(args: tuple[str, str, int, str]) -> list[Row]:
                 partner = rules.partner_of[seat]
                 before = None if partner is None else view.bids[partner]
                 hand = view.hand_mask
-                rows.append(Row(seats[seat], seat, position, estimate_tricks(hand, t),
-                                action.tricks, action.nil, nil_likelihood(hand, t),
+                rows.append(Row(seats[seat], seat, position, estimate_tricks(hand, book),
+                                action.tricks, action.nil, nil_likelihood(hand, book),
                                 before is not None and before.nil))
             position += 1
         state = apply(state, action)

@@ -30,12 +30,12 @@ from spades.ai.tricks import TrickSolver
 from spades.engine import find_preset
 
 
-def position(t: kernel.Table, rng: random.Random, left: int) -> kernel.Position:
-    n = t.n
-    pos = kernel.Position(hands=kernel.deal(t, rng), leader=rng.randrange(n), tricks=[0] * n,
+def position(book: kernel.Rulebook, rng: random.Random, left: int) -> kernel.Position:
+    n = book.n
+    pos = kernel.Position(hands=kernel.deal(book, rng), leader=rng.randrange(n), tricks=[0] * n,
                           bids=[1] * n, nils=[kernel.PLAIN] * n, players=n)
-    for _ in range((t.hand_size - left) * n):
-        kernel.play(t, pos, kernel.random_card(kernel.legal_mask(t, pos), rng.random))
+    for _ in range((book.hand_size - left) * n):
+        kernel.play(book, pos, kernel.random_card(kernel.legal_mask(book, pos), rng.random))
     return pos
 
 
@@ -50,23 +50,23 @@ def quantile(values: list[float], q: float) -> float:
 SLOW: tuple[tuple[int, int], ...] = ((1, 3), (1, 7))
 
 
-def positions(t: kernel.Table, left: int, seed: int, deals: int) -> list[kernel.Position]:
+def positions(book: kernel.Rulebook, left: int, seed: int, deals: int) -> list[kernel.Position]:
     rng = random.Random(f"bench-solver/{seed}/{left}")
-    return [position(t, rng, min(left, t.hand_size)) for _ in range(deals)]
+    return [position(book, rng, min(left, book.hand_size)) for _ in range(deals)]
 
 
 def run(preset: str, left: int, deals: int, seed: int, *, each: bool = False,
         only: tuple[tuple[int, int], ...] = ()) -> None:
-    t = kernel.table_of(find_preset(preset))
+    book = kernel.rulebook_of(find_preset(preset))
     if only:
-        named = [(f"{s}/{d}", positions(t, left, s, d + 1)[d]) for s, d in only]
+        named = [(f"{s}/{d}", positions(book, left, s, d + 1)[d]) for s, d in only]
     else:
-        named = [(str(d), p) for d, p in enumerate(positions(t, left, seed, deals))]
+        named = [(str(d), p) for d, p in enumerate(positions(book, left, seed, deals))]
     walls: list[float] = []
     cpus: list[float] = []
     nodes: list[int] = []
     for name, pos in named:
-        solver = TrickSolver(t, t.side_of[pos.turn])
+        solver = TrickSolver(book, book.side_of[pos.turn])
         wall, cpu = time.perf_counter(), time.process_time()
         count = solver.tricks(pos)
         walls.append(time.perf_counter() - wall)

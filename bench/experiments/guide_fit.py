@@ -71,19 +71,19 @@ class Outcome:
     taken: int
 
 
-def situation(t: k.Table, pos: k.Position) -> str | None:
+def situation(book: k.Rulebook, pos: k.Position) -> str | None:
     """The situation of the seat to play, or None when it is not one: neither on lead nor
     second to play, a nil alive at the table, not wanting tricks, or no choice (on lead
     between a spade and another suit; in second seat between winning and playing under)."""
     if len(pos.trick) > 1:
         return None
-    guide = k.Guide(t, pos.bids, pos.nils, eps=0.0)
-    if any(guide.nil[s] and not pos.tricks[s] for s in range(t.n)):
+    guide = k.Guide(book, pos.bids, pos.nils, eps=0.0)
+    if any(guide.nil[s] and not pos.tricks[s] for s in range(book.n)):
         return None
     seat = pos.turn
-    if not guide.wants_tricks(pos, t.side_of[seat]):
+    if not guide.wants_tricks(pos, book.side_of[seat]):
         return None
-    legal = k.legal_mask(t, pos)
+    legal = k.legal_mask(book, pos)
     if not pos.trick:
         return "lead" if legal & k.SPADES and legal & k.NON_SPADES else None
     led = k.SUIT_MASK_OF[pos.trick[0]]
@@ -93,7 +93,7 @@ def situation(t: k.Table, pos: k.Position) -> str | None:
     follow = winners & led
     if not follow:
         return "void"
-    live = t.deck_mask & ~pos.played & ~pos.hands[seat] & led
+    live = book.deck_mask & ~pos.played & ~pos.hands[seat] & led
     sure = follow & k.ABOVE[live.bit_length() - 1] if live else follow
     return "sure" if sure else "unsure"
 
@@ -114,14 +114,14 @@ def _hands(config: ArenaConfig,
 
 def habits(config: ArenaConfig, runs: Sequence[screen.Run]) -> list[Habit]:
     """Every card of ``runs`` played in a situation, and whether it was the habit."""
-    t = k.table_of(config.rules)
+    book = k.rulebook_of(config.rules)
     out: list[Habit] = []
     for _, run, who, state in _hands(config, runs):
         for action in _plays(run):
             if state.hand.phase is not Phase.PLAY:
                 break
             pos = nil_chances._position(state)
-            kind = situation(t, pos)
+            kind = situation(book, pos)
             card = int(action.card)
             if kind == "lead":
                 out.append(Habit(who[pos.turn], kind, card >= k.SPADE))
@@ -141,21 +141,21 @@ def foresee(config: ArenaConfig, runs: Sequence[screen.Run], ruff: float, second
     """Every contract and nil of ``runs`` with the chance the playouts give it, the Guide
     playing with ``ruff`` and ``second``, a nil's opponents leading low at it ``attack``
     of the time."""
-    t = k.table_of(config.rules)
+    book = k.rulebook_of(config.rules)
     out: list[Outcome] = []
     for number, run, who, state in _hands(config, runs):
         start = nil_chances._position(state)
-        nils = [s for s in range(t.n) if start.nils[s]]
-        guide = k.Guide(t, start.bids, start.nils, ruff=ruff, second=second, trump=trump,
-                        attack=[attack] * t.n)
+        nils = [s for s in range(book.n) if start.nils[s]]
+        guide = k.Guide(book, start.bids, start.nils, ruff=ruff, second=second, trump=trump,
+                        attack=[attack] * book.n)
         rnd = random.Random(f"{number}/foresight").random
-        ends = [k.guided_playout(t, start.copy(), guide, rnd) for _ in range(playouts)]
+        ends = [k.guided_playout(book, start.copy(), guide, rnd) for _ in range(playouts)]
         tricks = run.result.tricks
         for seat in nils:
             made = sum(not end[seat] for end in ends) / playouts
             mean = sum(end[seat] for end in ends) / playouts
             out.append(Outcome(who[seat], True, made, mean, not tricks[seat], tricks[seat]))
-        for side in t.sides:
+        for side in book.sides:
             bidders = [s for s in side if not start.nils[s]]
             if not bidders:
                 continue

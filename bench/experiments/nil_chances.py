@@ -40,17 +40,17 @@ class TooDeep(Exception):
     """The search visited more positions than it may."""
 
 
-def forced(t: k.Table, pos: k.Position, seat: int, nodes: int) -> bool | None:
+def forced(book: k.Rulebook, pos: k.Position, seat: int, nodes: int) -> bool | None:
     """Can the sides against ``seat`` make it win a trick from ``pos``, every hand visible,
     whatever ``seat``'s side plays? None when the answer takes more than ``nodes``
     positions to find."""
     try:
-        return _forced(t, pos, seat, {}, [nodes])
+        return _forced(book, pos, seat, {}, [nodes])
     except TooDeep:
         return None
 
 
-def _forced(t: k.Table, pos: k.Position, seat: int, memo: dict[tuple[object, ...], bool],
+def _forced(book: k.Rulebook, pos: k.Position, seat: int, memo: dict[tuple[object, ...], bool],
             budget: list[int]) -> bool:
     if pos.tricks[seat]:
         return True
@@ -66,7 +66,7 @@ def _forced(t: k.Table, pos: k.Position, seat: int, memo: dict[tuple[object, ...
     if budget[0] < 0:
         raise TooDeep
     turn = pos.turn
-    attacking = t.side_of[turn] != t.side_of[seat]
+    attacking = book.side_of[turn] != book.side_of[seat]
     others = 0
     for s, hand in enumerate(pos.hands):
         if s != turn:
@@ -74,10 +74,10 @@ def _forced(t: k.Table, pos: k.Position, seat: int, memo: dict[tuple[object, ...
     for card in pos.trick:
         others |= 1 << card
     answer = not attacking
-    for card in distinct(k.legal_mask(t, pos), others):
+    for card in distinct(k.legal_mask(book, pos), others):
         child = pos.copy()
-        k.play(t, child, card)
-        if _forced(t, child, seat, memo, budget) == attacking:
+        k.play(book, child, card)
+        if _forced(book, child, seat, memo, budget) == attacking:
             answer = attacking
             break
     if key is not None:
@@ -115,7 +115,7 @@ def chances(config: ArenaConfig, runs: list[screen.Run], tricks: int,
             nodes: int) -> list[Chance]:
     """Every nil bid in ``runs`` (the runs of ``config``, two a deal), replayed."""
     rules = config.rules
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     out: list[Chance] = []
     for number, run in enumerate(runs):
         index, which = divmod(number, 2)
@@ -136,7 +136,7 @@ def chances(config: ArenaConfig, runs: list[screen.Run], tricks: int,
                     break
                 if max(h.bit_count() for h in state.hand.hands) > tricks:
                     continue
-                answer = forced(t, _position(state), seat, nodes)
+                answer = forced(book, _position(state), seat, nodes)
                 if answer is not None:
                     answers.add(answer)
                     searched = True

@@ -49,7 +49,7 @@ def foresee(config: ArenaConfig, runs: Sequence[screen.Run], attack: float,
             playouts: int) -> list[Foresight]:
     """Every nil bid in ``runs`` (the runs of ``config``, two a deal), with the chance the
     playouts give it when the nil bidder's opponents lead low at it ``attack`` of the time."""
-    t = k.table_of(config.rules)
+    book = k.rulebook_of(config.rules)
     out: list[Foresight] = []
     for number, run in enumerate(runs):
         result = run.result
@@ -65,10 +65,10 @@ def foresee(config: ArenaConfig, runs: Sequence[screen.Run], attack: float,
         start = nil_chances._position(state)
         rnd = random.Random(f"{number}/{attack}").random
         for seat in nil_seats:
-            side = t.side_of[seat]
-            odds = [attack if t.side_of[s] != side else 1.0 for s in range(t.n)]
-            guide = k.Guide(t, start.bids, start.nils, attack=odds)
-            made = sum(not k.guided_playout(t, start.copy(), guide, rnd)[seat]
+            side = book.side_of[seat]
+            odds = [attack if book.side_of[s] != side else 1.0 for s in range(book.n)]
+            guide = k.Guide(book, start.bids, start.nils, attack=odds)
+            made = sum(not k.guided_playout(book, start.copy(), guide, rnd)[seat]
                        for _ in range(playouts))
             out.append(Foresight(who[seat], made / playouts, not result.tricks[seat]))
     return out

@@ -40,24 +40,24 @@ def _second(hand: str, *, bids: tuple[int, ...] = (4, 4, 4, 4),
 
 
 def test_the_second_seat_situations(tool: ModuleType) -> None:
-    t = k.table_of(PRESETS["partnership"])
-    assert tool.situation(t, _second("2S 5H")) == "void"
-    assert tool.situation(t, _second("AC 2C")) == "sure"  # nothing live beats the ace
-    assert tool.situation(t, _second("TC 2C")) == "unsure"  # KC and QC may beat the ten
-    assert tool.situation(t, _second("8C 2C")) is None  # no card wins: no choice
+    book = k.rulebook_of(PRESETS["partnership"])
+    assert tool.situation(book, _second("2S 5H")) == "void"
+    assert tool.situation(book, _second("AC 2C")) == "sure"  # nothing live beats the ace
+    assert tool.situation(book, _second("TC 2C")) == "unsure"  # KC and QC may beat the ten
+    assert tool.situation(book, _second("8C 2C")) is None  # no card wins: no choice
     on_lead = k.Position(hands=[_cards("AH 3S"), _cards("KH 2D"), _cards("QH 3D"),
                                 _cards("JH 4D")], leader=0, tricks=[3, 2, 3, 3],
                          bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
                          broken=True)
-    assert tool.situation(t, on_lead) == "lead"
+    assert tool.situation(book, on_lead) == "lead"
     third = _second("2S 5H")
-    k.play(t, third, parse_card("5H"))
-    assert tool.situation(t, third) is None  # third seat is not asked about
-    assert tool.situation(t, _second("2S 3S")) is None  # every card wins: no choice
-    assert tool.situation(t, _second("2S 5H", nils=(0, 0, k.NIL, 0),
+    k.play(book, third, parse_card("5H"))
+    assert tool.situation(book, third) is None  # third seat is not asked about
+    assert tool.situation(book, _second("2S 3S")) is None  # every card wins: no choice
+    assert tool.situation(book, _second("2S 5H", nils=(0, 0, k.NIL, 0),
                                    tricks=(5, 4, 0, 2))) is None  # a nil alive
     # its side's contract made, the opponents' too: a trick would only be a bag
-    assert tool.situation(t, _second("2S 5H", bids=(4, 1, 4, 1),
+    assert tool.situation(book, _second("2S 5H", bids=(4, 1, 4, 1),
                                      tricks=(5, 2, 4, 0))) is None
 
 

@@ -6,20 +6,32 @@ preset and every ``spades_break`` rule."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades.ai import kernel as k
+from spades.ai import native, tricks
 from spades.engine import (
+    ABOVE,
+    FIRST_SPADE,
+    NON_SPADES_MASK,
     PRESETS,
+    RANK_OF,
+    SPADES_MASK,
+    SUIT_MASK_OF,
+    SUIT_MASKS,
+    SUIT_OF,
     Bid,
     GameState,
     Phase,
     Play,
     Rules,
     apply,
+    apply_bags,
     breaks_spades,
     first_lead,
     game_end,
@@ -83,7 +95,7 @@ def _to_play(state: GameState, rng: random.Random) -> GameState:
 @pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
 def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
     rng = random.Random(rules.name)
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     hands_checked = 0
     state = new_game(rules, seed=f"kernel-{_ids(rules)}")
     while hands_checked < 12 and not state.over:
@@ -100,12 +112,12 @@ def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
             for action in legal:
                 assert isinstance(action, Play)
                 want |= 1 << action.card
-            assert k.legal_mask(t, pos) == want
+            assert k.legal_mask(book, pos) == want
             assert pos.turn == state.hand.turn
             card = rng.choice(legal)
             assert isinstance(card, Play)
             state = apply(state, card)
-            k.play(t, pos, card.card)
+            k.play(book, pos, card.card)
             if state.hand.number == number and not state.over:
                 assert pos.broken == state.hand.broken
                 assert pos.tricks == list(state.hand.tricks)
@@ -115,11 +127,11 @@ def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
         assert tuple(pos.tricks) == result.tricks
         bids = [b.tricks for b in result.bids]
         nils = [(k.BLIND if b.blind else k.NIL) if b.nil else k.PLAIN for b in result.bids]
-        points, bags = k.hand_points(t, bids, nils, pos.tricks, bags_before)
+        points, bags = k.hand_points(book, bids, nils, pos.tricks, bags_before)
         assert tuple(points) == result.score.points
         assert tuple(bags) == result.score.bags
         totals = [s + p for s, p in zip(scores_before, points, strict=True)]
-        over, winner = k.game_result(t, totals, pos.tricks)
+        over, winner = k.game_result(book, totals, pos.tricks)
         assert over == state.over
         assert (winner if over else None) == state.winner
         hands_checked += 1
@@ -130,7 +142,7 @@ def test_kernel_follows_the_engine_card_by_card(rules: Rules) -> None:
 def test_kernel_scores_like_the_engine(rules: Rules) -> None:
     """Random bids (nil, blind nil, a moon), tricks and bags: the same points and bags."""
     rng = random.Random(f"score-{_ids(rules)}")
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     sides = len(rules.sides)
     for _ in range(400):
@@ -151,11 +163,11 @@ def test_kernel_scores_like_the_engine(rules: Rules) -> None:
         scores = [rng.randint(-300, 600) for _ in range(sides)]
         want = score_hand(rules, bids, tricks, scores, bags)
         points, after = k.hand_points(
-            t, [b.tricks for b in bids],
+            book, [b.tricks for b in bids],
             [(k.BLIND if b.blind else k.NIL) if b.nil else k.PLAIN for b in bids], tricks, bags)
         assert tuple(points) == want.points
         assert tuple(after) == want.bags
-        over, winner = k.game_result(t, list(want.scores), tricks)
+        over, winner = k.game_result(book, list(want.scores), tricks)
         want_over, want_winner = game_end(rules, want)
         assert over == want_over
         assert (winner if over else None) == want_winner
@@ -168,10 +180,10 @@ def test_kernel_play_follows_the_laws(rules: Rules, seed: int, start: int) -> No
     """Card by card through a random hand: the kernel's legal cards are the laws' legal
     plays (the first lead included), its inline spades-breaking and trick-winner updates in
     ``play`` are ``breaks_spades`` and ``trick_winner``."""
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(seed)
-    hands = k.deal(t, rng)
+    hands = k.deal(book, rng)
     dealt = hands[:]
     leader = start % n
     pos = k.Position(hands=hands, leader=leader, tricks=[0] * n, bids=[1] * n,
@@ -185,10 +197,10 @@ def test_kernel_play_follows_the_laws(rules: Rules, seed: int, start: int) -> No
         led = table[0] if table else None
         opening = first_lead(rules, dealt) if first and led is None else 0
         legal = legal_plays(held, led, broken, opening)
-        assert k.legal_mask(t, pos) == legal
+        assert k.legal_mask(book, pos) == legal
         card = rng.choice(k.cards_of(legal))
         broken = broken or breaks_spades(rules.spades_break, led, card)
-        k.play(t, pos, card)
+        k.play(book, pos, card)
         table.append(card)
         assert pos.broken == broken
         if len(table) == n:
@@ -211,19 +223,123 @@ def _index_of_winner(table: list[int]) -> int:
     return trick_winner(table, 0, len(table))
 
 
-def test_the_kernel_takes_its_trick_winner_from_the_engine() -> None:
-    assert k.trick_winner is trick_winner
+@pytest.mark.parametrize("solver", [pytest.param(native.pure("tricks"), id="pure"),
+                                    pytest.param(tricks, id="in-use")])
+def test_the_trick_solvers_card_tables_are_the_engines(solver: ModuleType) -> None:
+    """The double-dummy solver keeps its own copies of the card tables (module constants,
+    read in its innermost loops): each is the engine's."""
+    assert solver._SPADE == FIRST_SPADE
+    assert solver._SPADES == SPADES_MASK
+    assert solver._NON_SPADES == NON_SPADES_MASK
+    assert solver._SUITS == SUIT_MASKS
+    assert solver._SUIT_OF == SUIT_OF
+    assert solver._SUIT_MASK_OF == SUIT_MASK_OF
+    assert solver._ABOVE == ABOVE
+    assert solver._RANK == tuple(rank - 2 for rank in RANK_OF) == k.RANK
+    assert (solver._OFFSUIT, solver._ANY_SPADE, solver._VOID) == (
+        k.BREAK_OFFSUIT, k.BREAK_ANY_SPADE, k.BREAK_VOID)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=_ids)
+def test_the_kernels_figures_of_the_rules_are_the_engines(rules: Rules) -> None:
+    """What the kernel reads off the rules once: a bag's share of the penalty is what the
+    engine charges a side whose bags reach the limit, shared among them; the top spade is
+    the deck's."""
+    book = k.rulebook_of(rules)
+    if rules.bag_limit is None:
+        assert book.bag_share == 0.0 and not book.bags_cost
+    else:
+        penalty, left = apply_bags(rules, 0, rules.bag_limit)
+        assert left == 0
+        assert book.bag_share * rules.bag_limit == pytest.approx(-penalty)
+        assert book.bags_cost == (penalty < 0)
+    assert book.top_spade == max(int(c) for c in rules.deck)
+    assert SUIT_OF[book.top_spade] == SUIT_OF[FIRST_SPADE]
+
+
+def _laws_playout(rules: Rules, hands: list[int], leader: int, table: list[int],
+                  broken: bool, first: bool, opening: int,
+                  rnd: Callable[[], float]) -> tuple[list[int], bool]:
+    """A hand played out by the engine's laws alone, each card drawn as ``random_card``
+    draws it from the legal plays: (tricks per seat, spades broken)."""
+    n = rules.players
+    tricks = [0] * n
+    table = table[:]
+    while any(hands):
+        seat = (leader + len(table)) % n
+        led = table[0] if table else None
+        must = opening if first and led is None else 0
+        card = k.random_card(legal_plays(hands[seat], led, broken, must), rnd)
+        broken = broken or breaks_spades(rules.spades_break, led, card)
+        hands[seat] ^= 1 << card
+        table.append(card)
+        if len(table) == n:
+            leader = trick_winner(table, leader, n)
+            tricks[leader] += 1
+            table = []
+            first = False
+    return tricks, broken
+
+
+@pytest.mark.parametrize("rules", EVERY, ids=_ids)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, 4), cards=st.integers(0, 60),
+       stack=st.booleans())
+def test_random_playout_follows_the_laws(rules: Rules, seed: int, start: int, cards: int,
+                                         stack: bool) -> None:
+    """``random_playout`` (its ``random_trick``) writes legal plays, spades breaking and the
+    trick winner inline for speed: from a random position (``cards`` played at random, any
+    trick on the table; with ``stack`` the first leader dealt the spades, so that spades are
+    led from hands of nothing else), fed the same random numbers as a playout by the
+    engine's laws, it takes the same tricks and breaks spades alike."""
+    book = k.rulebook_of(rules)
+    n = rules.players
+    rng = random.Random(seed)
+    hands = k.deal(book, rng)
+    leader = start % n
+    if stack:
+        dealt = k.cards_of(sum(hands))
+        rest = [c for c in dealt if c < FIRST_SPADE]
+        rng.shuffle(rest)
+        hands = [0] * n
+        for index, card in enumerate([c for c in dealt if c >= FIRST_SPADE] + rest):
+            hands[(leader + index // rules.hand_size) % n] |= 1 << card
+    opening = first_lead(rules, hands)
+    table: list[int] = []
+    broken = False
+    first = True
+    for _ in range(cards % (rules.hand_size * n)):
+        seat = (leader + len(table)) % n
+        led = table[0] if table else None
+        must = opening if first and led is None else 0
+        card = rng.choice(k.cards_of(legal_plays(hands[seat], led, broken, must)))
+        broken = broken or breaks_spades(rules.spades_break, led, card)
+        hands[seat] ^= 1 << card
+        table.append(card)
+        if len(table) == n:
+            leader = trick_winner(table, leader, n)
+            table = []
+            first = False
+    done = cards % (rules.hand_size * n) // n
+    pos = k.Position(hands=hands, leader=leader, trick=table, broken=broken,
+                     tricks=[0] * n, first=first, bids=[1] * n, nils=[k.PLAIN] * n,
+                     players=n)
+    want = _laws_playout(rules, hands[:], leader, table, broken, first, opening,
+                         random.Random(seed).random)
+    got = k.random_playout(book, pos, random.Random(seed).random)
+    assert (got, pos.broken) == want
+    assert sum(got) == rules.hand_size - done
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_random_hands_are_complete_and_legal(name: str) -> None:
     """The benchmark's random hand: every card played once, every trick counted."""
-    t = k.table_of(PRESETS[name])
+    book = k.rulebook_of(PRESETS[name])
     rng = random.Random(name)
     for _ in range(200):
-        tricks, points = k.random_hand(t, rng)
-        assert sum(tricks) == t.hand_size
-        assert len(points) == len(t.sides)
+        tricks, points = k.random_hand(book, rng)
+        assert sum(tricks) == book.hand_size
+        assert len(points) == len(book.sides)
 
 
 @pytest.mark.parametrize("rules", EVERY, ids=_ids)
@@ -232,7 +348,7 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
     and collects tricks like ``play`` (both checked against the engine above): fed the same
     random numbers from the same position, both end with the same tricks, holdings and
     spades-broken flag."""
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     for seed in range(25):
         rng = random.Random(seed)
         state = _to_play(new_game(rules, seed=seed), rng)
@@ -242,10 +358,10 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
             state = apply(state, rng.choice(legal_actions(state)))
         fast = _kernel_position(state)
         slow = fast.copy()
-        k.random_playout(t, fast, random.Random(seed).random)
+        k.random_playout(book, fast, random.Random(seed).random)
         rnd = random.Random(seed).random
         while not slow.over:
-            k.play(t, slow, k.random_card(k.legal_mask(t, slow), rnd))
+            k.play(book, slow, k.random_card(k.legal_mask(book, slow), rnd))
         assert fast.tricks == slow.tricks
         assert fast.broken == slow.broken
         assert fast.hands == slow.hands == [0] * rules.players
@@ -255,19 +371,19 @@ def test_inlined_random_playout_plays_like_the_checked_path(rules: Rules) -> Non
 
 def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
-    ev = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
+    book = k.rulebook_of(rules)
+    ev = k.Evaluator(book, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
     made = ev([3, 3, 4, 3])   # side 0 takes 7 of its 6, side 1 takes 6 of 6
     set_ = ev([2, 4, 3, 4])   # side 0 takes 5 of 6: set
     assert made > set_
     # 61 points, less the bag's share of the 100-point penalty for 10 bags, against 60
     assert made == pytest.approx(61 - 10 - 60)
-    near = k.Evaluator(t, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[450, 470], bags=[0, 0])
+    near = k.Evaluator(book, 0, bids=[3, 3, 3, 3], nils=[0] * 4, scores=[450, 470], bags=[0, 0])
     # both sides pass 500 when both make their bids; setting side 1 wins the game instead
     # of losing it: (62 - 20 + 60) - (60 - (61 - 10)) = 93 points apart without the win
     # bonus, 493 with it
     assert near([5, 2, 3, 3]) - near([3, 3, 3, 4]) == pytest.approx(493)
-    free = k.Evaluator(k.table_of(make_rules("partnership", bag_limit=None)), 0,
+    free = k.Evaluator(k.rulebook_of(make_rules("partnership", bag_limit=None)), 0,
                        bids=[3, 3, 3, 3], nils=[0] * 4, scores=[0, 0], bags=[0, 0])
     assert free([3, 3, 4, 3]) == pytest.approx(1)  # bags cost nothing: a bag is a point
 
@@ -276,19 +392,19 @@ def test_evaluator_prefers_making_the_bid_and_the_win() -> None:
 def test_guided_playouts_play_legal_cards_to_the_end(rules: Rules) -> None:
     """The rule-guided policy only ever picks a legal card, with nil bidders at the table
     too, and a playout ends with every trick counted."""
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     rng = random.Random(f"guide-{_ids(rules)}")
     for _ in range(30):
         bids = [rng.randint(1, 4) for _ in range(n)]
         nils = [k.NIL if rules.nil and rng.random() < 0.25 else k.PLAIN for _ in range(n)]
-        guide = k.Guide(t, bids, nils)
-        pos = k.Position(hands=k.deal(t, rng), leader=rng.randrange(n), tricks=[0] * n,
+        guide = k.Guide(book, bids, nils)
+        pos = k.Position(hands=k.deal(book, rng), leader=rng.randrange(n), tricks=[0] * n,
                          bids=bids, nils=nils, players=n)
         while not pos.over:
             card = guide.choose(pos, rng.random)
-            assert (1 << card) & k.legal_mask(t, pos)
-            k.play(t, pos, card)
+            assert (1 << card) & k.legal_mask(book, pos)
+            k.play(book, pos, card)
         assert sum(pos.tricks) == rules.hand_size
 
 
@@ -298,14 +414,14 @@ def _cards(text: str) -> int:
 
 def _guide_card(hands: list[str], trick: list[str], leader: int, nils: list[int],
                 played: str = "") -> str:
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     pos = k.Position(hands=[_cards(h) for h in hands], leader=leader, tricks=[2, 2, 0, 2],
                      bids=[3, 3, 0 if nils[2] else 3, 3], nils=nils, players=4, broken=True,
                      played=_cards(played) if played else 0)
     for card in trick:
         pos.hands[pos.turn] |= 1 << parse_card(card)  # the card was in that hand
-        k.play(t, pos, parse_card(card))
-    guide = k.Guide(t, pos.bids, pos.nils, eps=0.0)
+        k.play(book, pos, parse_card(card))
+    guide = k.Guide(book, pos.bids, pos.nils, eps=0.0)
     return str(CARDS[guide.choose(pos, random.Random(0).random)])
 
 
@@ -324,13 +440,13 @@ def test_guide_attack_on_a_nil() -> None:
     """``attack``: a seat on lead against an opponent's live nil leads low at it that share
     of the time, and otherwise leads for its own side (here a sure winner, as it would with
     no nil at the table); without it, or at 1, always low."""
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     hands = [_cards("9C"), _cards("AH 2C"), _cards("KH 8H 5H"), _cards("3C")]
 
     def leads(attack: list[float] | None, seed: int) -> str:
         pos = k.Position(hands=hands, leader=1, tricks=[2, 2, 0, 2], bids=[3, 3, 0, 3],
                          nils=[0, 0, k.NIL, 0], players=4, broken=True)
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, attack=attack)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, attack=attack)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     assert {leads(None, s) for s in range(20)} == {"2C"}
@@ -343,7 +459,7 @@ def test_guide_attack_on_a_nil() -> None:
 def test_guide_ruff_in_second_seat() -> None:
     """``ruff``: a seat in second seat, void in the suit led and wanting tricks, ruffs that
     share of the time and otherwise discards; the last seat ruffs whatever it is."""
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     lead = next(iter(k.cards_of(_cards("9C"))))
 
     def second(ruff: float, seed: int) -> str:
@@ -352,7 +468,7 @@ def test_guide_ruff_in_second_seat() -> None:
                          bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
                          broken=True)
         assert pos.turn == 1
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, ruff=ruff)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, ruff=ruff)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     assert {second(1.0, s) for s in range(20)} == {"2S"}
@@ -365,7 +481,7 @@ def test_guide_ruff_in_second_seat() -> None:
     last = k.Position(hands=hands, leader=0, trick=trick, tricks=[3, 3, 3, 3],
                       bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
                       broken=True)
-    guide = k.Guide(t, last.bids, last.nils, eps=0.0, ruff=0.0)
+    guide = k.Guide(book, last.bids, last.nils, eps=0.0, ruff=0.0)
     assert {str(CARDS[guide.choose(last.copy(), random.Random(s).random)])
             for s in range(20)} == {"2S"}
 
@@ -375,7 +491,7 @@ def test_guide_second_seat_plays_to_win_a_share_of_the_time() -> None:
     one that does not, plays to win that share of the time (its lowest sure winner, else its
     lowest winner) and otherwise plays low; below 0 it keeps the old habit, taking a sure
     winner and otherwise playing low."""
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     lead = next(iter(k.cards_of(_cards("9C"))))
 
     def second(hand: str, share: float, seed: int) -> str:
@@ -383,7 +499,7 @@ def test_guide_second_seat_plays_to_win_a_share_of_the_time() -> None:
         pos = k.Position(hands=hands, leader=0, trick=[lead], tricks=[3, 3, 3, 2],
                          bids=[4, 4, 4, 4], nils=[0, 0, 0, 0], players=4, first=False,
                          broken=True)
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, second=share)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, second=share)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     # the ace is sure (nothing live beats it); the ten may be beaten by the king or queen
@@ -400,13 +516,13 @@ def test_guide_trump_leads() -> None:
     """``trump``: a seat on lead wanting tricks, holding spades and other suits, leads a
     spade that share of the time (its boss spade, else its lowest); at 0 it leads as before,
     here its boss of hearts."""
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
 
     def leads(hand: str, trump: float, seed: int) -> str:
         hands = [_cards(hand), _cards("KH 7S 2D"), _cards("QH 8S 3D"), _cards("JH 9S 4D")]
         pos = k.Position(hands=hands, leader=0, tricks=[2, 2, 3, 3], bids=[4, 4, 4, 4],
                          nils=[0, 0, 0, 0], players=4, first=False, broken=True)
-        guide = k.Guide(t, pos.bids, pos.nils, eps=0.0, trump=trump)
+        guide = k.Guide(book, pos.bids, pos.nils, eps=0.0, trump=trump)
         return str(CARDS[guide.choose(pos, random.Random(seed).random)])
 
     assert {leads("AH 5S 3S", 0.0, s) for s in range(20)} == {"AH"}

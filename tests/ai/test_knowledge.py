@@ -8,7 +8,7 @@ import random
 import pytest
 
 from spades.ai.knowledge import Knowledge
-from spades.ai.sampler import knowledge_of, voids_shown
+from spades.ai.sampler import facts_of, voids_shown
 from spades.engine import (
     FIRST_SPADE,
     PRESETS,
@@ -72,12 +72,12 @@ def test_a_spade_lead_from_only_spades_does_not_break_spades_under_offsuit() -> 
     for seat in (1, 2, 3):
         view = player_view(state, seat)
         assert not view.broken
-        know = Knowledge(view)
+        knowledge = Knowledge(view)
         for suit in (HEARTS, DIAMONDS, CLUBS):  # hearts are still out: only a read shows it
-            assert know.is_void(0, suit), (seat, suit)
-            assert know.voids[0] >> suit & 1
-        assert not know.voids[0] >> SPADES & 1
-        assert voids_shown(view)[0] == knowledge_of(view).voids[0]
+            assert knowledge.prob_void(0, suit) == 1.0, (seat, suit)
+            assert knowledge.voids[0] >> suit & 1
+        assert not knowledge.voids[0] >> SPADES & 1
+        assert voids_shown(view)[0] == facts_of(view).voids[0]
 
 
 @pytest.mark.parametrize("mode", ["any-spade", "void"])
@@ -87,8 +87,8 @@ def test_under_other_rules_the_first_spade_lead_breaks_spades(mode: str) -> None
     rules = make_rules("partnership", spades_break=mode)
     state = _played(rules)
     assert state.hand.broken
-    know = Knowledge(player_view(state, 1))
-    assert not know.voids[0] & 0b0111
+    knowledge = Knowledge(player_view(state, 1))
+    assert not knowledge.voids[0] & 0b0111
 
 
 _EVERY = [(name, mode) for name in sorted(PRESETS) for mode in ("offsuit", "any-spade", "void")]
@@ -123,11 +123,11 @@ def test_voids_read_from_the_play_are_the_engines(name: str, mode: str) -> None:
             for seat in range(rules.players):
                 view = player_view(state, seat)
                 shown = voids_shown(view)
-                know = Knowledge(view)
+                knowledge = Knowledge(view)
                 for other in range(rules.players):
                     assert not shown[other] & state.hand.hands[other], "a void that is false"
                     if led_unbroken[other]:
-                        assert know.voids[other] & 0b0111 == 0b0111
+                        assert knowledge.voids[other] & 0b0111 == 0b0111
                     for suit, mask in enumerate(SUIT_MASKS):
-                        assert bool(know.voids[other] >> suit & 1) == bool(shown[other] & mask)
-                assert knowledge_of(view).voids[:rules.players] == shown
+                        assert bool(knowledge.voids[other] >> suit & 1) == bool(shown[other] & mask)
+                assert facts_of(view).voids[:rules.players] == shown

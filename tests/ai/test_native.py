@@ -87,25 +87,25 @@ def test_the_kernel_plays_and_scores_as_pure(preset: str) -> None:
     n = rules.players
     results = []
     for module in (pure, kernel):
-        t = module.table_of(rules)
+        book = module.rulebook_of(rules)
         rng = random.Random(f"native/{preset}")
         out = []
         for round_ in range(60):
-            hands = module.deal(t, rng)
+            hands = module.deal(book, rng)
             nils = [module.NIL if (round_ + s) % 5 == 0 else module.PLAIN for s in range(n)]
             bids = [0 if nils[s] else 1 + (round_ + s) % 4 for s in range(n)]
             pos = module.Position(hands=hands, leader=round_ % n, tricks=[0] * n, bids=bids,
                                   nils=nils, players=n)
             # the habits' options too: a half-hearted attack on a nil, second seat mixing
-            guide = module.Guide(t, bids, nils,
+            guide = module.Guide(book, bids, nils,
                                  attack=[0.3] * n if round_ % 4 == 0 else None,
                                  ruff=0.5 if round_ % 2 else 1.0,
                                  second=0.5 if round_ % 3 == 0 else -1.0,
                                  trump=0.3 if round_ % 5 < 2 else 0.0)
-            guided = module.guided_playout(t, pos.copy(), guide, rng.random)
-            plain = module.random_playout(t, pos, rng.random)
-            value = module.Evaluator(t, 0, bids=bids, nils=nils, scores=[0] * len(t.sides),
-                                     bags=[round_ % 10] * len(t.sides))(guided)
+            guided = module.guided_playout(book, pos.copy(), guide, rng.random)
+            plain = module.random_playout(book, pos, rng.random)
+            value = module.Evaluator(book, 0, bids=bids, nils=nils, scores=[0] * len(book.sides),
+                                     bags=[round_ % 10] * len(book.sides))(guided)
             out.append((list(guided), list(plain), value))
         results.append(out)
     assert results[0] == results[1]
@@ -172,17 +172,17 @@ def test_compiled_answers_as_pure_on_random_positions(name: str) -> None:
     _compiled()
     pure = native.pure("tricks")
     rules = RULES[name]
-    t = kernel.table_of(rules)
+    book = kernel.rulebook_of(rules)
     rng = random.Random(f"compiled/{name}")
-    reused = {module: [module.TrickSolver(t, side) for side in range(len(t.sides))]
+    reused = {module: [module.TrickSolver(book, side) for side in range(len(book.sides))]
               for module in (pure, tricks)}
     compared = 0
     for left in range(1, 9):
         for _ in range(3):
-            pos = _position(rules, rng, min(left, t.hand_size))
-            for side in range(len(t.sides)):
-                pure_solver = pure.TrickSolver(t, side)
-                fast_solver = tricks.TrickSolver(t, side)
+            pos = _position(rules, rng, min(left, book.hand_size))
+            for side in range(len(book.sides)):
+                pure_solver = pure.TrickSolver(book, side)
+                fast_solver = tricks.TrickSolver(book, side)
                 value = pure_solver.tricks(pos)
                 assert fast_solver.tricks(pos) == value, (name, left, side)
                 assert fast_solver.nodes == pure_solver.nodes
@@ -190,13 +190,13 @@ def test_compiled_answers_as_pure_on_random_positions(name: str) -> None:
                 high = rng.randint(value, pos.left + 1)
                 guess = rng.choice([None, *range(-1, pos.left + 2)])
                 for module in (pure, tricks):
-                    solver = module.TrickSolver(t, side)
+                    solver = module.TrickSolver(book, side)
                     assert solver.tricks(pos, guess, at_least=low, at_most=high) == value
                     assert reused[module][side].tricks(pos, guess) == value
-                assert (tricks.best_moves(t, pos, side)
-                        == pure.best_moves(t, pos, side)), (name, left, side)
-                assert (tricks.TrickSolver(t, side).best_moves(pos)
-                        == pure.TrickSolver(t, side).best_moves(pos))
+                assert (tricks.best_moves(book, pos, side)
+                        == pure.best_moves(book, pos, side)), (name, left, side)
+                assert (tricks.TrickSolver(book, side).best_moves(pos)
+                        == pure.TrickSolver(book, side).best_moves(pos))
                 compared += 1
     assert compared >= 8 * 3 * 2
 
@@ -245,13 +245,13 @@ def _which(src: Path, *, pure: bool = False) -> str:
         env[native_source.PURE_ENV] = "1"
     code = ("from spades.ai import native, kernel as k, tricks\n"
             "from spades.engine import PRESETS\n"
-            "t = k.table_of(PRESETS['partnership'])\n"
+            "book = k.rulebook_of(PRESETS['partnership'])\n"
             "pos = k.Position(hands=[1 << 51, 1 << 38, 1 << 50, 1 << 28], leader=0,\n"
             "                 tricks=[0] * 4, bids=[1] * 4, nils=[k.PLAIN] * 4, players=4,\n"
             "                 broken=True, first=False)\n"
             f"assert native.__file__.startswith({str(src)!r}), native.__file__\n"
             "assert (k.Position.__module__ != 'spades.ai.kernel') == native.COMPILED\n"
-            "print(native.COMPILED, native.REASON, tricks.solve_tricks(t, pos, 0), sep='|')\n")
+            "print(native.COMPILED, native.REASON, tricks.solve_tricks(book, pos, 0), sep='|')\n")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
@@ -360,7 +360,7 @@ def test_an_edit_of_the_search_turns_its_build_off(tmp_path: Path) -> None:
     solver = ai / "tricks.py"
     text = solver.read_text(encoding="utf-8")
     solver.write_text(text.replace(
-        "    return TrickSolver(t, side).tricks(pos)\n",
+        "    return TrickSolver(book, side).tricks(pos)\n",
         "    return 99  # an edit the compiled build does not have\n"), encoding="utf-8")
     assert _which(src).startswith("False|the compiled search here was built from other")
     assert _which(src).endswith("|99")

@@ -26,7 +26,6 @@ from spades.engine import (
     PlayerView,
     Rules,
     apply,
-    cards_in,
     find_preset,
     make_rules,
     new_game,
@@ -134,7 +133,7 @@ def test_blind_nil_pass_high_cards_over_and_low_cards_back() -> None:
 
 # ---------------------------------------------------------------- what the seat knows
 
-def test_knowledge_reads_voids_sure_winners_and_contracts() -> None:
+def test_knowledge_reads_voids_masters_and_contracts() -> None:
     from spades.ai.knowledge import Knowledge
 
     hands = {
@@ -145,22 +144,25 @@ def test_knowledge_reads_voids_sure_winners_and_contracts() -> None:
     plays = ["AC", "2C", "3C", "4C", "AD", "2D", "3D", "4D", "2H", "AH", "3H", "4H",
              "KH", "5H", "6H", "7H", "5C", "6C", "2S", "7C"]  # seat 3 trumps a club
     state = position(find_preset("partnership"), hands, [1, 2, 1, 2], plays)
-    k = Knowledge(player_view(state, 2))
-    assert k.is_void(3, 0) and not k.is_void(1, 0)  # seat 3 showed a club void
-    assert k.prob_card(3, parse_card("JC")) == 0.0
-    assert 0.0 < k.prob_card(1, parse_card("JC")) <= 1.0
-    assert k.out & (1 << parse_card("JS")) and not k.out & (1 << parse_card("AS"))
-    assert k.is_master(parse_card("AS")) and k.is_master(parse_card("KD"))
-    assert not k.is_master(parse_card("QC"))  # the king of clubs is still out
-    winners = {str(c) for c in cards_in(k.sure_winners())}
-    assert {"AS", "KS", "QS"} <= winners and "QC" not in winners
-    mine, theirs = k.my_side, k.opponent_sides()[0]
+    knowledge = Knowledge(player_view(state, 2))
+    clubs = 0
+    # seat 3 showed a club void; seat 1 did not
+    assert knowledge.voids[3] >> clubs & 1 and knowledge.prob_void(3, clubs) == 1.0
+    assert not knowledge.voids[1] >> clubs & 1 and knowledge.prob_void(1, clubs) < 1.0
+    jack = 1 << parse_card("JC")
+    assert knowledge.prob_any(3, jack) == 0.0
+    assert 0.0 < knowledge.prob_any(1, jack) <= 1.0
+    assert knowledge.out & (1 << parse_card("JS")) and not knowledge.out & (1 << parse_card("AS"))
+    # masters: no card still out is higher in the suit
+    assert not knowledge.higher_out(parse_card("AS")) and not knowledge.higher_out(parse_card("KD"))
+    assert knowledge.higher_out(parse_card("QC"))  # the king of clubs is still out
+    mine, theirs = knowledge.sides  # seat 2 plays for side 0
     assert (mine.contract, mine.taken, mine.need) == (2, 2, 0)
     assert (theirs.contract, theirs.taken, theirs.need) == (4, 3, 1)
     # every hidden card is somewhere: the expected counts add up to the hands' sizes
     for seat in (0, 1, 3):
-        held = sum(k.prob_card(seat, c) for c in range(54) if k.out >> c & 1)
-        assert abs(held - k.view.hand_sizes[seat]) < 0.05
+        held = sum(knowledge.prob_any(seat, 1 << c) for c in range(54) if knowledge.out >> c & 1)
+        assert abs(held - knowledge.view.hand_sizes[seat]) < 0.05
 
 
 def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
@@ -171,9 +173,9 @@ def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
     rng = random.Random(0)
     while state.hand.phase is not Phase.BID:
         state = apply(state, NormalPlayer().choose(player_view(state, state.hand.turn), rng))
-    k = Knowledge(player_view(state, state.hand.turn))
+    knowledge = Knowledge(player_view(state, state.hand.turn))
     other = 1 - state.hand.turn
-    assert k.known[other] == state.hand.hands[other]
+    assert knowledge.known[other] == state.hand.hands[other]
     # the blind-nil pass: the giver knows where its cards went
     hands = {0: "AS KS 4S 2H 7H 9H 3C 8C TC 4D 6D JD AH"}
     state = position(BLIND_PASS, hands, [], [])
@@ -183,10 +185,13 @@ def test_knowledge_knows_the_two_player_hand_and_the_passed_cards() -> None:
     given = NormalPlayer().choose(player_view(state, 0), random.Random(0))
     state = apply(state, given)
     assert isinstance(given, PassCards)
-    k = Knowledge(player_view(state, 0))
-    assert all(k.prob_card(2, c) == 1.0 for c in given.cards)
-    assert k.my_nil and not k.partner_nil and k.bags_cost
+    knowledge = Knowledge(player_view(state, 0))
+    assert all(knowledge.prob_any(2, 1 << c) == 1.0 for c in given.cards)
+    assert knowledge.is_live_nil(0) and not knowledge.is_live_nil(2)
     partner = Knowledge(player_view(state, 2))
-    assert partner.partner_nil and not partner.my_nil
-    assert not Knowledge(player_view(state._replace(
-        rules=BLIND_PASS.with_options(bag_limit=None)), 2)).bags_cost
+    assert partner.is_live_nil(0) and not partner.is_live_nil(2)
+    # bags cost at this table (a bag is worth less than a point), and not with no bag limit
+    assert knowledge.bag_value(knowledge.sides[0]) < 1.0
+    free = Knowledge(player_view(state._replace(rules=BLIND_PASS.with_options(bag_limit=None)),
+                                 2))
+    assert free.bag_value(free.sides[0]) == 1.0

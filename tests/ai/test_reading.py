@@ -80,14 +80,14 @@ def test_the_chance_of_nil_is_the_mixs_rate_on_random_hands() -> None:
     """Over random partnership hands the fitted chance averages about what the mix bid (7.9 %
     of its bids were nil); the rule it replaced imagined nil on under 4 % of them."""
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     nil = nil_reading_of(rules)
     rng = random.Random(11)
-    hands = [hand for _ in range(1500) for hand in k.deal(t, rng)]
-    mean = statistics.fmean(nil.chance(estimate_tricks(h, t), nil_likelihood(h, t))
+    hands = [hand for _ in range(1500) for hand in k.deal(book, rng)]
+    mean = statistics.fmean(nil.chance(estimate_tricks(h, book), nil_likelihood(h, book))
                             for h in hands)
     assert 0.06 < mean < 0.10
-    rule = statistics.fmean(estimate_tricks(h, t) < 1.2 and nil_likelihood(h, t) >= 0.4
+    rule = statistics.fmean(estimate_tricks(h, book) < 1.2 and nil_likelihood(h, book) >= 0.4
                             for h in hands)
     assert rule < 0.045
 
@@ -114,13 +114,13 @@ def _counts(reading: BidReading, seat: int, edge: float = 0.0,
     """The counts of the hands dealt to ``seat`` when seat 0 (an opponent of the viewer,
     seat 3) and seat 1 (its partner) have each bid three."""
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     state = new_game(rules, seed=5)
     state = apply(state, Bid(3))
     state = apply(state, Bid(3))
     sampler = DealSampler(player_view(state, 3), reading=reading, edge=edge)
     rng = random.Random(2)
-    return [estimate_tricks(sampler.sample(rng)[seat], t) for _ in range(draws)]
+    return [estimate_tricks(sampler.sample(rng)[seat], book) for _ in range(draws)]
 
 
 def test_a_bid_read_under_the_count_deals_a_stronger_hand() -> None:
@@ -252,7 +252,7 @@ def test_the_bench_recovers_a_chance_of_nil_it_is_given() -> None:
 def test_an_auction_records_every_bid_on_a_seen_hand_with_its_count_and_likelihood() -> None:
     bench = _bench()
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     seen = nils = 0
     for index in range(12):
         rows = bench.auction(("partnership", "easy;normal;hard:iterations=40", index, "t"))
@@ -262,8 +262,8 @@ def test_an_auction_records_every_bid_on_a_seen_hand_with_its_count_and_likeliho
             assert row.style in ("easy", "normal", "hard:iterations=40")
             assert (row.seat - state.hand.dealer - 1) % rules.players == row.position
             hand = state.hand.hands[row.seat]
-            assert row.count == estimate_tricks(hand, t)
-            assert row.likelihood == nil_likelihood(hand, t)
+            assert row.count == estimate_tricks(hand, book)
+            assert row.likelihood == nil_likelihood(hand, book)
             assert (row.bid == 0) if row.nil else (1 <= row.bid <= 13)
             partner = next(r for r in rows if r.seat == rules.partner_of[row.seat])
             assert row.partner_nil == (partner.nil and partner.position < row.position)

@@ -18,26 +18,26 @@ from spades.ai.review import (
 from spades.engine import NIL, Bid, GameState, apply, find_preset, legal_actions, new_game
 
 
-def _minimax(t: k.Table, pos: k.Position, side: int) -> int:
+def _minimax(book: k.Rulebook, pos: k.Position, side: int) -> int:
     """The side's tricks from ``pos`` on: every legal card tried, nothing clever."""
     if pos.over:
         return 0
     best: int | None = None
-    mine = t.side_of[pos.turn] == side
-    for card in k.cards_of(k.legal_mask(t, pos)):
+    mine = book.side_of[pos.turn] == side
+    for card in k.cards_of(k.legal_mask(book, pos)):
         child = pos.copy()
-        k.play(t, child, card)
-        won = sum(child.tricks[s] for s in t.sides[side]) - sum(
-            pos.tricks[s] for s in t.sides[side])
-        value = won + _minimax(t, child, side)
+        k.play(book, child, card)
+        won = sum(child.tricks[s] for s in book.sides[side]) - sum(
+            pos.tricks[s] for s in book.sides[side])
+        value = won + _minimax(book, child, side)
         if best is None or (value > best if mine else value < best):
             best = value
     assert best is not None
     return best
 
 
-def _total(t: k.Table, pos: k.Position, side: int) -> int:
-    return sum(pos.tricks[s] for s in t.sides[side]) + _minimax(t, pos, side)
+def _total(book: k.Rulebook, pos: k.Position, side: int) -> int:
+    return sum(pos.tricks[s] for s in book.sides[side]) + _minimax(book, pos, side)
 
 
 def _game(preset: str, seed: int) -> GameState:
@@ -54,21 +54,21 @@ def _game(preset: str, seed: int) -> GameState:
 def test_endings_agree_with_brute_force(preset: str, seed: int) -> None:
     state = _game(preset, seed)
     result = state.results[0]
-    t = k.table_of(state.rules)
-    start, line = _start(t, result)
-    positions = _line(t, start, line)
-    tricks = 3 if t.n > 3 else 4
-    first = len(line) - tricks * t.n
-    review = review_line(t, positions[first], line[first:], result.bids)
-    assert len(review.plays) == tricks * t.n
+    book = k.rulebook_of(state.rules)
+    start, line = _start(book, result)
+    positions = _line(book, start, line)
+    tricks = 3 if book.n > 3 else 4
+    first = len(line) - tricks * book.n
+    review = review_line(book, positions[first], line[first:], result.bids)
+    assert len(review.plays) == tricks * book.n
     for side in review.sides:
-        assert side.par == _total(t, positions[first], side.side)
+        assert side.par == _total(book, positions[first], side.side)
         assert side.took == sum(result.tricks[s] for s in side.seats)
     for offset, play in enumerate(review.plays):
         i = first + offset
         assert play.seat == positions[i].turn
-        assert play.before == _total(t, positions[i], play.side)
-        assert play.after == _total(t, positions[i + 1], play.side)
+        assert play.before == _total(book, positions[i], play.side)
+        assert play.after == _total(book, positions[i + 1], play.side)
         assert (play.after < play.before) == any(m.kind == "cost" for m in play.marks)
 
 
@@ -88,10 +88,10 @@ def _codes(text: str) -> list[int]:
 
 
 def test_a_king_led_into_the_ace_costs_a_trick_and_says_so() -> None:
-    t = k.table_of(find_preset("partnership"))
+    book = k.rulebook_of(find_preset("partnership"))
     start = _ending({0: "KH AC", 1: "AH 2H", 2: "3C 4C", 3: "5C 6C"}, 0, [3, 4, 2, 2])
     line = _codes("KH AH 3C 5C 2H 4C 6C AC")
-    review = review_line(t, start, line, [Bid(3)] * 4)
+    review = review_line(book, start, line, [Bid(3)] * 4)
     first = review.plays[0]
     assert (first.before, first.after) == (6, 5)  # 3 + 2 taken, and the ace of clubs
     assert first.best == ("AC",)
@@ -103,11 +103,11 @@ def test_a_king_led_into_the_ace_costs_a_trick_and_says_so() -> None:
 
 
 def test_a_partner_who_ducks_under_the_nil_bidder_breaks_the_nil() -> None:
-    t = k.table_of(find_preset("partnership"))
+    book = k.rulebook_of(find_preset("partnership"))
     start = _ending({0: "9H 2C", 1: "5H 3C", 2: "2H AH", 3: "3H 4C"}, 1, [0, 5, 3, 3])
     line = _codes("5H 2H 3H 9H 2C 3C AH 4C")
     bids = [NIL, Bid(3), Bid(4), Bid(3)]
-    review = review_line(t, start, line, bids)
+    review = review_line(book, start, line, bids)
     duck = review.plays[1]
     assert duck.card == "2H" and duck.seat == 2
     nil = [m for m in duck.marks if m.kind == "nil"]
@@ -117,25 +117,25 @@ def test_a_partner_who_ducks_under_the_nil_bidder_breaks_the_nil() -> None:
     assert forced.card == "9H"
     assert not [m for m in forced.marks if m.kind == "nil"]  # it had no other card to play
     # had the partner covered, nothing would be marked
-    covered = review_line(t, start, _codes("5H AH 3H 9H 2C 3C 2H 4C"), bids)
+    covered = review_line(book, start, _codes("5H AH 3H 9H 2C 3C 2H 4C"), bids)
     assert not [m for p in covered.plays for m in p.marks if m.kind == "nil"]
 
 
 def test_a_bag_taken_after_the_bid_was_made_is_marked() -> None:
-    t = k.table_of(find_preset("partnership"))
-    assert t.bags_cost
+    book = k.rulebook_of(find_preset("partnership"))
+    assert book.bags_cost
     # side 0 (seats 0 and 2) bid 3 + 3 and has 6; the other side has its 4 + 3 made
     start = _ending({0: "KH 4H", 1: "5H 3C", 2: "2H 4C", 3: "3H 5C"}, 1, [4, 4, 2, 3])
     line = _codes("5H 2H 3H KH 4H 3C 4C 5C")
     bids = [Bid(3), Bid(4), Bid(3), Bid(3)]
-    review = review_line(t, start, line, bids)
+    review = review_line(book, start, line, bids)
     king = review.plays[3]
     bags = [m for m in king.marks if m.kind == "bag"]
     assert bags and bags[0].cards == ("4H",)
     assert bags[0].text == ("The king of hearts took a bag: the side had made its bid of 6 "
                             "and the four of hearts would have lost the trick.")
     # the same card with the bid not yet made is no bag
-    short = review_line(t, start, line, [Bid(3), Bid(4), Bid(4), Bid(3)])
+    short = review_line(book, start, line, [Bid(3), Bid(4), Bid(4), Bid(3)])
     assert not [m for m in short.plays[3].marks if m.kind == "bag"]
 
 
@@ -169,15 +169,15 @@ def test_a_guess_changes_only_the_speed(preset: str) -> None:
     wrong, as the plain binary search (and as brute force)."""
     from spades.ai.tricks import TrickSolver
     state = _game(preset, 5)
-    t = k.table_of(state.rules)
-    start, line = _start(t, state.results[0])
-    positions = _line(t, start, line)
-    first = len(line) - 3 * t.n
-    for pos in positions[first:first + t.n + 1]:
-        for side in range(len(t.sides)):
-            exact = _minimax(t, pos, side)
-            solver = TrickSolver(t, side)
+    book = k.rulebook_of(state.rules)
+    start, line = _start(book, state.results[0])
+    positions = _line(book, start, line)
+    first = len(line) - 3 * book.n
+    for pos in positions[first:first + book.n + 1]:
+        for side in range(len(book.sides)):
+            exact = _minimax(book, pos, side)
+            solver = TrickSolver(book, side)
             assert solver.tricks(pos) == exact
             for guess in range(-1, pos.left + 2):
-                assert TrickSolver(t, side).tricks(pos, guess) == exact
+                assert TrickSolver(book, side).tricks(pos, guess) == exact
                 assert solver.tricks(pos, guess) == exact

@@ -13,7 +13,7 @@ from spades.ai import kernel as k
 from spades.ai.sampler import (
     DealSampler,
     estimate_tricks,
-    knowledge_of,
+    facts_of,
     nil_likelihood,
     voids_shown,
 )
@@ -59,18 +59,18 @@ def _random_point(rules: Rules, seed: int, plays: int) -> GameState:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name + str(len(preset_overrides(r))))
 def test_every_sampled_deal_fits_the_view_and_the_truth_fits_the_facts(rules: Rules) -> None:
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
     for seed in range(12):
         state = _random_point(rules, seed, plays=random.Random(seed).randrange(0, 40))
         seat = state.hand.turn
         view = player_view(state, seat)
-        know = knowledge_of(view)
+        facts = facts_of(view)
         # the facts are true of the real deal
         for s in range(n):
             if s != seat:
-                assert not state.hand.hands[s] & know.voids[s], "a void that is not true"
-                assert know.fixed[s] & ~state.hand.hands[s] == 0, "a known card misplaced"
+                assert not state.hand.hands[s] & facts.voids[s], "a void that is not true"
+                assert facts.fixed[s] & ~state.hand.hands[s] == 0, "a known card misplaced"
         sampler = DealSampler(view)
         rng = random.Random(seed)
         for _ in range(30):
@@ -82,14 +82,14 @@ def test_every_sampled_deal_fits_the_view_and_the_truth_fits_the_facts(rules: Ru
                 assert not deal[s] & union
                 union |= deal[s]
                 if s != seat:
-                    assert not deal[s] & know.voids[s]
-                    assert deal[s] & know.fixed[s] == know.fixed[s]
+                    assert not deal[s] & facts.voids[s]
+                    assert deal[s] & facts.fixed[s] == facts.fixed[s]
             assert not union & view.played
             for card in view.discards:
                 assert not union >> card & 1
             kitty = deal[n]
-            assert kitty.bit_count() == (know.capacity[n] + know.fixed[n].bit_count())
-            assert (union | kitty | view.played) & ~t.deck_mask == 0
+            assert kitty.bit_count() == (facts.capacity[n] + facts.fixed[n].bit_count())
+            assert (union | kitty | view.played) & ~book.deck_mask == 0
 
 
 def _hand_built(rules: Rules, hands: list[str], played: str, trick: list[tuple[int, str]],
@@ -118,16 +118,16 @@ def _hand_built(rules: Rules, hands: list[str], played: str, trick: list[tuple[i
 
 def _exact_marginals(view: PlayerView) -> dict[tuple[int, int], float]:
     """P(card at seat) over every deal that fits the hard facts, by enumeration."""
-    know = knowledge_of(view)
-    pool = k.cards_of(know.pool)
-    holders = know.holders
+    facts = facts_of(view)
+    pool = k.cards_of(facts.pool)
+    holders = facts.holders
     counts: Counter[tuple[int, int]] = Counter()
     total = 0
     for owners in itertools.product(holders, repeat=len(pool)):
         sizes = Counter(owners)
-        if any(sizes[h] != know.capacity[h] for h in holders):
+        if any(sizes[h] != facts.capacity[h] for h in holders):
             continue
-        if any((1 << c) & know.voids[h] for c, h in zip(pool, owners, strict=True)):
+        if any((1 << c) & facts.voids[h] for c, h in zip(pool, owners, strict=True)):
             continue
         total += 1
         for c, h in zip(pool, owners, strict=True):
@@ -176,11 +176,11 @@ def test_frequencies_match_real_shuffled_deals() -> None:
     held = {c for h in hands for c in h.split()} | {c for _, cs in history for c in cs}
     played = " ".join(c for c in everything if c not in held)
     view = _hand_built(rules, hands, played, [], 0, history)
-    know = knowledge_of(view)
-    assert know.voids[1] & k.DIAMONDS and know.voids[2] & k.HEARTS
-    assert know.voids[3] & k.CLUBS
-    pool = k.cards_of(know.pool)
-    holders = know.holders
+    facts = facts_of(view)
+    assert facts.voids[1] & k.DIAMONDS and facts.voids[2] & k.HEARTS
+    assert facts.voids[3] & k.CLUBS
+    pool = k.cards_of(facts.pool)
+    holders = facts.holders
     rng = random.Random(3)
     real: Counter[tuple[int, int]] = Counter()
     kept = 0
@@ -191,9 +191,9 @@ def test_frequencies_match_real_shuffled_deals() -> None:
         fits = True
         deal: dict[int, list[int]] = {}
         for h in holders:
-            deal[h] = pool[start:start + know.capacity[h]]
-            start += know.capacity[h]
-            if any((1 << c) & know.voids[h] for c in deal[h]):
+            deal[h] = pool[start:start + facts.capacity[h]]
+            start += facts.capacity[h]
+            if any((1 << c) & facts.voids[h] for c in deal[h]):
                 fits = False
                 break
         if not fits:
@@ -224,7 +224,7 @@ def test_bids_weigh_the_deals() -> None:
     view = player_view(state, 2)
     if view.hand_mask & (1 << parse_card("AS")):
         pytest.skip("the viewer holds the ace of spades in this deal")
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     ace = 1 << parse_card("AS")
     plain = DealSampler(view, evidence=False)
     weighed = DealSampler(view)
@@ -235,8 +235,8 @@ def test_bids_weigh_the_deals() -> None:
     plain_ace = sum(bool(d[0] & ace) for d in plain_deals) / draws
     weighed_ace = sum(bool(d[0] & ace) for d in weighed_deals) / draws
     assert weighed_ace < plain_ace / 3
-    plain_strength = sum(estimate_tricks(d[1], t) for d in plain_deals) / draws
-    weighed_strength = sum(estimate_tricks(d[1], t) for d in weighed_deals) / draws
+    plain_strength = sum(estimate_tricks(d[1], book) for d in plain_deals) / draws
+    weighed_strength = sum(estimate_tricks(d[1], book) for d in weighed_deals) / draws
     assert weighed_strength > plain_strength + 1.0
 
 
@@ -245,19 +245,19 @@ def test_hand_reading_is_calibrated_per_variant() -> None:
     the hands: aces and spades count, a nil hand looks like one."""
     rng = random.Random(0)
     for rules in PRESETS.values():
-        t = k.table_of(rules)
+        book = k.rulebook_of(rules)
         total = 0.0
         for _ in range(100):
-            total += sum(estimate_tricks(h, t) for h in k.deal(t, rng))
+            total += sum(estimate_tricks(h, book) for h in k.deal(book, rng))
         share = total / (100 * rules.players)
         assert abs(share - rules.hand_size / rules.players) < 0.35 * rules.hand_size / 13
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     strong = _mask("AS KS QS JS AH KH AD KD AC 2C 3C 4C 5C")
     weak = _mask("2S 3H 4H 5H 2D 3D 4D 6D 7C 8C 9C 6H 7H")
     share = rules.hand_size / rules.players
-    assert estimate_tricks(strong, t) > 2 * share and estimate_tricks(weak, t) < 1
-    assert nil_likelihood(weak, t) > 0.9 > 0.1 > nil_likelihood(strong, t)
+    assert estimate_tricks(strong, book) > 2 * share and estimate_tricks(weak, book) < 1
+    assert nil_likelihood(weak, book) > 0.9 > 0.1 > nil_likelihood(strong, book)
 
 
 def _mask(cards: str) -> int:

@@ -36,11 +36,11 @@ SOLVERS = [pytest.param(native.pure("tricks"), id="pure"),
 each_solver = pytest.mark.parametrize("solver", SOLVERS)
 
 
-def _side_taken(t: k.Table, pos: k.Position, side: int) -> int:
-    return sum(pos.tricks[s] for s in t.sides[side])
+def _side_taken(book: k.Rulebook, pos: k.Position, side: int) -> int:
+    return sum(pos.tricks[s] for s in book.sides[side])
 
 
-def _minimax(t: k.Table, pos: k.Position, side: int, memo: dict[tuple[object, ...], int]
+def _minimax(book: k.Rulebook, pos: k.Position, side: int, memo: dict[tuple[object, ...], int]
              ) -> int:
     """Tricks ``side`` takes from ``pos`` on: every legal card of every seat tried."""
     if pos.over:
@@ -49,12 +49,12 @@ def _minimax(t: k.Table, pos: k.Position, side: int, memo: dict[tuple[object, ..
     if key in memo:
         return memo[key]
     values = []
-    for card in k.cards_of(k.legal_mask(t, pos)):
+    for card in k.cards_of(k.legal_mask(book, pos)):
         child = pos.copy()
-        k.play(t, child, card)
-        gained = _side_taken(t, child, side) - _side_taken(t, pos, side)
-        values.append(gained + _minimax(t, child, side, memo))
-    value = max(values) if t.side_of[pos.turn] == side else min(values)
+        k.play(book, child, card)
+        gained = _side_taken(book, child, side) - _side_taken(book, pos, side)
+        values.append(gained + _minimax(book, child, side, memo))
+    value = max(values) if book.side_of[pos.turn] == side else min(values)
     memo[key] = value
     return value
 
@@ -63,9 +63,9 @@ def _ending(rules: Rules, rng: random.Random, tricks_left: int, first: bool) -> 
     """A random position with ``tricks_left`` tricks to go, sometimes mid-trick. With
     ``first`` the cards are dealt straight into the ending and it is the hand's first trick
     (so the lowest-club lead applies)."""
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     n = rules.players
-    hands = k.deal(t, rng)
+    hands = k.deal(book, rng)
     if first:
         trimmed = []
         for h in hands:
@@ -74,7 +74,7 @@ def _ending(rules: Rules, rng: random.Random, tricks_left: int, first: bool) -> 
             trimmed.append(sum(1 << c for c in cards[:tricks_left]))
         pos = k.Position(hands=trimmed, leader=rng.randrange(n), tricks=[0] * n,
                          bids=[1] * n, nils=[k.PLAIN] * n, players=n)
-        if t.lowest_club:
+        if book.lowest_club:
             clubs = 0
             for h in trimmed:
                 clubs |= h & k.CLUBS
@@ -86,28 +86,28 @@ def _ending(rules: Rules, rng: random.Random, tricks_left: int, first: bool) -> 
                      nils=[k.PLAIN] * n, players=n)
     pos.first = False
     for _ in range((rules.hand_size - tricks_left) * n + rng.randrange(n)):
-        k.play(t, pos, k.random_card(k.legal_mask(t, pos), rng.random))
+        k.play(book, pos, k.random_card(k.legal_mask(book, pos), rng.random))
     return pos
 
 
 def _check(solver: ModuleType, rules: Rules, seed: int, tricks_left: int,
            first: bool) -> None:
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     rng = random.Random(seed)
     pos = _ending(rules, rng, tricks_left, first)
-    for side in range(len(t.sides)):
+    for side in range(len(book.sides)):
         memo: dict[tuple[object, ...], int] = {}
-        want = _minimax(t, pos, side, memo)
-        assert solver.solve_tricks(t, pos, side) == want
+        want = _minimax(book, pos, side, memo)
+        assert solver.solve_tricks(book, pos, side) == want
         keep = []
-        for card in k.cards_of(k.legal_mask(t, pos)):
+        for card in k.cards_of(k.legal_mask(book, pos)):
             child = pos.copy()
-            k.play(t, child, card)
-            value = (_side_taken(t, child, side) - _side_taken(t, pos, side)
-                     + _minimax(t, child, side, memo))
+            k.play(book, child, card)
+            value = (_side_taken(book, child, side) - _side_taken(book, pos, side)
+                     + _minimax(book, child, side, memo))
             if value == want:
                 keep.append(card)
-        assert solver.best_moves(t, pos, side) == keep
+        assert solver.best_moves(book, pos, side) == keep
 
 
 @each_solver
@@ -132,33 +132,33 @@ def test_one_solver_along_a_line_of_play(solver: ModuleType) -> None:
     """A hand review solves every position of a hand with one solver: its answers equal
     fresh solvers' answers, best play keeps the value, and any other card loses by it."""
     rules = PRESETS["partnership"]
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     rng = random.Random(13)
     pos = _ending(rules, rng, 7, first=False)
     while pos.trick:  # start at a trick boundary
-        k.play(t, pos, k.random_card(k.legal_mask(t, pos), rng.random))
-    review = solver.TrickSolver(t, 0)
-    total = _side_taken(t, pos, 0) + review.tricks(pos)
+        k.play(book, pos, k.random_card(k.legal_mask(book, pos), rng.random))
+    review = solver.TrickSolver(book, 0)
+    total = _side_taken(book, pos, 0) + review.tricks(pos)
     while not pos.over:
-        assert review.tricks(pos) == solver.solve_tricks(t, pos, 0)
-        assert _side_taken(t, pos, 0) + review.tricks(pos) == total
+        assert review.tricks(pos) == solver.solve_tricks(book, pos, 0)
+        assert _side_taken(book, pos, 0) + review.tricks(pos) == total
         keep = review.best_moves(pos)
-        legal = k.cards_of(k.legal_mask(t, pos))
+        legal = k.cards_of(k.legal_mask(book, pos))
         assert keep and set(keep) <= set(legal)
         for card in set(legal) - set(keep):
             child = pos.copy()
-            k.play(t, child, card)
-            after = _side_taken(t, child, 0) + solver.solve_tricks(t, child, 0)
+            k.play(book, child, card)
+            after = _side_taken(book, child, 0) + solver.solve_tricks(book, child, 0)
             assert after != total
-        k.play(t, pos, rng.choice(keep))
-    assert _side_taken(t, pos, 0) == total
+        k.play(book, pos, rng.choice(keep))
+    assert _side_taken(book, pos, 0) == total
 
 
 @each_solver
 def test_a_side_out_of_range_is_refused(solver: ModuleType) -> None:
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     with pytest.raises(ValueError, match="no side 2"):
-        solver.TrickSolver(t, 2)
+        solver.TrickSolver(book, 2)
 
 
 @each_solver
@@ -166,20 +166,20 @@ def test_a_worked_ending(solver: ModuleType) -> None:
     """West (A♠ 2♥) and East (K♠ 3♥) against North (A♥ 2♣) and South (3♣ 4♥), West to
     lead: cash the A♠ and North's A♥ takes the last trick; lead the 2♥ and North either wins
     it (North must follow) and West ruffs North's club. One trick each way."""
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     two_h, three_h, four_h, ace_h = 26, 27, 28, 38
     ace_s, king_s, two_c, three_c = 51, 50, 0, 1
     hands = [(1 << ace_s) | (1 << two_h), (1 << ace_h) | (1 << two_c),
              (1 << king_s) | (1 << three_h), (1 << three_c) | (1 << four_h)]
     pos = k.Position(hands=hands, leader=0, tricks=[0] * 4, bids=[1] * 4,
                      nils=[k.PLAIN] * 4, players=4, broken=True, first=False)
-    assert solver.solve_tricks(t, pos, 0) == 1
-    assert solver.solve_tricks(t, pos, 1) == 1
-    assert solver.best_moves(t, pos) == [two_h, ace_s]
-    k.play(t, pos, two_h)
-    assert solver.best_moves(t, pos) == [ace_h]  # North must follow hearts
-    k.play(t, pos, ace_h)
-    assert pos.turn == 2 and solver.solve_tricks(t, pos, 0) == 1
+    assert solver.solve_tricks(book, pos, 0) == 1
+    assert solver.solve_tricks(book, pos, 1) == 1
+    assert solver.best_moves(book, pos) == [two_h, ace_s]
+    k.play(book, pos, two_h)
+    assert solver.best_moves(book, pos) == [ace_h]  # North must follow hearts
+    k.play(book, pos, ace_h)
+    assert pos.turn == 2 and solver.solve_tricks(book, pos, 0) == 1
 
 
 @each_solver
@@ -200,16 +200,16 @@ def test_one_table_serves_many_deals(solver: ModuleType, name: str) -> None:
     that mattered, whatever the deal: one solver reused over many deals answers as fresh
     solvers do, and as plain minimax where that is affordable."""
     rules = RULES[name]
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     rng = random.Random(name)
-    shared = [solver.TrickSolver(t, side) for side in range(len(t.sides))]
+    shared = [solver.TrickSolver(book, side) for side in range(len(book.sides))]
     for number in range(16):
         pos = _ending(rules, rng, 4 + number % 3, first=False)
         for side, reused in enumerate(shared):
             value = reused.tricks(pos)
-            assert value == solver.TrickSolver(t, side).tricks(pos)
+            assert value == solver.TrickSolver(book, side).tricks(pos)
             if pos.left <= 4:
-                assert value == _minimax(t, pos, side, {})
+                assert value == _minimax(book, pos, side, {})
 
 
 @each_solver
@@ -223,15 +223,15 @@ def test_a_guess_and_bounds_change_only_the_speed(solver: ModuleType, name: str,
     (as a hand review gives them) answers as plain minimax does, from a fresh solver and
     from one reused across the calls."""
     rules = RULES[name]
-    t = k.table_of(rules)
+    book = k.rulebook_of(rules)
     pos = _ending(rules, random.Random(seed), tricks_left, first=False)
-    for side in range(len(t.sides)):
-        want = _minimax(t, pos, side, {})
+    for side in range(len(book.sides)):
+        want = _minimax(book, pos, side, {})
         low = data.draw(st.integers(-1, want), label="at_least")
         high = data.draw(st.integers(want, pos.left + 1), label="at_most")
-        reused = solver.TrickSolver(t, side)
+        reused = solver.TrickSolver(book, side)
         for guess in [None, *range(-1, pos.left + 2)]:
-            fresh = solver.TrickSolver(t, side)
+            fresh = solver.TrickSolver(book, side)
             assert fresh.tricks(pos, guess, at_least=low, at_most=high) == want
             assert reused.tricks(pos, guess, at_least=low, at_most=high) == want
 
@@ -253,8 +253,8 @@ def test_slow_openings_keep_their_count(solver: ModuleType, hands: tuple[int, ..
                                         leader: int, tricks: int) -> None:
     """A whole deal from the opening lead, where the search is deepest: the leader's side
     takes its known count."""
-    t = k.table_of(PRESETS["partnership"])
+    book = k.rulebook_of(PRESETS["partnership"])
     pos = k.Position(hands=list(hands), leader=leader, tricks=[0] * 4, bids=[1] * 4,
                      nils=[k.PLAIN] * 4, players=4)
-    side = t.side_of[leader]
-    assert solver.TrickSolver(t, side).tricks(pos) == tricks
+    side = book.side_of[leader]
+    assert solver.TrickSolver(book, side).tricks(pos) == tricks

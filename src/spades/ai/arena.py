@@ -44,12 +44,13 @@ from spades.engine import (
     Rules,
     apply,
     new_game,
+    penalty_at_limit,
     player_view,
     preset_overrides,
 )
 
 from .base import Player
-from .kernel import NIL, PLAIN, side_points, table_of
+from .kernel import NIL, PLAIN, rulebook_of, side_points
 from .levels import make_player
 
 Mode = Literal["deals", "games"]
@@ -69,7 +70,7 @@ class Contender:
     def label(self) -> str:
         if not self.options:
             return self.level
-        return self.level + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+        return self.level + ":" + ",".join(f"{key}={value}" for key, value in self.options)
 
     def make(self) -> Player:
         return make_contender(self.level, **dict(self.options))
@@ -226,7 +227,7 @@ class DealOutcome:
 
 def tally_hand(rules: Rules, result: HandResult, who: list[int],
                 tallies: tuple[Tally, Tally]) -> None:
-    t = table_of(rules)
+    book = rulebook_of(rules)
     bids = [b.tricks for b in result.bids]
     nils = [NIL if b.nil else PLAIN for b in result.bids]
     order = [seat for seat, action in result.actions if isinstance(action, Bid)]
@@ -238,7 +239,7 @@ def tally_hand(rules: Rules, result: HandResult, who: list[int],
         tally = tallies[who[side[0]]]
         tally.side_hands += 1
         tally.points += result.score.points[index]
-        tally.bags += side_points(t, side, bids, nils, result.tricks)[1]
+        tally.bags += side_points(book, side, bids, nils, result.tricks)[1]
         bidders = [s for s in side if not result.bids[s].nil]
         for s in side:
             if result.bids[s].nil:
@@ -322,8 +323,7 @@ def _bag_debt(rules: Rules, state: GameState) -> tuple[float, ...]:
     7 bags of 10 owes 70 of the coming 100): what the bags will cost in the rest of a game."""
     if rules.bag_limit is None:
         return (0.0,) * len(rules.sides)
-    share = (rules.bag_penalty + (rules.bag_limit if rules.bag_takeback else 0)) / (
-        rules.bag_limit)
+    share = penalty_at_limit(rules) / rules.bag_limit
     return tuple(share * bags for bags in state.bags)
 
 

@@ -23,6 +23,7 @@ from spades.engine import (
     Phase,
     PlayerView,
     Rules,
+    contract_points,
     legal_bids,
 )
 
@@ -345,7 +346,8 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
     if bag_limit is not None and rules.bag_penalty > 0 and mine.bags >= bag_limit - 3:
         lean += 0.35
         notes.append(f"{mine.bags} bags already: bid up to avoid more")
-    if rules.losing_score is not None and mine.score - 10 * round(tricks) <= rules.losing_score:
+    if (rules.losing_score is not None
+            and mine.score - _made(rules, round(tricks)) <= rules.losing_score):
         lean -= 0.3
         notes.append("near the losing score: bid safe")
     behind = _opponents_threaten(view)
@@ -386,20 +388,23 @@ def best_solo_bid(mean: float, rules: Rules, lowest: int | None = None) -> int:
 def _best_contract(mean: float, rules: Rules, lowest: int) -> tuple[int, float]:
     spread = _SPREAD.get(rules.players, 1.0)
     top = rules.max_bid
-    weights = [math.exp(-((k - mean) ** 2) / (2 * spread * spread)) for k in range(top + 1)]
+    weights = [math.exp(-((taken - mean) ** 2) / (2 * spread * spread))
+               for taken in range(top + 1)]
     total = sum(weights)
     chances = [w / total for w in weights]
     bag = 1.0
     if rules.bag_limit is not None:
         bag -= rules.bag_penalty / rules.bag_limit
+    # what each trick of the contract scores when it is made, and when it is set
+    made, missed = contract_points(rules, 1, 1), contract_points(rules, 1, 0)
     best, best_value = lowest, float("-inf")
     for bid in range(lowest, top + 1):
         value = 0.0
         for taken, p in enumerate(chances):
             if taken >= bid:
-                value += p * (10 * bid + (taken - bid) * bag)
-            elif rules.set_scoring == "minus":
-                value -= p * 10 * bid
+                value += p * (made * bid + (taken - bid) * bag)
+            else:
+                value += p * missed * bid
         if value > best_value:
             best, best_value = bid, value
     return best, best_value
@@ -549,24 +554,30 @@ def _lowest_winning_bid(view: PlayerView, partner_tricks: int) -> int | None:
     rules = view.rules
     sides = side_infos(view)
     mine = sides[view.my_side]
-    best_other = max((s.score + 10 * max(s.contract, 0) for s in sides if s.index != mine.index),
-                     default=0)
+    best_other = max((s.score + _made(rules, max(s.contract, 0)) for s in sides
+                      if s.index != mine.index), default=0)
     for bid in range(rules.min_bid, rules.max_bid + 1):
-        total = mine.score + 10 * (partner_tricks + bid)
+        total = mine.score + _made(rules, partner_tricks + bid)
         if total >= rules.target_score and total > best_other + 13:
             return bid
     return None
 
 
+def _made(rules: Rules, contract: int) -> int:
+    """The points of ``contract`` made exactly (10 a trick bid)."""
+    return contract_points(rules, contract, contract)
+
+
 def _opponents_threaten(view: PlayerView) -> bool:
     """Another side would reach the target by making its bid while we are behind."""
+    rules = view.rules
     sides = side_infos(view)
     mine = sides[view.my_side]
-    target = view.rules.target_score
+    target = rules.target_score
     for side in sides:
         if side.index == mine.index:
             continue
-        projected = side.score + 10 * max(side.contract, 4)
+        projected = side.score + _made(rules, max(side.contract, 4))
         if projected >= target and side.score > mine.score:
             return True
     return False

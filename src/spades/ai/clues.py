@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from spades.engine import PlayerView
 
-from .kernel import BEATERS, SUIT_MASK_OF, SUIT_OF, table_of
+from .kernel import BEATERS, SUIT_MASK_OF, SUIT_OF, rulebook_of
 from .knowledge import higher_in_suit, lower_in_suit
 from .native import adopt
 
@@ -80,12 +80,12 @@ def clues_of(view: PlayerView) -> list[Clue]:
     side still short of its contract (a side that has made it may duck with high cards to
     save bags). A seat whose later plays show it broke a habit has no clues read."""
     rules = view.rules
-    t = table_of(rules)
+    book = rulebook_of(rules)
     n = rules.players
     bids = view.bids
     nil = [b is not None and b.nil for b in bids]
     contract = [sum(b.tricks for s in side if (b := bids[s]) is not None and not b.nil)
-                for side in t.sides]
+                for side in book.sides]
     tricks = [0] * n
     played: list[tuple[int, tuple[int, ...], int]] = [
         (tr.leader, tuple(int(c) for c in tr.cards), tr.winner) for tr in view.history]
@@ -95,7 +95,7 @@ def clues_of(view: PlayerView) -> list[Clue]:
     for leader, cards, _ in played:
         for index, card in enumerate(cards):
             later[(leader + index) % n] |= 1 << card
-    out = t.deck_mask  # the cards not yet played at the play being read
+    out = book.deck_mask  # the cards not yet played at the play being read
     found: list[Clue] = []
     dropped = [False] * n
     for leader, cards, winner in played:
@@ -112,7 +112,7 @@ def clues_of(view: PlayerView) -> list[Clue]:
             beat = BEATERS[top][led]
             wins = bool(beat >> card & 1)
             if seat != view.seat and not dropped[seat]:
-                for unlikely, kind in _habits(t.side_of, t.sides, seat, card, top_seat, wins,
+                for unlikely, kind in _habits(book.side_of, book.sides, seat, card, top_seat, wins,
                                               beat, suit, index == n - 1, nil, tricks,
                                               contract):
                     clue = Clue(seat, card, unlikely & out, later[seat],

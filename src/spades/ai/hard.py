@@ -205,7 +205,7 @@ class HardPlayer:
     # ------------------------------------------------------------------------ play
 
     def _play(self, view: PlayerView, r: random.Random, deadline: float | None) -> Action:
-        t = k.table_of(view.rules)
+        book = k.rulebook_of(view.rules)
         legal: dict[int, Play] = {int(a.card): a for a in view.legal if isinstance(a, Play)}
         try:
             sampler = DealSampler(view, reading=self._reading(view), edge=self.edge,
@@ -215,40 +215,29 @@ class HardPlayer:
         bids, nils = _bids_of(view)
         # Bags cost from the first trick, not only once the side has made its bid
         # (docs/ai-tuning.md#hard-bags-in-play).
-        evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
+        evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                bags=view.bags, win_bonus=self.win_bonus)
-        guide = k.Guide(t, bids, nils)
+        guide = k.Guide(book, bids, nils)
         moves = distinct_cards(view)
         if len(moves) == 1:
             return legal[moves[0]]
-        left = max(view.hand_sizes)
         live = _live_nils(view)
-        side_of = view.rules.side_of
-        exact = left <= self.solve_tricks or (left <= self.nil_solve_tricks and any(
-            side_of[seat] != side_of[view.seat] for seat in live))  # an opponent's nil
+        exact, budget = self._card_budget(view, live)
         search = _MoveSearch(moves)
         used = solved = 0
-        budget = self.iterations
-        if live:  # one card may make or break 200 points: search longer
-            budget = max(1, round(budget * self.nil_search))
         while used < budget:
             holdings = sampler.sample(r)
             pos = _position(view, holdings, bids, nils)
             if exact:
-                values = solve(t, pos, search.active, evaluate, view.my_side)
+                values = solve(book, pos, search.active, evaluate, view.my_side)
                 used += _SOLVE_COST * len(search.active)
                 solved += 1
                 # one deal fits (its exact values are the answer), or the cap is reached
                 if sampler.certain or solved == self.solve_deals:
                     used = budget
             else:
-                seed = r.getrandbits(32)
-                values = []
-                for card in search.active:
-                    p = pos.copy()
-                    k.play(t, p, card)
-                    values.append(evaluate(k.guided_playout(
-                        t, p, guide, random.Random(seed).random)))
+                values = _playout_values(book, pos, search.active, evaluate, guide,
+                                         r.getrandbits(32))
                 used += len(search.active)
             search.add(values)
             if deadline is not None and time.perf_counter() > deadline:
@@ -256,14 +245,26 @@ class HardPlayer:
         ducking = view.seat in live  # the seat's own nil is alive
         return legal[search.habitual(self.tolerance, highest=ducking)]
 
+    def _card_budget(self, view: PlayerView, live: list[int]) -> tuple[bool, int]:
+        """(whether the sampled deals are solved exactly, the playouts a card decision
+        may use) with the live nils ``live`` at the table."""
+        left = max(view.hand_sizes)
+        side_of = view.rules.side_of
+        exact = left <= self.solve_tricks or (left <= self.nil_solve_tricks and any(
+            side_of[seat] != side_of[view.seat] for seat in live))  # an opponent's nil
+        budget = self.iterations
+        if live:  # one card may make or break 200 points: search longer
+            budget = max(1, round(budget * self.nil_search))
+        return exact, budget
+
     def _guided_fallback(self, view: PlayerView, r: random.Random,
                          legal: dict[int, Play]) -> Action:
-        t = k.table_of(view.rules)
+        book = k.rulebook_of(view.rules)
         bids, nils = _bids_of(view)
         holdings = [0] * view.rules.players
         holdings[view.seat] = view.hand_mask
         pos = _position(view, holdings, bids, nils)
-        card = k.Guide(t, bids, nils, eps=0.0).choose(pos, r.random)
+        card = k.Guide(book, bids, nils, eps=0.0).choose(pos, r.random)
         return legal.get(card, next(iter(legal.values())))
 
     # ------------------------------------------------------------------------ bid
@@ -272,25 +273,35 @@ class HardPlayer:
         """Play the hand out on sampled deals once per candidate bid; the best average
         score wins. A first probe (a fifth of the budget) finds how many tricks the hand
         takes on these deals, and the candidates are the bids nearest that, and nil."""
-        t = k.table_of(view.rules)
-        rules = view.rules
+        book = k.rulebook_of(view.rules)
         legal = [a for a in view.legal if isinstance(a, Bid)]
         if BLIND_NIL in legal and self._wants_blind_nil(view):
             return BLIND_NIL
         plain = [b for b in legal if not b.nil]
         mine = view.hand_mask
-        nil_ok = NIL in legal and (rules.suicide or not plain
-                                   or nil_likelihood(mine, t) >= 0.05)
-        if plain and nil_breaks_bag_limit(view):
-            nil_ok = False  # well ahead: a failed nil's bags would bring the penalty
         if not plain:
             return NIL if NIL in legal else legal[0]
         try:
             sampler = DealSampler(view, reading=self._reading(view), edge=self.edge)
         except ImpossibleDeal:
-            return _bid_window(plain, estimate_tricks(mine, t))[0]
-        guess = estimate_tricks(mine, t)
+            return _bid_window(plain, estimate_tricks(mine, book))[0]
+        guess = estimate_tricks(mine, book)
         first = _bid_window(plain, guess)[:1]
+        probe, rounds = self._probe(view, sampler, first, r, deadline)
+        self.last_probe = probe
+        candidates = _bid_window(plain, probe)
+        nil_ok = _nil_candidate(view, legal, book)
+        if nil_ok:
+            candidates.append(NIL)
+        if len(candidates) == 1:
+            return _cover(view, plain, candidates[0], self.cover_shade)
+        best = self._bid_search(view, sampler, candidates, nil_ok, rounds, r, deadline)
+        return _cover(view, plain, candidates[best], self.cover_shade)
+
+    def _probe(self, view: PlayerView, sampler: DealSampler, first: list[Bid],
+               r: random.Random, deadline: float | None) -> tuple[float, int]:
+        """(the mean tricks the seat takes with the bid ``first`` over a fifth of the
+        budget's sampled deals, the deals played)."""
         taken = 0
         rounds = 0
         probe_end = None if deadline is None else (
@@ -302,14 +313,16 @@ class HardPlayer:
             rounds += 1
             if probe_end is not None and time.perf_counter() > probe_end:
                 break
-        probe = self.last_probe = taken / rounds
-        candidates = _bid_window(plain, probe)
-        if nil_ok:
-            candidates.append(NIL)
-        if len(candidates) == 1:
-            return _cover(view, plain, candidates[0], self.cover_shade)
+        return taken / rounds, rounds
+
+    def _bid_search(self, view: PlayerView, sampler: DealSampler, candidates: list[Bid],
+                    nil_ok: bool, used: int, r: random.Random,
+                    deadline: float | None) -> int:
+        """The index of the candidate bid with the best mean value over the sampled deals
+        (nil last when ``nil_ok``; ``used``: the playouts the budget has spent already)."""
+        rules = view.rules
+        mine = view.hand_mask
         search = _MoveSearch(list(range(len(candidates))))
-        used = rounds
         nil_index = len(candidates) - 1 if nil_ok else -1
         nil_made = nil_tried = 0
         credit = self.nil_saved * 2 * rules.nil_value
@@ -331,7 +344,7 @@ class HardPlayer:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         self.last_nil = (nil_made, nil_tried) if nil_ok else None
-        return _cover(view, plain, candidates[search.best()], self.cover_shade)
+        return search.best()
 
     def _bid_playouts(self, view: PlayerView, holdings: list[int], bids_tried: list[Bid],
                       seed: int) -> tuple[list[float], list[int]]:
@@ -339,9 +352,9 @@ class HardPlayer:
         playout seed for each), and the tricks the seat took.
 
         Bags are charged their full share here too (docs/ai-tuning.md#hard-bags-in-bids)."""
-        t = k.table_of(view.rules)
+        book = k.rulebook_of(view.rules)
         n = view.rules.players
-        reads = _read_hands(view, holdings, t)
+        reads = _read_hands(view, holdings, book)
         reading = self._reading(view)
         nil_reading = nil_reading_of(view.rules)
         # whether a seat yet to bid bids nil on this deal: one draw a seat, the same for
@@ -356,10 +369,10 @@ class HardPlayer:
             bids, nils = _fill_bids(view, reads, bid, reading, nil_reading, draws)
             pos = k.Position(hands=holdings[:n], leader=leader, tricks=[0] * n, bids=bids,
                              nils=nils, players=n)
-            evaluate = k.Evaluator(t, view.my_side, bids=bids, nils=nils, scores=view.scores,
+            evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
                                    bags=view.bags, win_bonus=self.win_bonus)
-            guide = k.Guide(t, bids, nils, attack=attack)
-            tricks = k.guided_playout(t, pos, guide, random.Random(seed).random)
+            guide = k.Guide(book, bids, nils, attack=attack)
+            tricks = k.guided_playout(book, pos, guide, random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])
         return values, taken
@@ -398,25 +411,25 @@ class HardPlayer:
         discard = Draw(False)
         if drawn is None:
             return keep
-        t = k.table_of(view.rules)
+        book = k.rulebook_of(view.rules)
         mine = view.hand_mask
         seen = mine | (1 << drawn)
         for card in view.discards:
             seen |= 1 << card
-        unseen = k.cards_of(t.deck_mask & ~seen)
-        base = estimate_tricks(mine, t)
-        gain = estimate_tricks(mine | (1 << drawn), t) - base
+        unseen = k.cards_of(book.deck_mask & ~seen)
+        base = estimate_tricks(mine, book)
+        gain = estimate_tricks(mine | (1 << drawn), book) - base
         if not unseen:
             return keep
-        average = sum(estimate_tricks(mine | (1 << c), t) - base for c in unseen) / len(unseen)
+        average = sum(estimate_tricks(mine | (1 << c), book) - base for c in unseen) / len(unseen)
         return keep if gain >= average else discard
 
     def _kitty(self, view: PlayerView) -> Action:
         """Swap the 2 of clubs for the unseen kitty card: any card is worth at least as many
         tricks, unless the hand is heading for nil."""
-        t = k.table_of(view.rules)
+        book = k.rulebook_of(view.rules)
         take = Exchange(True)
-        if view.rules.nil and estimate_tricks(view.hand_mask, t) < 1.0:
+        if view.rules.nil and estimate_tricks(view.hand_mask, book) < 1.0:
             return Exchange(False)
         return take
 
@@ -500,8 +513,8 @@ def distinct_cards(view: PlayerView) -> list[int]:
     """The legal cards that differ in effect: of cards of one suit with no unseen card
     between them (they win and lose the same tricks), only the lowest."""
     cards = sorted(a.card for a in view.legal if isinstance(a, Play))
-    t = k.table_of(view.rules)
-    live = t.deck_mask & ~view.played & ~view.hand_mask
+    book = k.rulebook_of(view.rules)
+    live = book.deck_mask & ~view.played & ~view.hand_mask
     for _, card in view.trick:  # a card on the table separates two of ours too
         live |= 1 << card
     out: list[int] = []
@@ -515,6 +528,18 @@ def distinct_cards(view: PlayerView) -> list[int]:
         out.append(card)
         previous = card
     return out
+
+
+def _playout_values(book: k.Rulebook, pos: k.Position, cards: list[int],
+                    evaluate: k.Evaluator, guide: k.Guide, seed: int) -> list[float]:
+    """The value of each card played from ``pos`` and the hand played out by ``guide``,
+    every playout from the same ``seed`` (common random numbers)."""
+    values = []
+    for card in cards:
+        p = pos.copy()
+        k.play(book, p, card)
+        values.append(evaluate(k.guided_playout(book, p, guide, random.Random(seed).random)))
+    return values
 
 
 def _bids_of(view: PlayerView) -> tuple[list[int], list[int]]:
@@ -542,6 +567,16 @@ def _first_leader(view: PlayerView, holdings: list[int]) -> int:
     return first_leader(view.rules, view.dealer, holdings[:view.rules.players])
 
 
+def _nil_candidate(view: PlayerView, legal: list[Bid], book: k.Rulebook) -> bool:
+    """Is nil worth trying beside the plain bids: legal, not far from a hand bid nil (or
+    suicide), and not for a side well ahead whose bags it would bring to the limit?"""
+    rules = view.rules
+    nil_ok = NIL in legal and (rules.suicide or nil_likelihood(view.hand_mask, book) >= 0.05)
+    if nil_breaks_bag_limit(view):
+        nil_ok = False  # well ahead: a failed nil's bags would bring the penalty
+    return nil_ok
+
+
 def _bid_window(plain: list[Bid], guess: float) -> list[Bid]:
     """The plain bids worth trying: near the hand's count, at most five."""
     if not plain:
@@ -562,9 +597,9 @@ def _cover(view: PlayerView, plain: list[Bid], bid: Bid, shade: int) -> Bid:
 
 
 def _read_hands(view: PlayerView, holdings: list[int],
-                t: k.Table) -> list[tuple[float, float]]:
+                book: k.Rulebook) -> list[tuple[float, float]]:
     """(trick count, nil likelihood) of each sampled hand whose seat has not bid yet."""
-    return [(estimate_tricks(holdings[s], t), nil_likelihood(holdings[s], t))
+    return [(estimate_tricks(holdings[s], book), nil_likelihood(holdings[s], book))
             if bid is None and s != view.seat else (0.0, 0.0)
             for s, bid in enumerate(view.bids)]
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from math import comb
 
+from spades.engine import contract_points
+
 from .heuristics_trick import future_wins
 from .knowledge import Knowledge, SideInfo
 
@@ -37,32 +39,33 @@ def binomial_pmf(trials: int, p: float, hits: int) -> float:
     return comb(trials, hits) * p**hits * (1.0 - p) ** (trials - hits)
 
 
-def contract_swing(k: Knowledge, side: SideInfo) -> float:
+def contract_swing(knowledge: Knowledge, side: SideInfo) -> float:
     """Points between making ``side``'s contract and being set on it."""
-    rules = k.rules
-    per_trick = 20.0 if rules.set_scoring == "minus" else 10.0
-    swing = per_trick * side.contract
-    if k.reaches_target(side, 10 * side.contract):
+    rules = knowledge.rules
+    made = contract_points(rules, side.contract, side.contract)
+    missed = contract_points(rules, side.contract, 0)
+    swing = float(made - missed)
+    if knowledge.reaches_target(side, made):
         swing += GAME_SWING
     if rules.losing_score is not None and rules.set_scoring == "minus" and (
-            side.score - 10 * side.contract <= rules.losing_score):
+            side.score + missed <= rules.losing_score):
         swing += GAME_SWING
     return swing
 
 
-def expected_tricks(k: Knowledge, side: SideInfo) -> float:
+def expected_tricks(knowledge: Knowledge, side: SideInfo) -> float:
     """The tricks ``side``'s plain bidders can expect to take from here, this trick included.
 
     My side: my cards' chances of winning a trick (``future_wins``) when I am one of its
     bidders, plus what my partners still need of their bids. Another side: what it still
     needs, plus ``OPPONENTS_SURPLUS``."""
-    if k.seat not in side.seats:
+    if knowledge.seat not in side.seats:
         return side.need + OPPONENTS_SURPLUS
-    view = k.view
+    view = knowledge.view
     total = 0.0
     for seat in side.bidders:
-        if seat == k.seat:
-            total += sum(future_wins(k, card) for card in view.hand)
+        if seat == knowledge.seat:
+            total += sum(future_wins(knowledge, card) for card in view.hand)
         else:
             bid = view.bids[seat]
             if bid is not None:
@@ -70,66 +73,68 @@ def expected_tricks(k: Knowledge, side: SideInfo) -> float:
     return total
 
 
-def trick_value(k: Knowledge, side: SideInfo) -> float:
+def trick_value(knowledge: Knowledge, side: SideInfo) -> float:
     """What a trick won by one of ``side``'s plain bidders is worth to that side: the
     contract's swing when this trick decides it, a bag when the side would make its
     contract without it, and a point otherwise."""
-    left = k.tricks_left
+    left = knowledge.tricks_left
     need = side.need
     if side.contract == 0 or not side.bidders:
         return 0.0
     if need == 0:
-        return k.bag_value(side)
+        return knowledge.bag_value(side)
     if need > left:
         return 0.0  # set whatever happens: tricks neither score nor bag
-    if len(k.sides) > MAX_SIDES_FOR_ODDS:
+    if len(knowledge.sides) > MAX_SIDES_FOR_ODDS:
         # the frozen Normal's count: the share of the tricks left that the side still needs
         share = min(0.9, max(0.15, need / left))
-        return contract_swing(k, side) * binomial_pmf(left - 1, share, need - 1) + 1.0
+        return contract_swing(knowledge, side) * binomial_pmf(left - 1, share, need - 1) + 1.0
     # the other tricks left, each won by the side with the same chance
-    share = min(0.9, max(0.15, expected_tricks(k, side) / left))
+    share = min(0.9, max(0.15, expected_tricks(knowledge, side) / left))
     pivot = binomial_pmf(left - 1, share, need - 1)
     anyway = sum(binomial_pmf(left - 1, share, won) for won in range(need, left))
-    return contract_swing(k, side) * pivot + anyway * k.bag_value(side) + (1.0 - anyway)
+    return (contract_swing(knowledge, side) * pivot + anyway * knowledge.bag_value(side)
+            + (1.0 - anyway))
 
 
-def nil_swing(k: Knowledge, seat: int) -> float:
+def nil_swing(knowledge: Knowledge, seat: int) -> float:
     """Points a live nil bidder's side loses if it takes a trick."""
-    rules = k.rules
-    bid = k.view.bids[seat]
+    rules = knowledge.rules
+    bid = knowledge.view.bids[seat]
     value = float(rules.blind_nil_value if bid is not None and bid.blind else rules.nil_value)
     swing = value if rules.failed_nil == "bags" else 2.0 * value
-    side = k.sides[rules.side_of[seat]]
-    if k.reaches_target(side, int(value) + 10 * side.contract):
+    side = knowledge.sides[rules.side_of[seat]]
+    if knowledge.reaches_target(side, int(value) + contract_points(rules, side.contract,
+                                                             side.contract)):
         swing += GAME_SWING / 2
     return swing
 
 
-def broken_nil_value(k: Knowledge, side: SideInfo) -> float:
+def broken_nil_value(knowledge: Knowledge, side: SideInfo) -> float:
     """A trick won by a nil bidder who has already taken one: a bag, or nothing."""
-    if k.rules.failed_nil == "penalty-void":
+    if knowledge.rules.failed_nil == "penalty-void":
         return 0.0
-    return k.bag_value(side)
+    return knowledge.bag_value(side)
 
 
-def seat_values(k: Knowledge) -> list[float]:
+def seat_values(knowledge: Knowledge) -> list[float]:
     """For each seat, what it winning this trick is worth to my side (negative = bad)."""
-    rules = k.rules
-    mine = rules.side_of[k.seat]
-    others = max(1, len(k.sides) - 1)
+    rules = knowledge.rules
+    mine = rules.side_of[knowledge.seat]
+    others = max(1, len(knowledge.sides) - 1)
     per_side: dict[int, float] = {}
     values: list[float] = []
-    for seat in range(k.n):
+    for seat in range(knowledge.n):
         index = rules.side_of[seat]
-        side = k.sides[index]
+        side = knowledge.sides[index]
         sign = 1.0 if index == mine else -1.0 / others
         if seat in side.nils:
-            value = -nil_swing(k, seat)
+            value = -nil_swing(knowledge, seat)
         elif seat in side.broken_nils:
-            value = broken_nil_value(k, side)
+            value = broken_nil_value(knowledge, side)
         else:
             if index not in per_side:
-                per_side[index] = trick_value(k, side)
+                per_side[index] = trick_value(knowledge, side)
             value = per_side[index]
         values.append(sign * value)
     return values

@@ -1,13 +1,14 @@
 """A fast playout kernel for the search: one hand in play, cards as bit masks.
 
 The engine's ``GameState`` is immutable and careful; a search plays hundreds of thousands of
-cards per decision, so it uses this lean, mutable ``Position`` instead. ``Table`` compiles a
-``Rules`` value once (every ``spades_break``, ``failed_nil``, bag and moon option). The rules
-themselves are the engine's laws (``spades.engine.laws``: legal plays, spades broken, the
-trick winner, the first lead, the end of the game) and its scoring; only the inner loops
-(``play`` and ``random_playout``) write the trick winner and spades breaking out inline for
-speed, and ``tests/ai/test_kernel.py`` checks them against the laws for every preset and
-every ``spades_break`` rule.
+cards per decision, so it uses this lean, mutable ``Position`` instead. A ``Rulebook`` is a
+``Rules`` value compiled once for it (every ``spades_break``, ``failed_nil``, bag and moon
+option, as plain ints and tuples). The rules themselves are the engine's laws
+(``spades.engine.laws``: legal plays, spades broken, the trick winner, the first lead, the
+end of the game) and its scoring; only the inner loops (``play``, and ``random_trick`` for
+``random_playout``) write the trick winner and spades breaking out inline for speed (and
+``random_trick`` the legal plays), and ``tests/ai/test_kernel.py`` checks them against the
+laws for every preset and every ``spades_break`` rule.
 
 Cards are the engine's indices (clubs 0-12, diamonds 13-25, hearts 26-38, spades 39-51, the
 jokers 52-53 as the two top spades), so within one suit, and across spades and jokers, a
@@ -37,13 +38,14 @@ from spades.engine import (
     beaters,
     boston_side,
     breaks_spades,
+    contract_points,
     deck_mask,
     first_lead,
     first_leader,
     game_over,
     legal_bids,
     legal_plays,
-    trick_winner,
+    penalty_at_limit,
 )
 from spades.engine import NIL as NIL_BID
 from spades.engine import side_points as engine_side_points
@@ -67,13 +69,14 @@ _BREAK_CODES = {"offsuit": BREAK_OFFSUIT, "any-spade": BREAK_ANY_SPADE, "void": 
 PLAIN, NIL, BLIND = 0, 1, 2
 
 
-class Table:
-    """A ``Rules`` value compiled for the kernel: plain ints and tuples, read in hot loops."""
+class Rulebook:
+    """The rules of one game compiled for the kernel: what a ``Rules`` value says, as plain
+    ints and tuples read in hot loops."""
 
     __slots__ = (
-        "bag_limit", "bag_penalty", "bags_cost", "bids", "boston", "break_mode", "deck",
-        "deck_mask", "hand_size", "losing", "lowest_club", "n", "partner_of", "rules",
-        "side_of", "sides", "spades_break", "takeback", "target",
+        "bag_share", "bags_cost", "bids", "break_mode", "deck", "deck_mask", "hand_size",
+        "lowest_club", "n", "partner_of", "rules", "side_of", "sides", "spades_break",
+        "top_spade",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -86,24 +89,25 @@ class Table:
         self.hand_size = rules.hand_size
         self.deck_mask = deck_mask(rules)
         self.deck: tuple[int, ...] = tuple(int(c) for c in rules.deck)
+        #: the deck's highest spade (the Big Joker when the jokers are in)
+        self.top_spade = (self.deck_mask & SPADES).bit_length() - 1
         self.spades_break = rules.spades_break
         #: the legal bids before a partner has bid (every bid's choices outside suicide)
         self.bids = legal_bids(rules)
         self.break_mode = _BREAK_CODES[rules.spades_break]
         self.lowest_club = rules.first_lead == "lowest-club"
-        self.bag_limit = rules.bag_limit or 0
-        self.bag_penalty = rules.bag_penalty
-        self.takeback = rules.bag_takeback
+        #: what each bag costs: its share of the penalty its side pays at the bag limit
+        #: (0.0 with no limit)
+        self.bag_share = (penalty_at_limit(rules) / rules.bag_limit
+                          if rules.bag_limit is not None else 0.0)
         self.bags_cost = rules.bag_limit is not None and (rules.bag_penalty > 0
                                                           or rules.bag_takeback)
-        self.boston = rules.boston
-        self.target = rules.target_score
-        self.losing = rules.losing_score
 
 
 @lru_cache(maxsize=64)
-def table_of(rules: Rules) -> Table:
-    return Table(rules)
+def rulebook_of(rules: Rules) -> Rulebook:
+    """The ``Rulebook`` of ``rules`` (made once per rules value)."""
+    return Rulebook(rules)
 
 
 class Position:
@@ -163,17 +167,17 @@ class Position:
 
 # ---------------------------------------------------------------------------- play
 
-def legal_mask(t: Table, pos: Position) -> int:
+def legal_mask(book: Rulebook, pos: Position) -> int:
     """The cards the seat to act may play (the engine's ``legal_plays``)."""
     trick = pos.trick
     if trick:  # follow suit if you can: ``legal_plays`` written out, for the search
         held = pos.hands[pos.turn]
         return held & SUIT_MASK_OF[trick[0]] or held
-    opening = first_lead(t.rules, pos.hands) if pos.first and t.lowest_club else 0
+    opening = first_lead(book.rules, pos.hands) if pos.first and book.lowest_club else 0
     return legal_plays(pos.hands[pos.turn], None, pos.broken, opening)
 
 
-def play(t: Table, pos: Position, card: int) -> None:
+def play(book: Rulebook, pos: Position, card: int) -> None:
     """The seat to act plays ``card`` (assumed legal); a full trick is collected."""
     seat = pos.turn
     bit = 1 << card
@@ -181,14 +185,14 @@ def play(t: Table, pos: Position, card: int) -> None:
     pos.played |= bit
     trick = pos.trick
     if not trick:
-        if not pos.broken and breaks_spades(t.spades_break, None, card):
+        if not pos.broken and breaks_spades(book.spades_break, None, card):
             pos.broken = True
         trick.append(card)
         pos.win_card = card
         pos.win_seat = seat
     else:
         led = trick[0]
-        if not pos.broken and breaks_spades(t.spades_break, led, card):
+        if not pos.broken and breaks_spades(book.spades_break, led, card):
             pos.broken = True
         # the trick winner, written out (``laws.beaters``): this runs for every card
         w = pos.win_card
@@ -200,7 +204,7 @@ def play(t: Table, pos: Position, card: int) -> None:
             pos.win_card = card
             pos.win_seat = seat
         trick.append(card)
-    if len(trick) == t.n:
+    if len(trick) == book.n:
         winner = pos.win_seat
         pos.tricks[winner] += 1
         pos.leader = pos.turn = winner
@@ -208,7 +212,7 @@ def play(t: Table, pos: Position, card: int) -> None:
         pos.first = False
         pos.left -= 1
     else:
-        pos.turn = (seat + 1) % t.n
+        pos.turn = (seat + 1) % book.n
 
 
 def cards_of(mask: int) -> list[int]:
@@ -222,10 +226,10 @@ def cards_of(mask: int) -> list[int]:
 
 def random_card(mask: int, rnd: Callable[[], float]) -> int:
     """A card of a non-empty mask, uniformly at random."""
-    k = int(rnd() * mask.bit_count())
-    while k:
+    skip = int(rnd() * mask.bit_count())
+    while skip:
         mask &= mask - 1
-        k -= 1
+        skip -= 1
     return (mask & -mask).bit_length() - 1
 
 
@@ -235,37 +239,36 @@ def random_card(mask: int, rnd: Callable[[], float]) -> int:
 _BID_OF: tuple[tuple[Bid, ...], ...] = (BIDS, (NIL_BID,) * len(BIDS), (BLIND_NIL,) * len(BIDS))
 
 
-def side_points(t: Table, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
+def side_points(book: Rulebook, side: Sequence[int], bids: Sequence[int], nils: Sequence[int],
                 tricks: Sequence[int]) -> tuple[int, int]:
     """Points and new bags of one side in one hand, before the bag penalty: the engine's
     own arithmetic, so that playouts score exactly as the game does."""
-    return engine_side_points(t.rules, side, [_BID_OF[k][b] for k, b in zip(nils, bids,
-                                                                             strict=True)],
-                              tricks)
+    chosen = [_BID_OF[kind][bid] for kind, bid in zip(nils, bids, strict=True)]
+    return engine_side_points(book.rules, side, chosen, tricks)
 
 
-def bag_penalty(t: Table, bags: int, new_bags: int) -> tuple[int, int]:
+def bag_penalty(book: Rulebook, bags: int, new_bags: int) -> tuple[int, int]:
     """(penalty points, bag count after penalties), as the engine counts them."""
-    return apply_bags(t.rules, bags, new_bags)
+    return apply_bags(book.rules, bags, new_bags)
 
 
-def hand_points(t: Table, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
+def hand_points(book: Rulebook, bids: Sequence[int], nils: Sequence[int], tricks: Sequence[int],
                 bags: Sequence[int]) -> tuple[list[int], list[int]]:
     """Each side's points for the hand (bag penalty included) and its bags after it."""
     points: list[int] = []
     after: list[int] = []
-    for index, side in enumerate(t.sides):
-        earned, fresh = side_points(t, side, bids, nils, tricks)
-        penalty, count = bag_penalty(t, bags[index], fresh)
+    for index, side in enumerate(book.sides):
+        earned, fresh = side_points(book, side, bids, nils, tricks)
+        penalty, count = bag_penalty(book, bags[index], fresh)
         points.append(earned + penalty)
         after.append(count)
     return points, after
 
 
-def game_result(t: Table, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
+def game_result(book: Rulebook, scores: Sequence[int], tricks: Sequence[int]) -> tuple[bool, int]:
     """(over, winning side or -1) once a hand's points are added to ``scores``: the
     engine's ``game_over``, with Boston read from the hand's ``tricks``."""
-    over, winner = game_over(t.rules, scores, boston_side(t.rules, tricks))
+    over, winner = game_over(book.rules, scores, boston_side(book.rules, tricks))
     return over, -1 if winner is None else winner
 
 
@@ -275,11 +278,11 @@ class Evaluator:
     cost), plus ``win_bonus`` when the hand ends the game in its favour (minus when
     against), so that the score of the game shapes bids and play. Memoised per trick tuple."""
 
-    __slots__ = ("bags", "bids", "memo", "nils", "scores", "side", "t", "win_bonus")
+    __slots__ = ("bags", "bids", "book", "memo", "nils", "scores", "side", "win_bonus")
 
-    def __init__(self, t: Table, side: int, *, bids: Sequence[int], nils: Sequence[int],
+    def __init__(self, book: Rulebook, side: int, *, bids: Sequence[int], nils: Sequence[int],
                  scores: Sequence[int], bags: Sequence[int], win_bonus: float = 200.0) -> None:
-        self.t = t
+        self.book = book
         self.side = side
         self.bids = tuple(bids)
         self.nils = tuple(nils)
@@ -296,14 +299,14 @@ class Evaluator:
         return value
 
     def _value(self, tricks: tuple[int, ...]) -> float:
-        t = self.t
-        points, after = hand_points(t, self.bids, self.nils, tricks, self.bags)
+        book = self.book
+        points, after = hand_points(book, self.bids, self.nils, tricks, self.bags)
         values: list[float] = [float(p) for p in points]
-        if t.bags_cost:
+        if book.bags_cost:
             # bags are a debt: each one brings the next penalty nearer, so it is charged
             # its share of the penalty now (and the penalty paid this hand is refunded
             # from the debt), the "points - 10 x bags" of the Spades literature
-            share = (t.bag_penalty + (t.bag_limit if t.takeback else 0)) / t.bag_limit
+            share = book.bag_share
             values = [p - share * (a - b) for p, a, b in zip(points, after, self.bags,
                                                                strict=True)]
         mine = values[self.side]
@@ -311,7 +314,7 @@ class Evaluator:
         value = float(mine) - (sum(values) - mine) / others
         if self.win_bonus:
             totals = [s + p for s, p in zip(self.scores, points, strict=True)]
-            over, winner = game_result(t, totals, tricks)
+            over, winner = game_result(book, totals, tricks)
             if over:
                 value += self.win_bonus if winner == self.side else -self.win_bonus
         return value
@@ -319,95 +322,97 @@ class Evaluator:
 
 # ---------------------------------------------------------------------------- playouts
 
-def random_playout(t: Table, pos: Position, rnd: Callable[[], float]) -> list[int]:
+def random_playout(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> list[int]:
     """Play the hand out with uniformly random legal cards; the final trick counts."""
-    n = t.n
-    hands = pos.hands
-    tricks = pos.tricks
     while pos.left:
-        if pos.trick:  # finish the trick on the table through the general path
-            play(t, pos, random_card(legal_mask(t, pos), rnd))
-            continue
-        leader = pos.leader
-        if pos.first and t.lowest_club:
-            play(t, pos, random_card(legal_mask(t, pos), rnd))
-            continue
-        # a whole trick, inlined
-        h = hands[leader]
-        m = h if pos.broken else (h & NON_SPADES or h)
-        k = int(rnd() * m.bit_count())
-        while k:
+        if pos.trick or (pos.first and book.lowest_club):
+            # the trick on the table, or the hand's opening lead: through the general path
+            play(book, pos, random_card(legal_mask(book, pos), rnd))
+        else:
+            random_trick(book, pos, rnd)
+    return pos.tricks
+
+
+def random_trick(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> None:
+    """One whole trick from the lead with uniformly random legal cards, ``play`` and
+    ``random_card`` written out (the lead not the hand's first under a lowest-club rule)."""
+    n = book.n
+    hands = pos.hands
+    leader = pos.leader
+    h = hands[leader]
+    m = h if pos.broken else (h & NON_SPADES or h)
+    skip = int(rnd() * m.bit_count())
+    while skip:
+        m &= m - 1
+        skip -= 1
+    card = (m & -m).bit_length() - 1
+    hands[leader] = h ^ (1 << card)
+    played = pos.played | (1 << card)
+    mode = book.break_mode
+    broken = pos.broken or (card >= SPADE and mode != BREAK_OFFSUIT)
+    led = SUIT_MASK_OF[card]
+    best = card
+    win = leader
+    seat = leader
+    for _ in range(n - 1):
+        seat = seat + 1 if seat + 1 < n else 0
+        h = hands[seat]
+        m = h & led or h
+        skip = int(rnd() * m.bit_count())
+        while skip:
             m &= m - 1
-            k -= 1
-        card = (m & -m).bit_length() - 1
-        hands[leader] = h ^ (1 << card)
-        played = pos.played | (1 << card)
-        mode = t.break_mode
-        broken = pos.broken or (card >= SPADE and mode != BREAK_OFFSUIT)
-        led = SUIT_MASK_OF[card]
-        best = card
-        win = leader
-        seat = leader
-        for _ in range(n - 1):
-            seat = seat + 1 if seat + 1 < n else 0
-            h = hands[seat]
-            m = h & led or h
-            k = int(rnd() * m.bit_count())
-            while k:
-                m &= m - 1
-                k -= 1
-            bit = m & -m
-            card = bit.bit_length() - 1
-            hands[seat] = h ^ bit
-            played |= bit
-            if card >= SPADE:
-                if not broken and (mode == BREAK_ANY_SPADE or not led & bit):
+            skip -= 1
+        bit = m & -m
+        card = bit.bit_length() - 1
+        hands[seat] = h ^ bit
+        played |= bit
+        if card >= SPADE:
+            if not broken and (mode == BREAK_ANY_SPADE or not led & bit):
+                broken = True
+            if best < SPADE or card > best:
+                best = card
+                win = seat
+        else:
+            if not bit & led:
+                if mode == BREAK_VOID:
                     broken = True
-                if best < SPADE or card > best:
-                    best = card
-                    win = seat
-            else:
-                if not bit & led:
-                    if mode == BREAK_VOID:
-                        broken = True
-                elif best < card:
-                    best = card
-                    win = seat
-        tricks[win] += 1
-        pos.leader = pos.turn = win
-        pos.played = played
-        pos.broken = broken
-        pos.first = False
-        pos.left -= 1
-    return tricks
+            elif best < card:
+                best = card
+                win = seat
+    pos.tricks[win] += 1
+    pos.leader = pos.turn = win
+    pos.played = played
+    pos.broken = broken
+    pos.first = False
+    pos.left -= 1
 
 
-def deal(t: Table, rng: random.Random) -> list[int]:
+def deal(book: Rulebook, rng: random.Random) -> list[int]:
     """Random holdings for a fresh hand (the kitty card, if any, left out)."""
     rnd = rng.random
-    deck = sorted(t.deck, key=lambda _card: rnd())
-    n = t.n
-    size = t.hand_size
+    deck = sorted(book.deck, key=lambda _card: rnd())
+    n = book.n
+    size = book.hand_size
     hands = [0] * n
     for index in range(n * size):
         hands[index % n] |= 1 << deck[index]
     return hands
 
 
-def random_hand(t: Table, rng: random.Random) -> tuple[list[int], list[int]]:
+def random_hand(book: Rulebook, rng: random.Random) -> tuple[list[int], list[int]]:
     """One complete random hand: deal (the last seat deals), random legal bids, random legal
     play, score. Returns (tricks per seat, points per side)."""
-    n = t.n
+    n = book.n
     rnd = rng.random
-    hands = deal(t, rng)
-    rules = t.rules
+    hands = deal(book, rng)
+    rules = book.rules
     bids = [0] * n
     nils = [PLAIN] * n
     chosen: list[Bid | None] = [None] * n
     for seat in range(n):
-        options = t.bids
+        options = book.bids
         if rules.suicide:
-            partner = t.partner_of[seat]
+            partner = book.partner_of[seat]
             options = legal_bids(rules, chosen[partner] if partner >= 0 else None)
         bid = chosen[seat] = options[int(rnd() * len(options))]
         if bid.nil:
@@ -416,8 +421,8 @@ def random_hand(t: Table, rng: random.Random) -> tuple[list[int], list[int]]:
             bids[seat] = bid.tricks
     pos = Position(hands=hands, leader=first_leader(rules, n - 1, hands), tricks=[0] * n,
                    bids=bids, nils=nils, players=n)
-    tricks = random_playout(t, pos, rnd)
-    points, _ = hand_points(t, bids, nils, tricks, [0] * len(t.sides))
+    tricks = random_playout(book, pos, rnd)
+    points, _ = hand_points(book, bids, nils, tricks, [0] * len(book.sides))
     return tricks, points
 
 
@@ -461,18 +466,19 @@ def highest_rank(mask: int) -> int:
 
 
 @lru_cache(maxsize=512)
-def set_worth_a_bag(t: Table, contract: int, seats: int) -> tuple[tuple[bool, ...], ...]:
+def set_worth_a_bag(book: Rulebook, contract: int, seats: int) -> tuple[tuple[bool, ...], ...]:
     """``[left][need]``: with ``left`` tricks to play and a side of ``seats`` players
     ``need`` tricks short of ``contract``, is one more trick taken from it worth a bag to a
     side whose own bid is made? The trick decides the contract when the side would take
     exactly ``need - 1`` of the other ``left - 1`` (each with its seats' share of the
     table); a set swings the contract twice (or once when a set costs nothing)."""
-    size = t.hand_size
+    size = book.hand_size
     if not contract:
         return tuple((False,) * (size + 1) for _ in range(size + 1))
-    swing = (20.0 if t.rules.set_scoring == "minus" else 10.0) * contract
-    bag = (t.bag_penalty + (t.bag_limit if t.takeback else 0)) / max(1, t.bag_limit)
-    share = seats / t.n
+    swing = float(contract_points(book.rules, contract, contract)
+                  - contract_points(book.rules, contract, 0))
+    bag = book.bag_share
+    share = seats / book.n
     rows: list[tuple[bool, ...]] = []
     for left in range(size + 1):
         row = [False] * (size + 1)
@@ -505,27 +511,27 @@ class Guide:
     boss spade, else its lowest).
     """
 
-    __slots__ = ("attack", "bidders", "contract", "eps", "nil", "opp_nils", "ruff", "second",
-                 "settable", "t", "trump")
+    __slots__ = ("attack", "bidders", "book", "contract", "eps", "nil", "opp_nils", "ruff",
+                 "second", "settable", "trump")
 
-    def __init__(self, t: Table, bids: Sequence[int], nils: Sequence[int],
+    def __init__(self, book: Rulebook, bids: Sequence[int], nils: Sequence[int],
                  eps: float = 0.05, attack: Sequence[float] | None = None,
                  ruff: float = 1.0, second: float = -1.0, trump: float = 0.0) -> None:
-        self.t = t
+        self.book = book
         self.eps = eps
         self.ruff = ruff
         self.second = second
         self.trump = trump
         self.attack = None if attack is None else tuple(attack)
         self.nil = tuple(bool(kind) for kind in nils)
-        self.contract = tuple(sum(bids[s] for s in side if not nils[s]) for side in t.sides)
-        self.bidders = tuple(tuple(s for s in side if not nils[s]) for side in t.sides)
+        self.contract = tuple(sum(bids[s] for s in side if not nils[s]) for side in book.sides)
+        self.bidders = tuple(tuple(s for s in side if not nils[s]) for side in book.sides)
         self.opp_nils = tuple(
-            tuple(s for s in range(t.n) if nils[s] and t.side_of[s] != t.side_of[seat])
-            for seat in range(t.n))
+            tuple(s for s in range(book.n) if nils[s] and book.side_of[s] != book.side_of[seat])
+            for seat in range(book.n))
         self.settable = tuple(
-            set_worth_a_bag(t, contract, len(side))
-            for contract, side in zip(self.contract, t.sides, strict=True))
+            set_worth_a_bag(book, contract, len(side))
+            for contract, side in zip(self.contract, book.sides, strict=True))
 
     def wants_tricks(self, pos: Position, side: int) -> bool:
         """Does the side still need tricks, or would taking them set the opponents (the
@@ -536,7 +542,7 @@ class Guide:
         taken = 0
         for s in self.bidders[side]:
             taken += tricks[s]
-        if contract[side] > taken or not self.t.bags_cost:
+        if contract[side] > taken or not self.book.bags_cost:
             return True
         left = pos.left
         for other, members in enumerate(self.bidders):
@@ -549,23 +555,34 @@ class Guide:
         return False
 
     def choose(self, pos: Position, rnd: Callable[[], float]) -> int:
-        t = self.t
-        legal = legal_mask(t, pos)
+        """The card the seat to act plays in a playout (see the class)."""
+        book = self.book
+        legal = legal_mask(book, pos)
         if not legal & (legal - 1):
             return legal.bit_length() - 1
         if rnd() < self.eps:
             return random_card(legal, rnd)
         seat = pos.turn
         tricks = pos.tricks
-        live = t.deck_mask & ~pos.played & ~pos.hands[seat]
+        live = book.deck_mask & ~pos.played & ~pos.hands[seat]
         if self.nil[seat] and not tricks[seat]:
             return self._nil_card(pos, legal)
-        partner = t.partner_of[seat]
+        partner = book.partner_of[seat]
         covering = partner >= 0 and self.nil[partner] and not tricks[partner]
-        trick = pos.trick
-        if not trick:
+        if not pos.trick:
             return self._lead(pos, legal, live, covering, rnd)
-        n = t.n
+        return self._follow(pos, legal, live, covering, rnd)
+
+    def _follow(self, pos: Position, legal: int, live: int, covering: bool,
+                rnd: Callable[[], float]) -> int:
+        """A card to the trick on the table (``live``: the cards the seat has not seen;
+        ``covering``: its partner is a live nil bidder)."""
+        book = self.book
+        seat = pos.turn
+        tricks = pos.tricks
+        partner = book.partner_of[seat]
+        trick = pos.trick
+        n = book.n
         w = pos.win_card
         ws = pos.win_seat
         led = SUIT_MASK_OF[trick[0]]
@@ -582,10 +599,10 @@ class Guide:
                     (nil_seat - pos.leader) % n > len(trick))):
                 # let the nil bidder win it, or leave it room to be forced
                 return lowest_rank(losers) if losers else lowest(winners)
-        if t.side_of[ws] == t.side_of[seat] and (
+        if book.side_of[ws] == book.side_of[seat] and (
                 last or not live & SUIT_MASK_OF[w] & ABOVE[w] or not winners):
             return lowest_rank(losers) if losers else lowest(winners)
-        if self.wants_tricks(pos, t.side_of[seat]):
+        if self.wants_tricks(pos, book.side_of[seat]):
             if not winners:
                 return lowest_rank(losers)
             if last:
@@ -620,7 +637,7 @@ class Guide:
         losers = legal & ~beat
         if losers:
             return highest_rank(losers)
-        return highest(legal) if len(pos.trick) == self.t.n - 1 else lowest(legal)
+        return highest(legal) if len(pos.trick) == self.book.n - 1 else lowest(legal)
 
     def _lead(self, pos: Position, legal: int, live: int, covering: bool,
               rnd: Callable[[], float]) -> int:
@@ -632,7 +649,7 @@ class Guide:
                 if attack is None or attack[seat] >= 1.0 or rnd() < attack[seat]:
                     return lowest_rank(legal)
                 break  # this time the seat leads for its own side
-        if not covering and not self.wants_tricks(pos, self.t.side_of[seat]):
+        if not covering and not self.wants_tricks(pos, self.book.side_of[seat]):
             return lowest_rank(legal)
         if self.trump > 0.0 and not covering:
             spades = legal & SPADES
@@ -668,22 +685,22 @@ class Guide:
         return lowest(side & SUIT_MASK_OF[random_card(side, rnd)])
 
 
-def guided_playout(t: Table, pos: Position, guide: Guide,
+def guided_playout(book: Rulebook, pos: Position, guide: Guide,
                    rnd: Callable[[], float]) -> list[int]:
     """Play the hand out with the rule-guided policy; the final trick counts."""
     choose = guide.choose
     while pos.left:
-        play(t, pos, choose(pos, rnd))
+        play(book, pos, choose(pos, rnd))
     return pos.tricks
 
 
 __all__ = [
     "ABOVE", "BEATERS", "BLIND", "BREAK_ANY_SPADE", "BREAK_OFFSUIT", "BREAK_VOID", "CLUBS",
     "DIAMONDS", "HEARTS", "NIL", "NON_SPADES", "PLAIN", "RANK", "SPADE", "SPADES", "SUIT_MASKS",
-    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Table", "bag_penalty", "cards_of",
-    "deal", "game_result", "guided_playout", "hand_points", "highest", "highest_rank", "legal_mask",
-    "lowest", "lowest_rank", "play", "random_card", "random_hand", "random_playout", "side_points",
-    "table_of", "trick_winner",
+    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Rulebook", "bag_penalty",
+    "cards_of", "deal", "game_result", "guided_playout", "hand_points", "highest",
+    "highest_rank", "legal_mask", "lowest", "lowest_rank", "play", "random_card", "random_hand",
+    "random_playout", "random_trick", "rulebook_of", "side_points",
 ]
 
 

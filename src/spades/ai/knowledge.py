@@ -126,8 +126,8 @@ class Knowledge:
     """The seat's picture of the hand: cards out, voids, who may hold what, the contracts."""
 
     __slots__ = (
-        "_expect", "_unknown_in_suit", "dead", "hand", "holders", "known", "n", "out", "played",
-        "rules", "seat", "sides", "slots", "unknown", "view", "voids",
+        "_expect", "_unknown_in_suit", "hand", "holders", "known", "n", "out", "played", "rules",
+        "seat", "sides", "slots", "unknown", "view", "voids",
     )
 
     def __init__(self, view: PlayerView) -> None:
@@ -155,7 +155,6 @@ class Knowledge:
                 dead |= 1  # the two of clubs went into the kitty
             else:
                 kitty_slots = 1
-        self.dead = dead
         self.out = deck_mask(rules) & ~self.hand & ~self.played & ~dead
         self._read_passes(view)
         self._read_tricks(view)
@@ -230,23 +229,6 @@ class Knowledge:
 
     # ------------------------------------------------------------------ who holds what
 
-    def is_void(self, seat: int, suit: int) -> bool:
-        """Known void: shown by the play, or no hidden card of the suit can be there."""
-        if self.voids[seat] >> suit & 1:
-            return True
-        return not self.known[seat] & SUIT_MASKS[suit] and self._expect[seat][suit] <= 0.0
-
-    def prob_card(self, seat: int, card: int) -> float:
-        """How likely ``seat`` holds ``card`` (0 for cards already seen elsewhere)."""
-        bit = 1 << card
-        if self.known[seat] & bit:
-            return 1.0
-        if not self.unknown & bit:
-            return 0.0
-        suit = SUIT_OF[card]
-        count = self._unknown_in_suit[suit]
-        return min(1.0, self._expect[seat][suit] / count) if count else 0.0
-
     def prob_none(self, seat: int, mask: int) -> float:
         """How likely ``seat`` holds none of the cards of ``mask``."""
         if self.known[seat] & mask:
@@ -256,13 +238,13 @@ class Knowledge:
             return 1.0
         result = 1.0
         for suit in range(4):
-            k = (mask & SUIT_MASKS[suit]).bit_count()
-            if k:
+            cards = (mask & SUIT_MASKS[suit]).bit_count()
+            if cards:
                 count = self._unknown_in_suit[suit]
                 p = min(1.0, self._expect[seat][suit] / count)
                 if p >= 1.0:
                     return 0.0
-                result *= (1.0 - p) ** k
+                result *= (1.0 - p) ** cards
         return result
 
     def prob_any(self, seat: int, mask: int) -> float:
@@ -279,44 +261,7 @@ class Knowledge:
         """The cards still out that beat ``card`` in its own suit."""
         return self.out & higher_in_suit(card)
 
-    def is_master(self, card: int) -> bool:
-        """No card still out is higher in its suit."""
-        return not self.higher_out(card)
-
-    def sure_winners(self) -> int:
-        """Masters in my hand: spades no one can beat, and side-suit tops that no one who
-        might still hold a spade is known to be void in."""
-        result = 0
-        for suit in range(4):
-            mine = self.hand & SUIT_MASKS[suit]
-            while mine:
-                top = mine.bit_length() - 1
-                if self.higher_out(top):
-                    break
-                if suit != SPADES and self._ruff_threat(suit):
-                    break
-                result |= 1 << top
-                mine ^= 1 << top
-        return result
-
-    def _ruff_threat(self, suit: int) -> bool:
-        spades_out = self.out & SUIT_MASKS[SPADES]
-        if not spades_out:
-            return False
-        for seat in self.opponents():
-            if self.voids[seat] >> suit & 1 and self.prob_any(seat, spades_out) > 0.0:
-                return True
-        return False
-
     # ------------------------------------------------------------------ sides and seats
-
-    @property
-    def my_side(self) -> SideInfo:
-        return self.sides[self.rules.side_of[self.seat]]
-
-    @property
-    def partner(self) -> int | None:
-        return self.rules.partner_of[self.seat]
 
     def is_friend(self, seat: int) -> bool:
         return self.rules.side_of[seat] == self.rules.side_of[self.seat]
@@ -324,22 +269,8 @@ class Knowledge:
     def opponents(self) -> tuple[int, ...]:
         return tuple(s for s in range(self.n) if not self.is_friend(s))
 
-    def opponent_sides(self) -> tuple[SideInfo, ...]:
-        mine = self.rules.side_of[self.seat]
-        return tuple(side for side in self.sides if side.index != mine)
-
     def is_live_nil(self, seat: int) -> bool:
         return live_nil(self.view, seat)
-
-    @property
-    def partner_nil(self) -> bool:
-        """My partner bid nil and has not taken a trick."""
-        partner = self.partner
-        return partner is not None and self.is_live_nil(partner)
-
-    @property
-    def my_nil(self) -> bool:
-        return self.is_live_nil(self.seat)
 
     @property
     def tricks_left(self) -> int:
@@ -347,10 +278,6 @@ class Knowledge:
         return len(self.view.hand)
 
     # ------------------------------------------------------------------ rules and score
-
-    @property
-    def bags_cost(self) -> bool:
-        return self.rules.bag_limit is not None and self.rules.bag_penalty > 0
 
     def bag_value(self, side: SideInfo) -> float:
         """What one more bag is worth to ``side``, in points (negative when bags cost)."""

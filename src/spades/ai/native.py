@@ -6,7 +6,7 @@ compiled as one package, ``_native_<digest>``, by ``setup.py``. Each module of t
 ends with ``adopt(globals())``: where the compiled package serves, the module takes every
 name of its compiled twin (functions, classes, tables), so that whoever imports
 ``spades.ai.kernel`` or ``spades.ai.sampler`` gets native code, and every object of the
-search (a ``Table``, a ``Position``, a ``DealSampler``) is of one kind. It is the standard
+search (a ``Rulebook``, a ``Position``, a ``DealSampler``) is of one kind. It is the standard
 library's accelerator pattern (``heapq`` and ``_heapq``), with the build checked against
 the sources: a build of other sources, a broken one, or ``SPADES_PURE_PYTHON=1`` at run
 time leave the pure modules, and ``REASON`` says why.

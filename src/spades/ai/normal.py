@@ -60,26 +60,29 @@ def choose_card(view: PlayerView) -> Card:
     cards = [a.card for a in view.legal if isinstance(a, Play)]
     if len(cards) == 1:
         return cards[0]
-    k = Knowledge(view)
-    now = trick_now(k)
-    values = seat_values(k)
-    mine = values[k.seat]
+    knowledge = Knowledge(view)
+    now = trick_now(knowledge)
+    values = seat_values(knowledge)
+    mine = values[knowledge.seat]
     future_weight, denial = FUTURE_WEIGHT, DENIAL_WEIGHT
-    if len(k.sides) > MAX_SIDES_FOR_ODDS:
+    if len(knowledge.sides) > MAX_SIDES_FOR_ODDS:
         future_weight, denial = MANY_SIDES_FUTURE_WEIGHT, 0.0
-    worth = (mine - denial * _opponents_value(k, values)) if denial else mine
-    spades_held = k.hand & SUIT_MASKS[SPADES]
+    worth = (mine - denial * _opponents_value(knowledge, values)) if denial else mine
+    spades_held = knowledge.hand & SUIT_MASKS[SPADES]
     best = cards[0]
     best_score = float("-inf")
     for card in cards:
-        dist = outcome(k, now, card)
+        dist = outcome(knowledge, now, card)
         score = 0.0
         for seat, p in dist.items():
             score += p * values[seat]
-        later = future_wins(k, card) if worth >= 0 or not DANGER else future_danger(k, card)
+        if worth >= 0 or not DANGER:
+            later = future_wins(knowledge, card)
+        else:
+            later = future_danger(knowledge, card)
         score -= future_weight * later * worth
         suit = SUIT_OF[card]
-        if suit != SPADES and spades_held and k.hand & SUIT_MASKS[suit] == 1 << card:
+        if suit != SPADES and spades_held and knowledge.hand & SUIT_MASKS[suit] == 1 << card:
             score += 0.03 * abs(mine) + 0.05  # a void to trump in (or to shed on)
         score -= 0.001 * rank_of(card)
         if score > best_score:
@@ -87,10 +90,11 @@ def choose_card(view: PlayerView) -> Card:
     return best
 
 
-def _opponents_value(k: Knowledge, values: list[float]) -> float:
+def _opponents_value(knowledge: Knowledge, values: list[float]) -> float:
     """What an opponent's (plain bidder's) trick is worth to my side, on average over them:
     negative while they need tricks, positive once their tricks are bags."""
-    seats = [s for s in k.opponents() if s not in k.sides[k.rules.side_of[s]].nils]
+    sides, side_of = knowledge.sides, knowledge.rules.side_of
+    seats = [s for s in knowledge.opponents() if s not in sides[side_of[s]].nils]
     if not seats:
         return 0.0
     return sum(values[s] for s in seats) / len(seats)

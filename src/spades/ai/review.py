@@ -37,7 +37,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from spades.engine import CODE_OF, NAME_OF, Bid, GameState, HandResult
+from spades.engine import (
+    CODE_OF,
+    FIRST_SPADE,
+    NAME_OF,
+    SUIT_MASK_OF,
+    SUIT_OF,
+    Bid,
+    GameState,
+    HandResult,
+    beats,
+    trick_winner,
+)
 
 from . import kernel as k
 from .tricks import TrickSolver
@@ -119,9 +130,9 @@ def finished_hand(state: GameState, hand: int) -> HandResult:
     return results[hand - 1]
 
 
-def _start(t: k.Table, result: HandResult) -> tuple[k.Position, list[int]]:
+def _start(book: k.Rulebook, result: HandResult) -> tuple[k.Position, list[int]]:
     """The position at the opening lead, and the cards in play order."""
-    n = t.n
+    n = book.n
     hands = [0] * n
     line: list[int] = []
     for trick in result.history:
@@ -136,13 +147,13 @@ def _start(t: k.Table, result: HandResult) -> tuple[k.Position, list[int]]:
     return pos, line
 
 
-def _line(t: k.Table, start: k.Position, line: Sequence[int]) -> list[k.Position]:
+def _line(book: k.Rulebook, start: k.Position, line: Sequence[int]) -> list[k.Position]:
     """Every position of the line of play: ``out[i]`` is before card ``i``; the last is
     the end of the hand."""
     out = [start.copy()]
     pos = start.copy()
     for card in line:
-        k.play(t, pos, card)
+        k.play(book, pos, card)
         out.append(pos.copy())
     return out
 
@@ -150,10 +161,10 @@ def _line(t: k.Table, start: k.Position, line: Sequence[int]) -> list[k.Position
 class _Values:
     """Best-play counts of positions for each side, one reused solver per side."""
 
-    def __init__(self, t: k.Table, positions: Sequence[k.Position]) -> None:
-        self.t = t
+    def __init__(self, book: k.Rulebook, positions: Sequence[k.Position]) -> None:
+        self.book = book
         self.positions_of = positions
-        self.two = len(t.sides) == 2
+        self.two = len(book.sides) == 2
         self.solvers: dict[int, TrickSolver] = {}
         self.cache: dict[tuple[int, int], int] = {}
         #: each solver's last answer (the position's index, the count for the hand): the
@@ -166,7 +177,7 @@ class _Values:
             side = 0
         found = self.solvers.get(side)
         if found is None:
-            found = self.solvers[side] = TrickSolver(self.t, side)
+            found = self.solvers[side] = TrickSolver(self.book, side)
         return found
 
     def total(self, index: int, pos: k.Position, side: int) -> int:
@@ -175,12 +186,12 @@ class _Values:
         key = (index, own)
         value = self.cache.get(key)
         if value is None:
-            taken = sum(pos.tricks[s] for s in self.t.sides[own])
+            taken = sum(pos.tricks[s] for s in self.book.sides[own])
             value = 0 if pos.over else self._solve(index, pos, own, taken)
             self.cache[key] = value
             self.last[own] = (index, value + taken)
             self.positions += 1
-        seats = self.t.sides[side]
+        seats = self.book.sides[side]
         if self.two and side != 0:
             value = pos.left - value
         return value + sum(pos.tricks[s] for s in seats)
@@ -197,7 +208,7 @@ class _Values:
         guess = before - taken
         if before_index == index - 1:
             seat = self.positions_of[before_index].turn
-            if self.t.side_of[seat] == own:
+            if self.book.side_of[seat] == own:
                 return solver.tricks(pos, guess, at_most=guess)
             return solver.tricks(pos, guess, at_least=guess)
         return solver.tricks(pos, guess)
@@ -211,40 +222,27 @@ def _name(card: int) -> str:
     return NAME_OF[card]
 
 
-def _winner(trick: Sequence[int], leader: int, n: int) -> int:
-    """The seat that wins a full trick (kernel rules: spades and jokers trump)."""
-    best, win = trick[0], leader
-    led = k.SUIT_MASK_OF[trick[0]]
-    for i, card in enumerate(trick[1:], start=1):
-        if card >= k.SPADE:
-            if best < k.SPADE or card > best:
-                best, win = card, (leader + i) % n
-        elif best < k.SPADE and card > best and (1 << card) & led:
-            best, win = card, (leader + i) % n
-    return win
-
-
-def _escapes(t: k.Table, pos: k.Position, trick: Sequence[int], index: int,
+def _escapes(book: k.Rulebook, pos: k.Position, trick: Sequence[int], index: int,
              avoid: Callable[[int], bool]) -> list[int]:
     """The legal cards of the seat playing ``trick[index]`` (``pos``: before it) that, put
     in its place with the rest of the trick unchanged, make ``avoid(winner)`` false. For a
     lead only cards of the led suit are tried (another suit would change what the others
     had to play)."""
-    legal = k.legal_mask(t, pos)
+    legal = k.legal_mask(book, pos)
     if index == 0:
-        legal &= k.SUIT_MASK_OF[trick[0]]
+        legal &= SUIT_MASK_OF[trick[0]]
     out = []
     for card in k.cards_of(legal):
         if card == trick[index]:
             continue
         other = list(trick)
         other[index] = card
-        if not avoid(_winner(other, pos.leader, t.n)):
+        if not avoid(trick_winner(other, pos.leader, book.n)):
             out.append(card)
     return out
 
 
-def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int, card: int,
+def _cost_text(book: k.Rulebook, values: _Values, positions: list[k.Position], i: int, card: int,
                seat: int, side: int, best: list[int]) -> tuple[str, tuple[str, ...]]:
     """One sentence saying why ``card`` cost, naming the cards that made the difference."""
     pos = positions[i]
@@ -254,14 +252,11 @@ def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int,
     keep = best[0] if best else -1
     keeper = f"; the {_name(keep)} kept it" if keep >= 0 else ""
     named = (CODE_OF[keep],) if keep >= 0 else ()
-    mine = t.sides[side]
-    if pos.trick and pos.win_seat in mine and pos.win_seat != seat:
-        beats = (card >= k.SPADE and (pos.win_card < k.SPADE or card > pos.win_card)) or (
-            pos.win_card < k.SPADE and card > pos.win_card
-            and (1 << card) & k.SUIT_MASK_OF[pos.trick[0]])
-        if beats:
-            return (f"{head}: it overtook the partner's {_name(pos.win_card)}, already "
-                    f"winning{keeper}", (CODE_OF[pos.win_card], *named))
+    mine = book.sides[side]
+    if (pos.trick and pos.win_seat in mine and pos.win_seat != seat
+            and beats(card, pos.win_card, SUIT_OF[pos.trick[0]])):
+        return (f"{head}: it overtook the partner's {_name(pos.win_card)}, already "
+                f"winning{keeper}", (CODE_OF[pos.win_card], *named))
     # the best line after the card, to the end of this trick: who beat it?
     cards = [*pos.trick, card]
     after = positions[i + 1].copy()
@@ -269,49 +264,39 @@ def _cost_text(t: k.Table, values: _Values, positions: list[k.Position], i: int,
     while after.trick:
         move = solver.best_moves(after)[0]
         cards.append(move)
-        k.play(t, after, move)
-    if len(cards) == t.n and _winner(cards, pos.leader, t.n) not in mine:
-        top = max(cards, key=lambda c: _rank_in(cards, c))
-        if top != card and k.SUIT_MASK_OF[top] == k.SUIT_MASK_OF[card]:
+        k.play(book, after, move)
+    if len(cards) == book.n and trick_winner(cards, pos.leader, book.n) not in mine:
+        top = cards[trick_winner(cards, 0, book.n)]  # the card that won the trick
+        if top != card and SUIT_MASK_OF[top] == SUIT_MASK_OF[card]:
             return (f"{head}: the {_name(top)} was still out{keeper}",
                     (CODE_OF[top], *named))
-        if top >= k.SPADE > card and (1 << card) & k.SUIT_MASK_OF[cards[0]]:
+        if top >= FIRST_SPADE > card and (1 << card) & SUIT_MASK_OF[cards[0]]:
             return (f"{head}: the {_name(top)} ruffed it{keeper}", (CODE_OF[top], *named))
     return f"{head}{keeper}" if keeper else head, named
-
-
-def _rank_in(cards: Sequence[int], card: int) -> int:
-    """Sort key: the winning card of a trick is the highest key."""
-    led = k.SUIT_MASK_OF[cards[0]]
-    if card >= k.SPADE:
-        return 200 + card
-    if (1 << card) & led:
-        return 100 + card
-    return card
 
 
 def review_hand(state: GameState, hand: int, progress: Progress | None = None) -> HandReview:
     """The double-dummy review of finished hand ``hand`` (from 1) of a replayed game."""
     result = finished_hand(state, hand)
-    t = k.table_of(state.rules)
-    start, line = _start(t, result)
-    return review_line(t, start, line, result.bids, hand=hand, progress=progress)
+    book = k.rulebook_of(state.rules)
+    start, line = _start(book, result)
+    return review_line(book, start, line, result.bids, hand=hand, progress=progress)
 
 
-def review_line(t: k.Table, start: k.Position, line: Sequence[int], bids: Sequence[Bid], *,
+def review_line(book: k.Rulebook, start: k.Position, line: Sequence[int], bids: Sequence[Bid], *,
                 hand: int = 1, progress: Progress | None = None) -> HandReview:
     """The review of the cards ``line`` played in order from ``start`` (a trick boundary)
     to the end of the hand; ``par`` is the sides' counts at ``start``. ``review_hand``
     starts at the opening lead; a test may start at any ending."""
-    n = t.n
-    positions = _line(t, start, line)
-    values = _Values(t, positions)
+    n = book.n
+    positions = _line(book, start, line)
+    values = _Values(book, positions)
     # every (position, side) the review needs, in the order of play
     needed: list[tuple[int, int]] = []
     for i in range(len(line)):
-        side = t.side_of[positions[i].turn]
+        side = book.side_of[positions[i].turn]
         needed += [(i + 1, side), (i, side)]
-    needed += [(0, s) for s in range(len(t.sides))]
+    needed += [(0, s) for s in range(len(book.sides))]
     order = sorted(set(needed))
     todo = [(i, s) for i, s in order if not positions[i].over]
     for done, (i, s) in enumerate(todo, start=1):
@@ -324,20 +309,20 @@ def review_line(t: k.Table, start: k.Position, line: Sequence[int], bids: Sequen
     for i, card in enumerate(line):
         pos = positions[i]
         seat = pos.turn
-        side = t.side_of[seat]
+        side = book.side_of[seat]
         before = values.total(i, pos, side)
         after = values.total(i + 1, positions[i + 1], side)
         best = values.solver(side).best_moves(pos) if after < before else []
         marks: list[Mark] = []
         if after < before:
-            text, cards = _cost_text(t, values, positions, i, card, seat, side, best)
+            text, cards = _cost_text(book, values, positions, i, card, seat, side, best)
             marks.append(Mark("cost", _sentence(text), cards))
         start_of_trick = i - len(pos.trick)
         trick = line[start_of_trick:start_of_trick + n]
         index = len(pos.trick)
-        winner = _winner(trick, positions[start_of_trick].leader, n)
-        marks += _bag_mark(t, pos, bids, final, trick, index, seat, side, winner, card)
-        marks += _nil_mark(t, pos, bids, trick, index, seat, winner, card)
+        winner = trick_winner(trick, positions[start_of_trick].leader, n)
+        marks += _bag_mark(book, pos, bids, final, trick, index, seat, side, winner, card)
+        marks += _nil_mark(book, pos, bids, trick, index, seat, winner, card)
         plays.append(PlayReview(trick=i // n + 1 + done, seat=seat, side=side,
                                 card=CODE_OF[card], before=before, after=after,
                                 best=tuple(CODE_OF[c] for c in best), marks=tuple(marks)))
@@ -345,8 +330,8 @@ def review_line(t: k.Table, start: k.Position, line: Sequence[int], bids: Sequen
                              bids=tuple(bids[x].code for x in seats),
                              par=values.total(0, positions[0], s),
                              took=sum(final[x] for x in seats))
-                  for s, seats in enumerate(t.sides))
-    return HandReview(hand=hand, preset=t.rules.name, sides=sides, plays=tuple(plays),
+                  for s, seats in enumerate(book.sides))
+    return HandReview(hand=hand, preset=book.rules.name, sides=sides, plays=tuple(plays),
                       positions=values.positions, nodes=values.nodes)
 
 
@@ -354,23 +339,23 @@ def _sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def _bag_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], final: Sequence[int],
+def _bag_mark(book: k.Rulebook, pos: k.Position, bids: Sequence[Any], final: Sequence[int],
               trick: Sequence[int], index: int, seat: int, side: int, winner: int,
               card: int) -> list[Mark]:
-    if not t.bags_cost or bids[seat].nil or winner != seat:
+    if not book.bags_cost or bids[seat].nil or winner != seat:
         return []
-    seats = t.sides[side]
+    seats = book.sides[side]
     contract = sum(bids[s].tricks for s in seats if not bids[s].nil)
     taken = sum(pos.tricks[s] for s in seats if not bids[s].nil)
     if taken < contract:
         return []
-    for other, others in enumerate(t.sides):
+    for other, others in enumerate(book.sides):
         if other == side:
             continue
         need = sum(bids[s].tricks for s in others if not bids[s].nil)
         if sum(final[s] for s in others if not bids[s].nil) < need:
             return []  # the extra trick may have set them
-    escapes = _escapes(t, pos, trick, index, lambda w: w == seat)
+    escapes = _escapes(book, pos, trick, index, lambda w: w == seat)
     if not escapes:
         return []
     low = escapes[0]
@@ -379,13 +364,13 @@ def _bag_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], final: Sequence[
         f"{_name(low)} would have lost the trick"), (CODE_OF[low],))]
 
 
-def _nil_mark(t: k.Table, pos: k.Position, bids: Sequence[Any], trick: Sequence[int],
+def _nil_mark(book: k.Rulebook, pos: k.Position, bids: Sequence[Any], trick: Sequence[int],
               index: int, seat: int, winner: int, card: int) -> list[Mark]:
     if not bids[winner].nil or pos.tricks[winner]:
         return []
-    if seat != winner and t.side_of[seat] != t.side_of[winner]:
+    if seat != winner and book.side_of[seat] != book.side_of[winner]:
         return []
-    escapes = _escapes(t, pos, trick, index, lambda w: w == winner)
+    escapes = _escapes(book, pos, trick, index, lambda w: w == winner)
     if not escapes:
         return []
     other = escapes[-1] if seat != winner else escapes[0]

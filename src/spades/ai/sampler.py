@@ -1,6 +1,6 @@
 """Deals sampled consistently with everything one seat knows, for determinized search.
 
-``knowledge_of(view)`` reads a ``PlayerView`` (never the state) into hard facts: the cards of
+``facts_of(view)`` reads a ``PlayerView`` (never the state) into hard facts: the cards of
 the seat, the cards played, the suits a seat has shown it is void in (it did not follow, or
 it led a spade before spades were broken), cards whose place is known (passed in a blind-nil
 pass, the 2 of clubs in a kitty exchange, the two-player face-up discards) and how many
@@ -38,11 +38,11 @@ from .kernel import (
     SUIT_MASKS,
     Guide,
     Position,
-    Table,
+    Rulebook,
     cards_of,
     deal,
     guided_playout,
-    table_of,
+    rulebook_of,
 )
 from .knowledge import voids_shown
 from .native import adopt
@@ -50,7 +50,7 @@ from .reading import BidReading, reading_of
 
 
 @dataclass
-class Knowledge:
+class Facts:
     """Hard facts about where the unseen cards are. Holder ``n`` is the kitty."""
 
     seat: int
@@ -68,10 +68,10 @@ class Knowledge:
         return [h for h in range(len(self.capacity)) if self.capacity[h] > 0]
 
 
-def knowledge_of(view: PlayerView) -> Knowledge:
+def facts_of(view: PlayerView) -> Facts:
     """What the seat of ``view`` knows about the cards it cannot see."""
     rules = view.rules
-    t = table_of(rules)
+    book = rulebook_of(rules)
     n = rules.players
     seat = view.seat
     mine = view.hand_mask
@@ -100,7 +100,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
             played_by[(tr.leader + index) % n] |= 1 << card
     for who, card in view.trick:
         played_by[who] |= 1 << card
-    pool = t.deck_mask & ~mine & ~played & ~known_out
+    pool = book.deck_mask & ~mine & ~played & ~known_out
     for h in range(n + 1):
         fixed[h] &= pool
         pool &= ~fixed[h]
@@ -116,7 +116,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
                 pool &= ~hidden
     for h in range(n + 1):
         capacity[h] -= fixed[h].bit_count()
-    return Knowledge(seat=seat, players=n, mine=mine, played=played, pool=pool,
+    return Facts(seat=seat, players=n, mine=mine, played=played, pool=pool,
                      capacity=capacity, fixed=fixed, voids=voids, played_by=played_by)
 
 
@@ -142,20 +142,20 @@ class DealSampler:
         self.view = view
         #: how a plain bid follows the bidder's hand (``reading.reading_of`` the table's)
         self.reading = reading_of(view.rules) if reading is None else reading
-        self.know = know = knowledge_of(view)
-        self.t: Table = table_of(view.rules)
+        self.facts = facts = facts_of(view)
+        self.book: Rulebook = rulebook_of(view.rules)
         #: per seat, what is added to its bid before reading it: ``edge`` for an opponent
-        side_of = self.t.side_of
+        side_of = self.book.side_of
         self.edges = [edge if side_of[s] != side_of[view.seat] else 0.0
-                      for s in range(know.players)]
+                      for s in range(facts.players)]
         self.max_tries = max_tries
-        n = know.players
-        holders = know.holders
-        if sum(know.capacity) != know.pool.bit_count():
+        n = facts.players
+        holders = facts.holders
+        if sum(facts.capacity) != facts.pool.bit_count():
             raise ImpossibleDeal(
-                f"{know.pool.bit_count()} unseen cards for {sum(know.capacity)} places")
-        self.suits = [cards_of(know.pool & s) for s in SUIT_MASKS]
-        self.constrained = [h for h in holders if h < n and know.voids[h] & know.pool]
+                f"{facts.pool.bit_count()} unseen cards for {sum(facts.capacity)} places")
+        self.suits = [cards_of(facts.pool & s) for s in SUIT_MASKS]
+        self.constrained = [h for h in holders if h < n and facts.voids[h] & facts.pool]
         self.free = [h for h in holders if h not in self.constrained]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self._choices: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
@@ -176,10 +176,10 @@ class DealSampler:
     def certain(self) -> bool:
         """Only one deal fits (every unseen card's place is known, e.g. two-player after
         the draw)."""
-        return len(self.know.holders) <= 1
+        return len(self.facts.holders) <= 1
 
     def _caps(self) -> tuple[int, ...]:
-        return tuple(self.know.capacity[h] for h in self.constrained)
+        return tuple(self.facts.capacity[h] for h in self.constrained)
 
     def _options(self, suit: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         """Each way to give the constrained holders their cards of ``suit``, with its count
@@ -190,7 +190,7 @@ class DealSampler:
             return cached
         size = len(self.suits[suit])
         free_room = self._after[suit] - sum(caps)
-        voids = self.know.voids
+        voids = self.facts.voids
         mask = SUIT_MASKS[suit]
         ranges = [range(1) if voids[h] & mask else range(min(c, size) + 1)
                   for h, c in zip(self.constrained, caps, strict=True)]
@@ -203,7 +203,7 @@ class DealSampler:
             coef = math.factorial(size) // math.factorial(rest)
             for c in counts:
                 coef //= math.factorial(c)
-            after = tuple(c - k for c, k in zip(caps, counts, strict=True))
+            after = tuple(cap - count for cap, count in zip(caps, counts, strict=True))
             ways = coef * self._ways(suit + 1, after)
             if ways:
                 out.append((counts, ways))
@@ -221,10 +221,10 @@ class DealSampler:
 
     def uniform(self, rng: random.Random) -> list[int]:
         """Holdings drawn uniformly among the deals that fit the hard facts."""
-        know = self.know
+        facts = self.facts
         rnd = rng.random
-        out = know.fixed[:]
-        out[know.seat] = know.mine
+        out = facts.fixed[:]
+        out[facts.seat] = facts.mine
         leftover: list[int] = []
         if self.constrained:
             caps = self._caps()
@@ -241,19 +241,19 @@ class DealSampler:
                         break
                 cards = sorted(cards, key=lambda _c: rnd())
                 start = 0
-                for h, k in zip(self.constrained, counts, strict=True):
-                    for card in cards[start:start + k]:
+                for h, count in zip(self.constrained, counts, strict=True):
+                    for card in cards[start:start + count]:
                         out[h] |= 1 << card
-                    start += k
+                    start += count
                 leftover += cards[start:]
-                caps = tuple(c - k for c, k in zip(caps, counts, strict=True))
+                caps = tuple(cap - count for cap, count in zip(caps, counts, strict=True))
         else:
             for cards in self.suits:
                 leftover += cards
         leftover.sort(key=lambda _c: rnd())
         start = 0
         for h in self.free:
-            room = know.capacity[h]
+            room = facts.capacity[h]
             for card in leftover[start:start + room]:
                 out[h] |= 1 << card
             start += room
@@ -276,18 +276,18 @@ class DealSampler:
 
     def weight(self, deal: list[int]) -> float:
         """How well the other seats' original hands fit their bids, 0..1."""
-        know = self.know
-        t = self.t
+        facts = self.facts
+        book = self.book
         reading = self.reading
         weight = 1.0
         for s, bid in enumerate(self.bids):
-            if bid is None or s == know.seat or bid.blind:
+            if bid is None or s == facts.seat or bid.blind:
                 continue
-            hand = deal[s] | know.played_by[s]
+            hand = deal[s] | facts.played_by[s]
             if bid.nil:
-                weight *= nil_likelihood(hand, t)
+                weight *= nil_likelihood(hand, book)
             else:
-                gap = reading.gap(bid.tricks + self.edges[s], estimate_tricks(hand, t))
+                gap = reading.gap(bid.tricks + self.edges[s], estimate_tricks(hand, book))
                 weight *= math.exp(-0.5 * gap * gap)
         if self.clues:
             kept = 1.0 - self.trust
@@ -309,13 +309,13 @@ _KINGS = tuple(1 << (13 * s + 11) for s in range(3))
 _QUEENS = tuple(1 << (13 * s + 10) for s in range(3))
 
 
-def estimate_tricks(hand: int, t: Table) -> float:
+def estimate_tricks(hand: int, book: Rulebook) -> float:
     """A quick count of the tricks a hand takes (the strategy guides' counts): side aces
     and protected kings, spade honours with enough guards, length in spades, and short side
     suits to trump with spare spades; fitted to the variant (see ``_fit``)."""
     spades = hand & SPADES
     count = spades.bit_count()
-    top = 53 if t.rules.jokers else 51
+    top = book.top_spade
     honours = 0.0
     winners = 0
     index = 0
@@ -363,7 +363,7 @@ def estimate_tricks(hand: int, t: Table) -> float:
     spare = count - winners
     if spare > 0:
         total += min(spare * 0.8, short)
-    intercept, slope = _fit(t.rules)
+    intercept, slope = _fit(book.rules)
     return intercept + slope * total
 
 
@@ -378,21 +378,21 @@ def _fit(rules: Rules) -> tuple[float, float]:
     fit = _FITS.get(key)
     if fit is not None:
         return fit
-    t = table_of(rules)
-    n = t.n
+    book = rulebook_of(rules)
+    n = book.n
     fit = _FITS[key] = (0.0, 1.0)  # while fitting, estimate_tricks gives the raw count
     rng = random.Random(0)
     for _ in range(2):  # the second pass bids with the first pass's line
         xs: list[float] = []
         ys: list[float] = []
         for _ in range(150):
-            hands = deal(t, rng)
-            raws = [estimate_tricks(h, t) for h in hands]
-            bids = [max(1, min(t.hand_size, round(fit[0] + fit[1] * x))) for x in raws]
+            hands = deal(book, rng)
+            raws = [estimate_tricks(h, book) for h in hands]
+            bids = [max(1, min(book.hand_size, round(fit[0] + fit[1] * x))) for x in raws]
             pos = Position(hands=hands, leader=rng.randrange(n), tricks=[0] * n, bids=bids,
                            nils=[PLAIN] * n, players=n)
             xs += raws
-            ys += guided_playout(t, pos, Guide(t, bids, [PLAIN] * n), rng.random)
+            ys += guided_playout(book, pos, Guide(book, bids, [PLAIN] * n), rng.random)
         mx = sum(xs) / len(xs)
         my = sum(ys) / len(ys)
         var = sum((x - mx) ** 2 for x in xs)
@@ -403,11 +403,11 @@ def _fit(rules: Rules) -> tuple[float, float]:
     return fit
 
 
-def nil_likelihood(hand: int, t: Table) -> float:
+def nil_likelihood(hand: int, book: Rulebook) -> float:
     """How likely a hand is to have been bid nil, relative to the best nil hand (0..1)."""
     weight = 1.0
     spades = hand & SPADES
-    top = 14 if t.rules.jokers else 12
+    top = RANK[book.top_spade]
     for card in cards_of(spades):
         gap = top - RANK[card]
         if gap == 0:

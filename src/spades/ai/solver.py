@@ -28,10 +28,10 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
 class _Search:
-    __slots__ = ("evaluate", "nodes", "side", "t", "table")
+    __slots__ = ("book", "evaluate", "nodes", "side", "table")
 
-    def __init__(self, t: k.Table, evaluate: k.Evaluator, side: int) -> None:
-        self.t = t
+    def __init__(self, book: k.Rulebook, evaluate: k.Evaluator, side: int) -> None:
+        self.book = book
         self.evaluate = evaluate
         self.side = side
         self.table: dict[tuple[object, ...], tuple[int, float]] = {}
@@ -53,13 +53,13 @@ class _Search:
                     return stored
                 if flag == _UPPER and stored <= alpha:
                     return stored
-        t = self.t
-        maximise = t.side_of[pos.turn] == self.side
+        book = self.book
+        maximise = book.side_of[pos.turn] == self.side
         start_alpha, start_beta = alpha, beta
         best = -math.inf if maximise else math.inf
         for card in self.moves(pos, maximise):
             child = pos.copy()
-            k.play(t, child, card)
+            k.play(book, child, card)
             v = self.value(child, alpha, beta)
             if maximise:
                 if v > best:
@@ -83,7 +83,7 @@ class _Search:
         return best
 
     def moves(self, pos: k.Position, maximise: bool) -> list[int]:
-        legal = k.legal_mask(self.t, pos)
+        legal = k.legal_mask(self.book, pos)
         seat = pos.turn
         others = 0
         for s, h in enumerate(pos.hands):
@@ -93,9 +93,7 @@ class _Search:
             others |= 1 << card
         cards = distinct(legal, others)
         if len(cards) > 1 and pos.trick:
-            w = pos.win_card
-            led = k.SUIT_MASK_OF[pos.trick[0]]
-            beat = k.ABOVE[w] & k.SPADES if w >= k.SPADE else (k.ABOVE[w] & led) | k.SPADES
+            beat = k.BEATERS[pos.win_card][k.SUIT_OF[pos.trick[0]]]
             wins = [c for c in cards if (1 << c) & beat]
             loses = [c for c in cards if not (1 << c) & beat]
             cards = wins + loses if maximise else loses + wins
@@ -122,22 +120,22 @@ def distinct(legal: int, others: int) -> list[int]:
     return out
 
 
-def solve(t: k.Table, pos: k.Position, moves: Sequence[int], evaluate: k.Evaluator,
+def solve(book: k.Rulebook, pos: k.Position, moves: Sequence[int], evaluate: k.Evaluator,
           side: int) -> list[float]:
     """The exact value to ``side`` of playing each of ``moves`` (cards of the seat to act)
     in ``pos``, every hand visible, the other sides playing against it."""
-    return solve_counting(t, pos, moves, evaluate, side)[0]
+    return solve_counting(book, pos, moves, evaluate, side)[0]
 
 
-def solve_counting(t: k.Table, pos: k.Position, moves: Sequence[int],
+def solve_counting(book: k.Rulebook, pos: k.Position, moves: Sequence[int],
                    evaluate: k.Evaluator, side: int) -> tuple[list[float], int]:
     """``solve``, and the number of positions it visited (for tests and benchmarks). The
     transposition table is shared between the moves."""
-    search = _Search(t, evaluate, side)
+    search = _Search(book, evaluate, side)
     values: list[float] = []
     for card in moves:
         child = pos.copy()
-        k.play(t, child, card)
+        k.play(book, child, card)
         values.append(search.value(child, -math.inf, math.inf))
     return values, search.nodes
 

@@ -34,6 +34,7 @@ partition search), written for Python:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import kernel as k
 from .native import adopt
@@ -47,6 +48,11 @@ _SUIT_MASK_OF: tuple[int, ...] = tuple(_SUITS[_SUIT_OF[c]] for c in range(54))
 #: Every card above ``c``, of any suit.
 _ABOVE: tuple[int, ...] = tuple(((1 << 54) - 1) & ~((1 << (c + 1)) - 1) for c in range(54))
 _OFFSUIT, _ANY_SPADE, _VOID = k.BREAK_OFFSUIT, k.BREAK_ANY_SPADE, k.BREAK_VOID
+#: What a bound says of a test: it fails, it holds, or it leaves the test to the search
+#: (``Final``: compiled, they are constants, not module lookups)
+_NO: Final = 0
+_YES: Final = 1
+_OPEN: Final = -1
 
 
 def _runs(cards: int, others: int) -> tuple[int, ...]:
@@ -124,19 +130,19 @@ class TrickSolver:
     be reused for other deals of the same rules and side too.
     """
 
-    def __init__(self, t: k.Table, side: int, *, max_entries: int = 2_000_000) -> None:
-        if not 0 <= side < len(t.sides):
-            raise ValueError(f"no side {side} in {t.rules.name}: there are {len(t.sides)}")
-        self.t = t
+    def __init__(self, book: k.Rulebook, side: int, *, max_entries: int = 2_000_000) -> None:
+        if not 0 <= side < len(book.sides):
+            raise ValueError(f"no side {side} in {book.rules.name}: there are {len(book.sides)}")
+        self.book = book
         self.side = side
-        self.n = t.n
-        self.mine: tuple[bool, ...] = tuple(s == side for s in t.side_of)
+        self.n = book.n
+        self.mine: tuple[bool, ...] = tuple(s == side for s in book.side_of)
         self.partners: tuple[tuple[int, ...], ...] = tuple(
-            tuple(o for o in range(t.n) if o != seat and t.side_of[o] == t.side_of[seat])
-            for seat in range(t.n))
+            tuple(o for o in range(book.n) if o != seat and book.side_of[o] == book.side_of[seat])
+            for seat in range(book.n))
         self.opponents: tuple[tuple[int, ...], ...] = tuple(
-            tuple(o for o in range(t.n) if t.side_of[o] != t.side_of[seat])
-            for seat in range(t.n))
+            tuple(o for o in range(book.n) if book.side_of[o] != book.side_of[seat])
+            for seat in range(book.n))
         self.max_entries = max_entries
         #: (leader, broken, each suit's lengths) -> the depth in each suit of the ranks that
         #: matter -> the owners of those ranks -> [lower bound, upper bound] of the tricks
@@ -144,7 +150,7 @@ class TrickSolver:
                          dict[tuple[int, ...], dict[tuple[int, ...], list[int]]]] = {}
         self.entries = 0
         self.suit_ids: dict[int, tuple[int, int, tuple[int, ...]]] = {}
-        spread = sum(1 << (16 * seat) for seat in range(t.n))
+        spread = sum(1 << (16 * seat) for seat in range(book.n))
         #: ``masks[count][depth]``: the top ``depth`` ranks of ``count`` in every seat's field
         self.masks: tuple[tuple[int, ...], ...] = tuple(
             tuple(((1 << count) - (1 << (count - depth))) * spread
@@ -152,7 +158,7 @@ class TrickSolver:
         self.rel = 0
         #: ``bits[seat][card]``: the card's bit in its suit's entry of ``packed``
         self.bits: tuple[tuple[int, ...], ...] = tuple(
-            tuple(1 << (16 * seat + _RANK[c]) for c in range(54)) for seat in range(t.n))
+            tuple(1 << (16 * seat + _RANK[c]) for c in range(54)) for seat in range(book.n))
         self.packed = [0, 0, 0, 0]
         self.nodes = 0
         # the position being searched, changed in place and restored on the way back
@@ -215,18 +221,18 @@ class TrickSolver:
         to act: the most tricks it can take; for the others: the fewest they can allow)."""
         if pos.over:
             return []
-        t = self.t
+        book = self.book
         seat = pos.turn
         taken = self._taken(pos)
         best = taken + self.tricks(pos)
-        legal = k.legal_mask(t, pos)
+        legal = k.legal_mask(book, pos)
         others = self.rest ^ self.hands[seat]
         for card in pos.trick:
             others |= 1 << card
         kept = 0
         for card in _runs(legal, others):
             child = pos.copy()
-            k.play(t, child, card)
+            k.play(book, child, card)
             need = best - self._taken(child)
             if self.mine[seat]:
                 keeps = self._test(child, need)
@@ -239,7 +245,7 @@ class TrickSolver:
     # ------------------------------------------------------------------------ search
 
     def _taken(self, pos: k.Position) -> int:
-        return sum(pos.tricks[s] for s in self.t.sides[self.side])
+        return sum(pos.tricks[s] for s in self.book.sides[self.side])
 
     def _load(self, pos: k.Position) -> None:
         self.hands = list(pos.hands)
@@ -390,7 +396,9 @@ class TrickSolver:
 
     def _lead(self, target: int) -> bool:
         """Can the side take ``target`` tricks from this trick boundary on? ``self.rel``
-        is left holding the cards whose ranks the answer relied on."""
+        is left holding the cards whose ranks the answer relied on. The bounds that settle
+        it without a search are tried first (the top spades, the transposition table, the
+        quick tricks), then every distinct lead."""
         if target <= 0:
             self.rel = 0
             return True
@@ -398,36 +406,13 @@ class TrickSolver:
         if target > left:
             self.rel = 0
             return False
-        hands = self.hands
-        leader = self.leader
-        mine = self.mine
         if left == 1:  # the last trick plays itself
-            self.nodes += 1
-            n = self.n
-            best = hands[leader].bit_length() - 1
-            win = leader
-            led = _SUIT_MASK_OF[best]
-            seat = leader
-            ranked = False
-            for _ in range(n - 1):
-                seat = seat + 1 if seat + 1 < n else 0
-                card = hands[seat].bit_length() - 1
-                if (1 << card) & _SUIT_MASK_OF[best]:
-                    ranked = True
-                if card >= _SPADE:
-                    if best < _SPADE:
-                        best, win, ranked = card, seat, False
-                    elif card > best:
-                        best, win = card, seat
-                elif best < card and (1 << card) & led:
-                    best, win = card, seat
-            self.rel = 1 << best if ranked else 0
-            return mine[win]
+            return self._last_trick()
         # the seat with the top spade out wins a trick with each of its spades above every
         # other seat's spades, whoever leads
-        rest = self.rest
-        spades = rest & _SPADES
+        spades = self.rest & _SPADES
         if spades:
+            hands = self.hands
             top = 1 << (spades.bit_length() - 1)
             owner = 0
             while not hands[owner] & top:
@@ -436,7 +421,7 @@ class TrickSolver:
             out = spades ^ held
             sure = held & _ABOVE[out.bit_length() - 1] if out else held
             count = sure.bit_count()
-            if mine[owner]:
+            if self.mine[owner]:
                 if count >= target:
                     self.rel = sure
                     return True
@@ -450,60 +435,117 @@ class TrickSolver:
         if not first:
             suits = self._suits()
             s0, s1, s2, s3 = suits
-            key = (leader, self.broken, s0[1], s1[1], s2[1], s3[1])
-            groups = self.table.get(key)
-            if groups is not None:
-                c0, c1, c2, c3 = s0[0], s1[0], s2[0], s3[0]
-                masks = self.masks
-                m0, m1 = masks[len(s0[2]) - 1], masks[len(s1[2]) - 1]
-                m2, m3 = masks[len(s2[2]) - 1], masks[len(s3[2]) - 1]
-                for depths, bucket in groups.items():
-                    a, b, c, d = depths
-                    e = bucket.get((c0 & m0[a], c1 & m1[b], c2 & m2[c], c3 & m3[d]))
-                    if e is not None:
-                        if e[0] >= target:
-                            self.rel = self._top(suits, depths)
-                            return True
-                        if e[1] < target:
-                            self.rel = self._top(suits, depths)
-                            return False
-                        if hint < 0:
-                            hint = e[2]
-        lowest_club = first and self.t.lowest_club
+            key = (self.leader, self.broken, s0[1], s1[1], s2[1], s3[1])
+            settled, hint = self._recall(key, suits, target)
+            if settled != _OPEN:
+                return settled == _YES
+        lowest_club = first and self.book.lowest_club
         if not lowest_club:
-            quick, used = self._quick(leader)
-            need = target if mine[leader] else left - target + 1
-            if quick < need:
-                # or lead low to a partner's winner and let the partner cash its own
-                h = hands[leader]
-                side_cards = h & _NON_SPADES
-                # (a leader left with only spades after the lead would ruff the partner)
-                if side_cards and (not h & _SPADES or side_cards & (side_cards - 1)):
-                    for p in self.partners[leader]:
-                        more, cards = self._quick(p)
-                        if more > quick:
-                            entry = self._entry(leader, p, side_cards)
-                            if entry:
-                                quick, used = more, cards | entry
-            if mine[leader]:
-                if quick >= target:
-                    self.rel = used
-                    return True
-            elif left - quick < target:
-                self.rel = used
-                return False
+            settled = self._quick_bound(target)
+            if settled != _OPEN:
+                return settled == _YES
         self.nodes += 1
+        return self._search_leads(target, lowest_club, key, suits, hint)
+
+    def _last_trick(self) -> bool:
+        """The last trick, each seat's one card played: does the side win it?"""
+        self.nodes += 1
+        hands = self.hands
+        leader = self.leader
+        n = self.n
+        best = hands[leader].bit_length() - 1
+        win = leader
+        led = _SUIT_MASK_OF[best]
+        seat = leader
+        ranked = False
+        for _ in range(n - 1):
+            seat = seat + 1 if seat + 1 < n else 0
+            card = hands[seat].bit_length() - 1
+            if (1 << card) & _SUIT_MASK_OF[best]:
+                ranked = True
+            if card >= _SPADE:
+                if best < _SPADE:
+                    best, win, ranked = card, seat, False
+                elif card > best:
+                    best, win = card, seat
+            elif best < card and (1 << card) & led:
+                best, win = card, seat
+        self.rel = 1 << best if ranked else 0
+        return self.mine[win]
+
+    def _recall(self, key: tuple[int, ...], suits: list[tuple[int, int, tuple[int, ...]]],
+                target: int) -> tuple[int, int]:
+        """What the transposition table holds for this position: (``_YES`` or ``_NO`` when
+        an entry's bounds settle the test, else ``_OPEN``; the card that decided a position
+        like this one before, or -1)."""
+        hint = -1
+        groups = self.table.get(key)
+        if groups is None:
+            return _OPEN, hint
+        s0, s1, s2, s3 = suits
+        c0, c1, c2, c3 = s0[0], s1[0], s2[0], s3[0]
+        masks = self.masks
+        m0, m1 = masks[len(s0[2]) - 1], masks[len(s1[2]) - 1]
+        m2, m3 = masks[len(s2[2]) - 1], masks[len(s3[2]) - 1]
+        for depths, bucket in groups.items():
+            a, b, c, d = depths
+            e = bucket.get((c0 & m0[a], c1 & m1[b], c2 & m2[c], c3 & m3[d]))
+            if e is not None:
+                if e[0] >= target:
+                    self.rel = self._top(suits, depths)
+                    return _YES, hint
+                if e[1] < target:
+                    self.rel = self._top(suits, depths)
+                    return _NO, hint
+                if hint < 0:
+                    hint = e[2]
+        return _OPEN, hint
+
+    def _quick_bound(self, target: int) -> int:
+        """``_YES`` or ``_NO`` when the quick tricks of the leader's side settle the test,
+        else ``_OPEN``."""
+        leader = self.leader
+        left = self.left
+        mine = self.mine
+        quick, used = self._quick(leader)
+        need = target if mine[leader] else left - target + 1
+        if quick < need:
+            # or lead low to a partner's winner and let the partner cash its own
+            h = self.hands[leader]
+            side_cards = h & _NON_SPADES
+            # (a leader left with only spades after the lead would ruff the partner)
+            if side_cards and (not h & _SPADES or side_cards & (side_cards - 1)):
+                for p in self.partners[leader]:
+                    more, cards = self._quick(p)
+                    if more > quick:
+                        entry = self._entry(leader, p, side_cards)
+                        if entry:
+                            quick, used = more, cards | entry
+        if mine[leader]:
+            if quick >= target:
+                self.rel = used
+                return _YES
+        elif left - quick < target:
+            self.rel = used
+            return _NO
+        return _OPEN
+
+    def _search_leads(self, target: int, lowest_club: bool, key: tuple[int, ...],
+                      suits: list[tuple[int, int, tuple[int, ...]]], hint: int) -> bool:
+        """Try the leader's distinct legal leads (``hint`` first, then by ``_order_leads``;
+        ``lowest_club``: the hand's first lead under that rule) until one answers the test
+        for the side to lead; store the answer in the transposition table under ``key``
+        (none on the first trick)."""
+        hands = self.hands
+        leader = self.leader
+        left = self.left
+        first = self.first
+        rest = self.rest
         h = hands[leader]
-        legal = h
         if lowest_club:
-            club = rest & _SUITS[0]
-            club &= -club
-            if club & h:
-                legal = club
-            elif not self.broken:
-                legal = h & _NON_SPADES or h
-        elif not self.broken:
-            legal = h & _NON_SPADES or h
+            legal = self._opening_leads(h)
+        else:
+            legal = h if self.broken else h & _NON_SPADES or h
         others = rest ^ h
         moves: Sequence[int] = _runs(legal, others)
         if len(moves) > 1:
@@ -512,11 +554,11 @@ class TrickSolver:
                 ordered.remove(hint)
                 ordered.insert(0, hint)
             moves = ordered
-        maximise = mine[leader]
+        maximise = self.mine[leader]
         packed = self.packed
         bits = self.bits[leader]
         broken = self.broken
-        mode = self.t.break_mode
+        mode = self.book.break_mode
         result = not maximise
         rel = 0
         self.first = False
@@ -549,6 +591,18 @@ class TrickSolver:
         self.rel = rel
         return result
 
+    def _opening_leads(self, h: int) -> int:
+        """The leads of ``h`` on the hand's first trick under a lowest-club rule: the
+        lowest club out when it holds it, else any card but a spade (unless spades are
+        broken or it holds nothing else)."""
+        club = self.rest & _SUITS[0]
+        club &= -club
+        if club & h:
+            return club
+        if not self.broken:
+            return h & _NON_SPADES or h
+        return h
+
     def _order_leads(self, leader: int, moves: Sequence[int], others: int) -> list[int]:
         """Boss cards first, then low cards to a partner's boss, then the rest, low first."""
         hands = self.hands
@@ -572,43 +626,24 @@ class TrickSolver:
 
     def _follow(self, seat: int, played: int, led: int, win_card: int, win_seat: int,
                 on_table: int, target: int) -> bool:
+        """Can the side take ``target`` tricks with ``seat`` to play to the trick on the
+        table (``on_table``, led in the suit ``led``, a mask, ``win_card`` of ``win_seat``
+        winning it so far, ``played`` cards in)? ``self.rel`` as for ``_lead``."""
         self.nodes += 1
         hands = self.hands
         h = hands[seat]
-        legal = h & led or h
         rest = self.rest
-        others = (rest ^ h) | on_table
         if win_card >= _SPADE:
             beat = _ABOVE[win_card] & _SPADES
         else:
             beat = (_ABOVE[win_card] & led) | _SPADES
-        winners = legal & beat
-        losers = legal ^ winners
+        moves = self._follows(seat, played, led, beat, win_seat, (rest ^ h) | on_table)
         mine = self.mine
         n = self.n
-        safe = mine[win_seat] == mine[seat]
-        if safe and winners and played < n - 1:
-            # the partner's card wins unless a later opponent beats it
-            later = seat
-            for _ in range(n - 1 - played):
-                later = later + 1 if later + 1 < n else 0
-                if mine[later] != mine[seat]:
-                    o = hands[later]
-                    if o & led & beat or (not o & led and o & beat):
-                        safe = False
-                        break
-        if not winners:
-            moves = _runs(losers, others)
-        elif not losers:
-            moves = _runs(winners, others)
-        elif safe:
-            moves = _runs(losers, others) + _runs(winners, others)
-        else:
-            moves = _runs(winners, others) + _runs(losers, others)
         maximise = mine[seat]
         last = played == n - 1
         broken = self.broken
-        mode = self.t.break_mode
+        mode = self.book.break_mode
         packed = self.packed
         bits = self.bits[seat]
         result = not maximise
@@ -631,19 +666,11 @@ class TrickSolver:
             else:
                 wc, ws = win_card, win_seat
             if last:
-                leader, left = self.leader, self.left
-                self.leader = ws
-                self.left = left - 1
-                r = self._lead(target - 1 if mine[ws] else target)
-                self.leader, self.left = leader, left
-                found = self.rel
-                same = (on_table | bit) & _SUIT_MASK_OF[wc]
-                if same & (same - 1):  # the trick went to the highest of its suit
-                    found |= 1 << wc
+                r = self._next_trick(ws, wc, on_table | bit, target)
             else:
                 r = self._follow(seat + 1 if seat + 1 < n else 0, played + 1, led, wc, ws,
                                  on_table | bit, target)
-                found = self.rel
+            found = self.rel
             self.broken = broken
             packed[suit] = before
             if r == maximise:
@@ -655,6 +682,53 @@ class TrickSolver:
         self.rest = rest
         self.rel = rel
         return result
+
+    def _next_trick(self, winner: int, won_with: int, trick: int, target: int) -> bool:
+        """The trick ``trick`` (a mask) is complete, won by ``winner`` with ``won_with``: can
+        the side take ``target`` tricks counting it? ``self.rel`` as for ``_lead``, with
+        the winning card when the trick went to the highest card of its suit."""
+        leader, left = self.leader, self.left
+        self.leader = winner
+        self.left = left - 1
+        result = self._lead(target - 1 if self.mine[winner] else target)
+        self.leader, self.left = leader, left
+        same = trick & _SUIT_MASK_OF[won_with]
+        if same & (same - 1):  # the trick went to the highest of its suit
+            self.rel |= 1 << won_with
+        return result
+
+    def _follows(self, seat: int, played: int, led: int, beat: int, win_seat: int,
+                 others: int) -> tuple[int, ...]:
+        """The distinct cards ``seat`` may play to the trick, in the order to try them:
+        the cheapest that wins first when an opponent is winning the trick, the cheapest
+        that loses first when a partner is and no later opponent can beat it (``beat``:
+        the cards that would win it, ``others``: the cards held elsewhere or on the
+        table)."""
+        hands = self.hands
+        h = hands[seat]
+        legal = h & led or h
+        winners = legal & beat
+        losers = legal ^ winners
+        mine = self.mine
+        n = self.n
+        safe = mine[win_seat] == mine[seat]
+        if safe and winners and played < n - 1:
+            # the partner's card wins unless a later opponent beats it
+            later = seat
+            for _ in range(n - 1 - played):
+                later = later + 1 if later + 1 < n else 0
+                if mine[later] != mine[seat]:
+                    o = hands[later]
+                    if o & led & beat or (not o & led and o & beat):
+                        safe = False
+                        break
+        if not winners:
+            return _runs(losers, others)
+        if not losers:
+            return _runs(winners, others)
+        if safe:
+            return _runs(losers, others) + _runs(winners, others)
+        return _runs(winners, others) + _runs(losers, others)
 
 
 def _run_of(card: int, cards: int, others: int) -> int:
@@ -674,18 +748,18 @@ def _run_of(card: int, cards: int, others: int) -> int:
     return run
 
 
-def solve_tricks(t: k.Table, pos: k.Position, side: int) -> int:
+def solve_tricks(book: k.Rulebook, pos: k.Position, side: int) -> int:
     """The tricks ``side`` takes from ``pos`` on (the trick on the table included), every
     hand visible, its seats playing for the most tricks and every other seat against it."""
-    return TrickSolver(t, side).tricks(pos)
+    return TrickSolver(book, side).tricks(pos)
 
 
-def best_moves(t: k.Table, pos: k.Position, side: int | None = None) -> list[int]:
+def best_moves(book: k.Rulebook, pos: k.Position, side: int | None = None) -> list[int]:
     """The legal cards of the seat to act in ``pos`` that keep the double-dummy value of the
     position for ``side`` (by default the side of the seat to act)."""
     if side is None:
-        side = t.side_of[pos.turn]
-    return TrickSolver(t, side).best_moves(pos)
+        side = book.side_of[pos.turn]
+    return TrickSolver(book, side).best_moves(pos)
 
 
 # the compiled twin's names, where it is built from this source (native.py)

@@ -7,7 +7,9 @@ sees), ``events`` (what it learns between two states) and ``seat_record`` (the r
 download). Code outside the engine imports from here only, never from
 ``spades.engine.cards`` etc. (an import-linter contract in pyproject.toml holds it).
 The laws of play on card masks (``laws``: legal plays, trick winner, spades broken, first
-lead, legal bids, game end) are exported here for the computer players.
+lead, legal bids, game end) are exported here for the computer players, and so is the
+arithmetic of scoring they count with (``contract_points``: 10 a trick bid;
+``penalty_at_limit``: what a side's bags reaching the limit cost it).
 """
 
 from .actions import (
@@ -118,9 +120,11 @@ from .scoring import (
     Contract,
     apply_bags,
     contract_of,
+    contract_points,
     end_reason,
     game_end,
     nil_made,
+    penalty_at_limit,
     score_hand,
     side_points,
 )
@@ -228,6 +232,7 @@ __all__ = [
     "check_shuffle",
     "commitment",
     "contract_of",
+    "contract_points",
     "deck_mask",
     "deck_of_hand",
     "end_reason",
@@ -256,6 +261,7 @@ __all__ = [
     "parse_action",
     "parse_card",
     "parse_record",
+    "penalty_at_limit",
     "player_view",
     "preset_overrides",
     "record_of",

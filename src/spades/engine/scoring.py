@@ -43,6 +43,26 @@ def nil_made(taken: int) -> bool:
     return taken == 0
 
 
+def contract_points(rules: Rules, contract: int, taken: int) -> int:
+    """What a contract of ``contract`` tricks (a side's plain bids added up) scores when its
+    bidders take ``taken``: made, 10 a trick bid and 1 a trick over (the tricks over are
+    also bags, counted apart); set, minus 10 a trick bid (``set_scoring`` minus) or nothing
+    (zero). The one place the game's "10 a trick bid" is written."""
+    if taken >= contract:
+        return 10 * contract + (taken - contract)
+    if rules.set_scoring == "minus":
+        return -10 * contract
+    return 0
+
+
+def penalty_at_limit(rules: Rules) -> int:
+    """The points a side loses each time its bags reach ``bag_limit``: ``bag_penalty``, and
+    with ``bag_takeback`` the point each of those bags scored (0 with no bag limit)."""
+    if rules.bag_limit is None:
+        return 0
+    return rules.bag_penalty + (rules.bag_limit if rules.bag_takeback else 0)
+
+
 def side_points(rules: Rules, side: Sequence[int], bids: Sequence[Bid],
                 tricks: Sequence[int]) -> tuple[int, int]:
     """Points and new bags a side earns in one hand, before the bag penalty."""
@@ -71,12 +91,9 @@ def side_points(rules: Rules, side: Sequence[int], bids: Sequence[Bid],
         if contract.made:  # all the tricks: nobody takes more than a hand
             return points + rules.moon_value, bags
         return points + contract.taken, bags + contract.taken
+    points += contract_points(rules, contract.bid, contract.taken)
     if contract.made:
-        over = contract.taken - contract.bid
-        points += 10 * contract.bid + over
-        bags += over
-    elif rules.set_scoring == "minus":
-        points -= 10 * contract.bid
+        bags += contract.taken - contract.bid
     return points, bags
 
 
@@ -88,9 +105,7 @@ def apply_bags(rules: Rules, bags: int, new_bags: int) -> tuple[int, int]:
     penalty = 0
     while total >= rules.bag_limit:
         total -= rules.bag_limit
-        penalty -= rules.bag_penalty
-        if rules.bag_takeback:
-            penalty -= rules.bag_limit
+        penalty -= penalty_at_limit(rules)
     return penalty, total
 
 
