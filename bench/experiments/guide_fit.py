@@ -38,7 +38,17 @@ from pathlib import Path
 
 from spades.ai import kernel as k
 from spades.ai.arena import ArenaConfig, run_start
-from spades.engine import GameState, Phase, Play, apply
+from spades.engine import (
+    ABOVE,
+    FIRST_SPADE,
+    NON_SPADES_MASK,
+    SUIT_MASK_OF,
+    SUIT_OF,
+    GameState,
+    Phase,
+    Play,
+    apply,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import nil_chances  # the cache reader and the search's view of a hand in play
@@ -85,16 +95,16 @@ def situation(book: k.Rulebook, pos: k.Position) -> str | None:
         return None
     legal = k.legal_mask(book, pos)
     if not pos.trick:
-        return "lead" if legal & k.SPADES and legal & k.NON_SPADES else None
-    led = k.SUIT_MASK_OF[pos.trick[0]]
-    winners = legal & k.BEATERS[pos.win_card][k.SUIT_OF[pos.trick[0]]]
+        return "lead" if legal & k.SPADES and legal & NON_SPADES_MASK else None
+    led = SUIT_MASK_OF[pos.trick[0]]
+    winners = legal & k.BEATERS[pos.win_card][SUIT_OF[pos.trick[0]]]
     if not winners or not legal & ~winners:
         return None
     follow = winners & led
     if not follow:
         return "void"
     live = book.deck_mask & ~pos.played & ~pos.hands[seat] & led
-    sure = follow & k.ABOVE[live.bit_length() - 1] if live else follow
+    sure = follow & ABOVE[live.bit_length() - 1] if live else follow
     return "sure" if sure else "unsure"
 
 
@@ -124,9 +134,9 @@ def habits(config: ArenaConfig, runs: Sequence[screen.Run]) -> list[Habit]:
             kind = situation(book, pos)
             card = int(action.card)
             if kind == "lead":
-                out.append(Habit(who[pos.turn], kind, card >= k.SPADE))
+                out.append(Habit(who[pos.turn], kind, card >= FIRST_SPADE))
             elif kind is not None:
-                beat = k.BEATERS[pos.win_card][k.SUIT_OF[pos.trick[0]]]
+                beat = k.BEATERS[pos.win_card][SUIT_OF[pos.trick[0]]]
                 out.append(Habit(who[pos.turn], kind, bool(beat >> card & 1)))
             state = apply(state, action)
     return out

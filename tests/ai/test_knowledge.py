@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from spades.ai.knowledge import Knowledge
-from spades.ai.sampler import facts_of, voids_shown
+from spades.ai.knowledge import Knowledge, voids_shown
+from spades.ai.sampler import facts_of
 from spades.engine import (
     FIRST_SPADE,
     PRESETS,

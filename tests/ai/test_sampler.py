@@ -10,12 +10,12 @@ from collections import Counter
 import pytest
 
 from spades.ai import kernel as k
+from spades.ai.knowledge import voids_shown
 from spades.ai.sampler import (
     DealSampler,
     estimate_tricks,
     facts_of,
     nil_likelihood,
-    voids_shown,
 )
 from spades.engine import (
     NIL,

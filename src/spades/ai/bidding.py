@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from spades.engine import (
     BLIND_NIL,
+    FIRST_SPADE,
     NAME_OF,
     NIL,
     SUIT_MASKS,
@@ -24,10 +25,11 @@ from spades.engine import (
     PlayerView,
     Rules,
     contract_points,
+    deck_mask,
     legal_bids,
 )
 
-from .knowledge import FIRST_SPADE, SPADES, deck_mask, higher_in_suit, side_infos
+from .knowledge import SPADES, higher_in_suit, side_infos
 
 _SUIT_NOUN = ("clubs", "diamonds", "hearts", "spades")
 _SUIT_ONE = ("club", "diamond", "heart", "spade")

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.engine import PlayerView
+from spades.engine import SUIT_MASK_OF, SUIT_OF, PlayerView
 
-from .kernel import BEATERS, SUIT_MASK_OF, SUIT_OF, rulebook_of
+from .kernel import BEATERS, rulebook_of
 from .knowledge import higher_in_suit, lower_in_suit
 from .native import adopt
 

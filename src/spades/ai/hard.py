@@ -43,8 +43,11 @@ import time
 from dataclasses import dataclass, field
 
 from spades.engine import (
+    ABOVE,
     BLIND_NIL,
+    FIRST_SPADE,
     NIL,
+    SUIT_OF,
     Action,
     Bid,
     Draw,
@@ -441,9 +444,9 @@ class HardPlayer:
         bid = view.bids[view.seat]
         hand = list(view.hand)
         if bid is not None and bid.nil:
-            hand.sort(key=lambda c: (k.RANK[c] + (6 if c >= k.SPADE else 0)), reverse=True)
+            hand.sort(key=lambda c: (k.RANK[c] + (6 if c >= FIRST_SPADE else 0)), reverse=True)
         else:
-            hand.sort(key=lambda c: (c >= k.SPADE, k.RANK[c]))
+            hand.sort(key=lambda c: (c >= FIRST_SPADE, k.RANK[c]))
         chosen = tuple(sorted(hand[:size]))
         for action in passes:
             if tuple(sorted(action.cards)) == chosen:
@@ -482,9 +485,9 @@ class _MoveSearch:
         value is within ``tolerance`` of it on the same deals: the card players' habits
         choose when the cards are worth the same (``clues``), which a partner reads."""
         leader = self.best()
-        suit = k.SUIT_OF[leader]
+        suit = SUIT_OF[leader]
         for move in sorted(self.active, reverse=highest):
-            if k.SUIT_OF[move] != suit or (move <= leader if highest else move >= leader):
+            if SUIT_OF[move] != suit or (move <= leader if highest else move >= leader):
                 continue
             if self.mean(leader) - self.mean(move) <= tolerance:  # (active: the same deals)
                 return move
@@ -520,8 +523,8 @@ def distinct_cards(view: PlayerView) -> list[int]:
     out: list[int] = []
     previous = -1
     for card in cards:
-        if previous >= 0 and k.SUIT_OF[previous] == k.SUIT_OF[card]:
-            between = k.ABOVE[previous] & ~k.ABOVE[card - 1] & ~(1 << card) if card else 0
+        if previous >= 0 and SUIT_OF[previous] == SUIT_OF[card]:
+            between = ABOVE[previous] & ~ABOVE[card - 1] & ~(1 << card) if card else 0
             if not live & between:
                 previous = card
                 continue

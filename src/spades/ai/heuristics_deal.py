@@ -19,9 +19,10 @@ from spades.engine import (
     PassCards,
     PlayerView,
     Rules,
+    deck_mask,
 )
 
-from .knowledge import SPADES, deck_mask
+from .knowledge import SPADES
 
 _SIDE_WORTH = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.02, 0.05, 0.12, 0.3, 0.6, 0.95)
 

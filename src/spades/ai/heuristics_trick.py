@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spades.engine import SUIT_MASKS, SUIT_OF, beats
+from spades.engine import FIRST_SPADE, SUIT_MASKS, SUIT_OF, beats
 
-from .knowledge import FIRST_SPADE, SPADES, Knowledge, higher_in_suit, lower_in_suit
+from .knowledge import SPADES, Knowledge, higher_in_suit, lower_in_suit
 
 
 @dataclass(frozen=True, slots=True)

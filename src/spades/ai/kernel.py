@@ -52,9 +52,7 @@ from spades.engine import side_points as engine_side_points
 
 from .native import adopt
 
-SPADE = FIRST_SPADE
 CLUBS, DIAMONDS, HEARTS, SPADES = SUIT_MASKS
-NON_SPADES = NON_SPADES_MASK
 #: 0 for two ... 12 for ace, 13 and 14 for the Little and Big Joker.
 RANK: tuple[int, ...] = tuple(rank - 2 for rank in RANK_OF)
 #: ``BEATERS[top][suit]`` is the engine's ``beaters(top, suit)``, looked up in the search.
@@ -196,11 +194,11 @@ def play(book: Rulebook, pos: Position, card: int) -> None:
             pos.broken = True
         # the trick winner, written out (``laws.beaters``): this runs for every card
         w = pos.win_card
-        if card >= SPADE:
-            if w < SPADE or card > w:
+        if card >= FIRST_SPADE:
+            if w < FIRST_SPADE or card > w:
                 pos.win_card = card
                 pos.win_seat = seat
-        elif SPADE > w < card and bit & SUIT_MASK_OF[led]:
+        elif FIRST_SPADE > w < card and bit & SUIT_MASK_OF[led]:
             pos.win_card = card
             pos.win_seat = seat
         trick.append(card)
@@ -340,7 +338,7 @@ def random_trick(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> Non
     hands = pos.hands
     leader = pos.leader
     h = hands[leader]
-    m = h if pos.broken else (h & NON_SPADES or h)
+    m = h if pos.broken else (h & NON_SPADES_MASK or h)
     skip = int(rnd() * m.bit_count())
     while skip:
         m &= m - 1
@@ -349,7 +347,7 @@ def random_trick(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> Non
     hands[leader] = h ^ (1 << card)
     played = pos.played | (1 << card)
     mode = book.break_mode
-    broken = pos.broken or (card >= SPADE and mode != BREAK_OFFSUIT)
+    broken = pos.broken or (card >= FIRST_SPADE and mode != BREAK_OFFSUIT)
     led = SUIT_MASK_OF[card]
     best = card
     win = leader
@@ -366,10 +364,10 @@ def random_trick(book: Rulebook, pos: Position, rnd: Callable[[], float]) -> Non
         card = bit.bit_length() - 1
         hands[seat] = h ^ bit
         played |= bit
-        if card >= SPADE:
+        if card >= FIRST_SPADE:
             if not broken and (mode == BREAK_ANY_SPADE or not led & bit):
                 broken = True
-            if best < SPADE or card > best:
+            if best < FIRST_SPADE or card > best:
                 best = card
                 win = seat
         else:
@@ -438,7 +436,7 @@ def highest(mask: int) -> int:
 
 def lowest_rank(mask: int) -> int:
     """The lowest-ranked card of a non-empty mask, keeping spades when it can."""
-    plain = mask & NON_SPADES
+    plain = mask & NON_SPADES_MASK
     if not plain:
         return lowest(mask)
     best = -1
@@ -653,7 +651,7 @@ class Guide:
             return lowest_rank(legal)
         if self.trump > 0.0 and not covering:
             spades = legal & SPADES
-            if spades and legal & NON_SPADES and rnd() < self.trump:
+            if spades and legal & NON_SPADES_MASK and rnd() < self.trump:
                 top = spades.bit_length() - 1  # a spade lead: the boss, else the lowest
                 return top if not live & SPADES & ABOVE[top] else lowest(spades)
         bosses = 0
@@ -663,15 +661,15 @@ class Guide:
                 top = mine.bit_length() - 1
                 if not live & suit & ABOVE[top]:
                     bosses |= 1 << top
-        plain = bosses & NON_SPADES
+        plain = bosses & NON_SPADES_MASK
         if plain:
             return random_card(plain, rnd)
         if bosses:
             return lowest(bosses)
         if covering:
-            return highest_rank(legal & NON_SPADES or legal)
+            return highest_rank(legal & NON_SPADES_MASK or legal)
         # a low card, from the shortest side suit half the time (to make a void)
-        side = legal & NON_SPADES
+        side = legal & NON_SPADES_MASK
         if not side:
             return lowest(legal)
         if rnd() < 0.5:
@@ -695,12 +693,40 @@ def guided_playout(book: Rulebook, pos: Position, guide: Guide,
 
 
 __all__ = [
-    "ABOVE", "BEATERS", "BLIND", "BREAK_ANY_SPADE", "BREAK_OFFSUIT", "BREAK_VOID", "CLUBS",
-    "DIAMONDS", "HEARTS", "NIL", "NON_SPADES", "PLAIN", "RANK", "SPADE", "SPADES", "SUIT_MASKS",
-    "SUIT_MASK_OF", "SUIT_OF", "Evaluator", "Guide", "Position", "Rulebook", "bag_penalty",
-    "cards_of", "deal", "game_result", "guided_playout", "hand_points", "highest",
-    "highest_rank", "legal_mask", "lowest", "lowest_rank", "play", "random_card", "random_hand",
-    "random_playout", "random_trick", "rulebook_of", "side_points",
+    "BEATERS",
+    "BLIND",
+    "BREAK_ANY_SPADE",
+    "BREAK_OFFSUIT",
+    "BREAK_VOID",
+    "CLUBS",
+    "DIAMONDS",
+    "HEARTS",
+    "NIL",
+    "PLAIN",
+    "RANK",
+    "SPADES",
+    "Evaluator",
+    "Guide",
+    "Position",
+    "Rulebook",
+    "bag_penalty",
+    "cards_of",
+    "deal",
+    "game_result",
+    "guided_playout",
+    "hand_points",
+    "highest",
+    "highest_rank",
+    "legal_mask",
+    "lowest",
+    "lowest_rank",
+    "play",
+    "random_card",
+    "random_hand",
+    "random_playout",
+    "random_trick",
+    "rulebook_of",
+    "side_points",
 ]
 
 

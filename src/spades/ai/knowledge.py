@@ -29,8 +29,8 @@ from spades.engine import (
     deck_mask,
 )
 
-__all__ = ["FIRST_SPADE", "SPADES", "Knowledge", "SideInfo", "deck_mask", "higher_in_suit",
-           "live_nil", "lower_in_suit", "side_infos", "voids_shown"]
+__all__ = ["SPADES", "Knowledge", "SideInfo", "higher_in_suit", "live_nil", "lower_in_suit",
+           "side_infos", "voids_shown"]
 
 #: The spade suit's index (``Knowledge.voids`` holds one bit per suit index).
 SPADES: int = Suit.SPADES

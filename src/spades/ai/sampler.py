@@ -26,16 +26,14 @@ import random
 from dataclasses import dataclass, field
 from itertools import product
 
-from spades.engine import TWO_OF_CLUBS, Phase, PlayerView, Rules
+from spades.engine import ABOVE, SUIT_MASKS, TWO_OF_CLUBS, Phase, PlayerView, Rules
 
 from .clues import clues_of
 from .kernel import (
-    ABOVE,
     CLUBS,
     PLAIN,
     RANK,
     SPADES,
-    SUIT_MASKS,
     Guide,
     Position,
     Rulebook,

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from spades.engine import ABOVE, SUIT_OF
+
 from . import kernel as k
 from .native import adopt
 
@@ -93,7 +95,7 @@ class _Search:
             others |= 1 << card
         cards = distinct(legal, others)
         if len(cards) > 1 and pos.trick:
-            beat = k.BEATERS[pos.win_card][k.SUIT_OF[pos.trick[0]]]
+            beat = k.BEATERS[pos.win_card][SUIT_OF[pos.trick[0]]]
             wins = [c for c in cards if (1 << c) & beat]
             loses = [c for c in cards if not (1 << c) & beat]
             cards = wins + loses if maximise else loses + wins
@@ -111,8 +113,8 @@ def distinct(legal: int, others: int) -> list[int]:
         low = mask & -mask
         card = low.bit_length() - 1
         mask ^= low
-        if (previous >= 0 and k.SUIT_OF[previous] == k.SUIT_OF[card]
-                and not others & k.ABOVE[previous] & ~k.ABOVE[card - 1]):
+        if (previous >= 0 and SUIT_OF[previous] == SUIT_OF[card]
+                and not others & ABOVE[previous] & ~ABOVE[card - 1]):
             previous = card
             continue
         out.append(card)
