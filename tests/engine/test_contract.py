@@ -4,7 +4,20 @@ towards the partner's bid (001), and a nil is made by taking no trick."""
 
 from __future__ import annotations
 
-from spades.engine import NIL, Bid, Contract, contract_of, nil_made
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spades.engine import (
+    BLIND_NIL,
+    NIL,
+    PRESETS,
+    Bid,
+    Contract,
+    contract_of,
+    contract_points,
+    nil_made,
+    side_points,
+)
 
 
 def test_a_side_contract_adds_its_non_nil_bids_and_their_tricks() -> None:
@@ -28,3 +41,34 @@ def test_a_side_of_nil_bidders_has_no_contract() -> None:
 def test_a_nil_is_made_by_taking_no_trick() -> None:
     assert nil_made(0)
     assert not nil_made(1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_side_points_scores_the_contract_contract_of_makes(data: st.DataObject) -> None:
+    """``side_points`` sums a side's contract in the pass that scores its nils (it is the
+    playouts' scoring): what it scores is each nil's points and bags plus what
+    ``contract_of``'s contract scores (``contract_points``, its overtricks as bags, or a
+    shot at the moon), on random bids and tricks under every preset."""
+    rules = PRESETS[data.draw(st.sampled_from(sorted(PRESETS)), label="preset")]
+    n = rules.players
+    bids = data.draw(st.lists(st.sampled_from([NIL, BLIND_NIL, *(Bid(t) for t in range(
+        rules.hand_size + 1))]), min_size=n, max_size=n), label="bids")
+    tricks = data.draw(st.lists(st.integers(0, rules.hand_size), min_size=n, max_size=n),
+                       label="tricks")
+    for side in rules.sides:
+        nils = [(side_points(rules, [s], bids, tricks) if bids[s].nil else (0, 0))
+                for s in side]
+        expected = [sum(p for p, _ in nils), sum(b for _, b in nils)]
+        contract = contract_of(side, bids, tricks)
+        if contract is not None:
+            moon = (rules.moon_value is not None and contract.bidders == 1
+                    and len(side) == 1 and contract.bid == rules.hand_size)
+            if moon:
+                points, bags = ((rules.moon_value, 0) if contract.made
+                                else (contract.taken, contract.taken))
+            else:
+                points = contract_points(rules, contract.bid, contract.taken)
+                bags = contract.taken - contract.bid if contract.made else 0
+            expected = [expected[0] + points, expected[1] + bags]
+        assert side_points(rules, side, bids, tricks) == tuple(expected)

@@ -65,35 +65,43 @@ def penalty_at_limit(rules: Rules) -> int:
 
 def side_points(rules: Rules, side: Sequence[int], bids: Sequence[Bid],
                 tricks: Sequence[int]) -> tuple[int, int]:
-    """Points and new bags a side earns in one hand, before the bag penalty."""
-    points = 0
-    bags = 0
+    """Points and new bags a side earns in one hand, before the bag penalty.
+
+    The playouts score every hand with this, so it reads the side once: each nil on its
+    own, and the contract summed in the same pass, the sum ``contract_of`` makes (the
+    tests hold the two together: tests/engine/test_contract.py)."""
+    points = bags = 0
+    wanted = taken = bidders = 0
     for seat in side:
         bid = bids[seat]
         won = tricks[seat]
-        if bid.nil:
-            value = rules.blind_nil_value if bid.blind else rules.nil_value
-            if nil_made(won):
-                points += value
-            elif rules.failed_nil == "penalty-bags":
-                points += won - value
-                bags += won
-            elif rules.failed_nil == "bags":
-                points += won
-                bags += won
-            else:  # penalty-void: the tricks count for nothing
-                points -= value
-    contract = contract_of(side, bids, tricks)
-    if contract is None:
+        if not bid.nil:
+            bidders += 1
+            wanted += bid.tricks
+            taken += won
+            continue
+        value = rules.blind_nil_value if bid.blind else rules.nil_value
+        if nil_made(won):
+            points += value
+        elif rules.failed_nil == "penalty-bags":
+            points += won - value
+            bags += won
+        elif rules.failed_nil == "bags":
+            points += won
+            bags += won
+        else:  # penalty-void: the tricks count for nothing
+            points -= value
+    if not bidders:
         return points, bags
-    if (rules.moon_value is not None and contract.bidders == 1 and len(side) == 1
-            and contract.bid == rules.hand_size):
-        if contract.made:  # all the tricks: nobody takes more than a hand
+    made = taken >= wanted  # Contract.made
+    if (rules.moon_value is not None and bidders == 1 and len(side) == 1
+            and wanted == rules.hand_size):
+        if made:  # all the tricks: nobody takes more than a hand
             return points + rules.moon_value, bags
-        return points + contract.taken, bags + contract.taken
-    points += contract_points(rules, contract.bid, contract.taken)
-    if contract.made:
-        bags += contract.taken - contract.bid
+        return points + taken, bags + taken
+    points += contract_points(rules, wanted, taken)
+    if made:
+        bags += taken - wanted
     return points, bags
 
 
