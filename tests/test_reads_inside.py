@@ -1,11 +1,12 @@
-"""The guard of tests/conftest.py: a file beside the project (``../shared``) counts as read
-outside the repository; the project's own files and temporary files do not."""
+"""The guard of tests/conftest.py (tests/readguard.py): a file beside the project
+(``../shared``) counts as read outside the repository; the project's own files and
+temporary files do not."""
 
 from __future__ import annotations
 
 import os
 
-from conftest import ROOT, is_outside
+from readguard import ROOT, is_outside
 
 
 def test_a_file_beside_the_project_is_outside() -> None:
