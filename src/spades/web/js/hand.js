@@ -111,11 +111,11 @@ export class HandView {
     // may overlap more than when they are tapped.
     const idle = !this.model || this.model.mode === "idle";
     const strip = idle ? 25 : Math.max(28, Math.round(width * 0.56));
-    // One row if the cards overlap a little at most, or two side by side; else as few rows
-    // as keep the corners in view.
+    // As few rows as keep the corners in view: height is what a phone lacks (a second row
+    // pushed the hand below the fold), so ten cards overlap in one row rather than stand
+    // side by side in two.
     const fits = (rows, step) => (Math.ceil(n / rows) - 1) * step + width <= room;
-    let rows = fits(1, width * 0.75) ? 1 : fits(2, width + gap) ? 2 : 0;
-    if (!rows) rows = [1, 2, 3, 4].find((r) => fits(r, strip)) || 4;
+    const rows = [1, 2, 3, 4].find((r) => fits(r, strip)) || 4;
     const perRow = Math.ceil(n / rows);
     const column = perRow > 1 ? Math.min(width + gap, Math.floor((room - width) / (perRow - 1))) : width;
     [...cards].forEach((card, i) => card.classList.toggle("row-end", i % perRow === perRow - 1 || i === n - 1));
