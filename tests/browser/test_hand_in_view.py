@@ -25,7 +25,8 @@ MEASURE = """() => {
     window.scrollTo(0, 0);
     const [w, h] = [innerWidth, innerHeight];
     const out = [];
-    const shown = (e) => e.getClientRects().length > 0 && !e.closest('[hidden], dialog:not([open])');
+    const shown = (e) => e.getClientRects().length > 0
+        && !e.closest('[hidden], dialog:not([open])');
     for (const e of document.querySelectorAll(
             '#hand .card, #actions button, #actions .bid, #over-actions button')) {
         if (!shown(e)) continue;

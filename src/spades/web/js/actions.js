@@ -167,7 +167,8 @@ export class ActionsView {
         return [this.choices(legal.actions, "Keep or discard the card you drew")];
       case "pass": {
         const need = legal.count;
-        const btn = el("button", "primary", `Pass ${chosen.size === need ? "these" : need} cards`);
+        const what = chosen.size === need ? (need === 1 ? "this card" : "these cards") : `${need} card${need === 1 ? "" : "s"}`;
+        const btn = el("button", "primary", `Pass ${what}`);
         btn.type = "button";
         btn.id = "pass-send";
         if (chosen.size !== need) btn.setAttribute("aria-disabled", "true");

@@ -70,7 +70,8 @@ export class HandView {
     for (const btn of this.root.querySelectorAll("[data-card]")) {
       btn.classList.toggle("lifted", Number(btn.dataset.card) === card);
     }
-    this.hint.textContent = `${cardName(card)} lifted: tap it again to play it, or tap another card.`;
+    const name = cardName(card);
+    this.hint.textContent = `${name.charAt(0).toUpperCase()}${name.slice(1)} lifted: tap it again to play it, or tap another card.`;
   }
 
   render(model) {
@@ -83,13 +84,14 @@ export class HandView {
     this.root.replaceChildren();
     this.root.classList.toggle("hidden-cards", model.hiddenCount > 0);
     if (model.hiddenCount > 0) {
-      this.root.setAttribute("aria-label", `Your hand: ${model.hiddenCount} cards, face down`);
+      this.root.setAttribute("aria-label", `Your hand: ${model.hiddenCount} card${model.hiddenCount === 1 ? "" : "s"}, face down`);
       for (let i = 0; i < model.hiddenCount; i++) this.root.append(cardBack());
       this.hint.textContent = "Your cards stay face down until you choose to look.";
       this.layout();
       return;
     }
-    this.root.setAttribute("aria-label", `Your hand, ${model.cards.length} cards`);
+    const n = model.cards.length;
+    this.root.setAttribute("aria-label", `Your hand, ${n} card${n === 1 ? "" : "s"}`);
     for (const card of sortHand(model.cards)) this.root.append(this.button(card, model));
     restore(this.root, (el) => el.classList.contains("playable"), turnStarts);
     this.hint.textContent = this.hintText(model);
