@@ -239,8 +239,27 @@ def test_guesses_count_the_pair_the_address_and_the_device() -> None:
     guesses.fail("bob", "192.0.2.1")
     with pytest.raises(Limited):
         guesses.check("cat", "192.0.2.1")  # the address's own limit
-    assert not guesses.slowed("ann")
-    guesses.fail("ann", "192.0.2.3")
-    guesses.fail("ann", "192.0.2.4")
-    assert guesses.slowed("ann") and not guesses.slowed("ann", device="nonce")
     guesses.check("ann", "192.0.2.1", device="nonce")  # a device is held by its own only
+
+
+def test_the_lane_slows_unknown_browsers_past_the_limit_one_at_a_time() -> None:
+    guesses = Guesses(AccountLimits(slow_after="2/minute", slow_delay=0.2))
+
+    async def timed(device: str | None = None) -> float:
+        began = time.monotonic()
+        async with guesses.lane("ann", device):
+            await asyncio.sleep(0.01)
+        return time.monotonic() - began
+
+    async def main() -> None:
+        assert await timed() < 0.2  # not slowed yet
+        guesses.fail("ann", "192.0.2.3")
+        guesses.fail("ann", "192.0.2.4")
+        assert await timed() >= 0.2  # slowed
+        assert await timed(device="nonce") < 0.2  # a known browser goes at once
+        began = time.monotonic()
+        await asyncio.gather(*(timed() for _ in range(3)))
+        assert time.monotonic() - began >= 0.6  # one at a time
+        assert guesses._lanes == {}
+
+    asyncio.run(main())

@@ -31,11 +31,12 @@ GUESSES_PER_ADDRESS = "20/15minutes"
 #: are slowed down, and the delay of each slowed try.
 SLOW_AFTER = "10/15minutes"
 SLOW_DELAY = 2.0
-#: Slowed tries that may wait for one account at once; beyond it they get 429.
-SLOW_QUEUE = 8
+#: Tries from browsers without the device cookie that may wait for one account at once;
+#: beyond it they get 429.
+LANE_QUEUE = 16
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)  # not frozen: raising through a context manager sets __traceback__
 class Limited(Exception):
     """Held back: try again in ``retry`` seconds. ``why`` is the sentence before when."""
 
@@ -102,11 +103,6 @@ class Guesses:
         if wait:
             raise Limited(wait)
 
-    def slowed(self, account: str, device: str | None = None) -> bool:
-        """Whether this try waits in the account's slow lane: no device cookie, and the
-        account had too many failures from browsers without one."""
-        return device is None and self.untrusted.wait(account) > 0
-
     def fail(self, account: str, address: str, device: str | None = None) -> None:
         if device is not None:
             self.device.hit(device)
@@ -127,17 +123,24 @@ class Guesses:
         self.untrusted.clear(account)
 
     @asynccontextmanager
-    async def slow_lane(self, account: str) -> AsyncIterator[None]:
-        """One slowed try of ``account`` at a time, each after ``delay`` seconds: however
-        many addresses guess, the account meets one guess per delay from browsers it does
-        not know. Limited when SLOW_QUEUE tries already wait."""
+    async def lane(self, account: str, device: str | None = None) -> AsyncIterator[None]:
+        """Where a try of ``account`` checks its password. A browser with the account's
+        device cookie goes at once. Others go one at a time per account, so that their
+        failures are counted exactly; past SLOW_AFTER of them each waits ``delay`` seconds
+        first: however many addresses guess, the account then meets one guess per delay
+        from browsers it does not know, and its owner on a new browser still gets in.
+        Limited when LANE_QUEUE tries already wait."""
+        if device is not None:
+            yield
+            return
         lock, waiting = self._lanes.setdefault(account, (asyncio.Lock(), [0]))
-        if waiting[0] >= SLOW_QUEUE:
+        if waiting[0] >= LANE_QUEUE:
             raise Limited(max(1, int(self.delay * waiting[0]) + 1), "too many tries at once")
         waiting[0] += 1
         try:
             async with lock:
-                await asyncio.sleep(self.delay)
+                if self.untrusted.wait(account):
+                    await asyncio.sleep(self.delay)
                 yield
         finally:
             waiting[0] -= 1

@@ -167,7 +167,7 @@ async def signup(request: Request) -> Response:
 async def _account_if_right(request: Request, email: str, password: str,
                             device: str | None) -> AccountRow | None:
     """The account of ``email`` if ``password`` is its own (held back as ``Guesses`` say:
-    Limited, or a wait in the account's slow lane first)."""
+    Limited, or a wait in the account's lane first)."""
     guesses = guesses_of(request)
     guesses.check(email, client_address(request), device)  # a held try tells nothing
     accounts = store_of(request).accounts
@@ -177,10 +177,8 @@ async def _account_if_right(request: Request, email: str, password: str,
         stored = account.password if account is not None else None
         return account if await hashing_of(request).verify(stored, password) else None
 
-    if guesses.slowed(email, device):
-        async with guesses.slow_lane(email):
-            return await checked()
-    return await checked()
+    async with guesses.lane(email, device):  # one at a time, slowed under attack
+        return await checked()
 
 
 async def signin(request: Request) -> Response:
