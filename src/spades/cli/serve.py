@@ -13,6 +13,8 @@ from typing import Any
 
 from spades.store import Upgrade, default_url
 
+from .limit_flags import LIMIT_FLAGS, add_limit_flags, limit_settings
+
 #: The environment variable beside each flag of ``spades serve``; a flag given wins.
 ENVIRONMENT = {
     "host": "SPADES_HOST",
@@ -26,6 +28,7 @@ ENVIRONMENT = {
     "trusted_proxy": "SPADES_TRUSTED_PROXY",
     "smtp": "SPADES_SMTP",
     "public_url": "SPADES_PUBLIC_URL",
+    **{f.dest: f.variable for f in LIMIT_FLAGS},  # the limits of issue 37 (limit_flags.py)
 }
 DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6,
                             "allowed_host": [], "trusted_proxy": []}
@@ -87,6 +90,7 @@ def register(subparsers: Any) -> None:
            "TLS from the start; default: write the links to the server's log)", metavar="URL")
     option("--public-url", "public_url", "the address people open, which reset links start "
            "with (default http://HOST:PORT)", metavar="URL")
+    add_limit_flags(parser)
     parser.set_defaults(func=run)
 
 
@@ -102,6 +106,7 @@ FLAGS = {
     "trusted_proxy": Flag("--trusted-proxy", names, "addresses separated by commas"),
     "smtp": Flag("--smtp", str, "an smtp:// or smtps:// URL"),
     "public_url": Flag("--public-url", str, "an http:// or https:// address"),
+    **{f.dest: Flag(f.flag, f.kind, f.meaning) for f in LIMIT_FLAGS},
 }
 
 
@@ -141,7 +146,7 @@ def is_address(value: str) -> bool:
 
 
 def account_settings(args: argparse.Namespace, shown: str) -> dict[str, Any] | str:
-    """The settings of accounts from the flags, or why they are wrong."""
+    """The settings of accounts (and of the limits) from the flags, or why they are wrong."""
     from spades.accounts import MailError, smtp_target
     from spades.server.forwarded import parse_trusted
 
@@ -157,7 +162,11 @@ def account_settings(args: argparse.Namespace, shown: str) -> dict[str, Any] | s
     public = args.public_url or f"http://{shown}:{args.port}"
     if not public.startswith(("http://", "https://")):
         return "--public-url starts with http:// or https://"
-    return {"trusted_proxies": trusted, "smtp_url": args.smtp or None, "public_url": public}
+    limits = limit_settings(args)  # and the limits of issue 37
+    if isinstance(limits, str):
+        return limits
+    return {"trusted_proxies": trusted, "smtp_url": args.smtp or None, "public_url": public,
+            **limits}
 
 
 def run(args: argparse.Namespace) -> int:
