@@ -1,7 +1,8 @@
 """Behind a TLS reverse proxy: the real uvicorn server of `spades serve`, in-process, with
 the headers nginx sends (docs/self-hosting.md). From a trusted proxy X-Forwarded-Proto and
 X-Forwarded-For are believed (the scheme is https, the client is the real one, HSTS is
-sent); from any other address they are ignored."""
+sent); from any other address they are ignored. A public URL that starts with https:// says
+the pages are served over TLS: the cookie is Secure and HSTS is sent on every answer."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import db_url
+from server_testkit import client, db_url
 
 from spades.server import Settings, create_app
 from spades.server.hosts import allowed_names
@@ -143,3 +144,24 @@ def test_uvicorn_refuses_a_websocket_to_another_host_with_400(tmp_path: Path) ->
         assert response.status_code == 400
         assert b"does not answer to that host name" in response.body
         assert response.headers["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize("public, https", [("https://cards.example.org", True),
+                                           ("HTTPS://cards.example.org/", True),
+                                           ("http://cards.example.org", False)])
+def test_an_https_public_url_alone_sends_hsts_and_marks_the_cookie_secure(
+        tmp_path: Path, public: str, https: bool) -> None:
+    """No proxy is trusted and the hop is plain HTTP: the public URL alone decides (before
+    the fix only a trusted proxy's X-Forwarded-Proto did, and these failed)."""
+    with client(tmp_path, public_url=public) as http:
+        for path in ("/api/health", "/", "/no/such/page"):
+            headers = http.get(path).headers
+            assert ("strict-transport-security" in headers) is https, path
+            if https:
+                assert headers["strict-transport-security"].startswith("max-age=")
+        started = http.post("/api/session", json={})
+        assert started.status_code == 201
+        cookie = started.headers["set-cookie"].lower()
+        assert cookie.startswith("spades_session=") and "httponly" in cookie
+        assert ("; secure" in cookie) is https
+

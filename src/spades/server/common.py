@@ -38,7 +38,8 @@ class Settings:
     ``trusted_proxies`` are the addresses or networks whose X-Forwarded-For and
     X-Forwarded-Proto are believed; ``smtp_url`` sends password reset links by email
     (None: they are written to the server's log); ``public_url`` is the address those links
-    start with (never taken from a request's Host header)."""
+    start with (never taken from a request's Host header); an https:// one says the pages
+    are served over TLS, so the session cookie is Secure and HSTS is sent."""
 
     db_url: str | None = None
     web_dir: Path = field(default=WEB_DIR)
