@@ -165,3 +165,33 @@ def test_an_https_public_url_alone_sends_hsts_and_marks_the_cookie_secure(
         assert cookie.startswith("spades_session=") and "httponly" in cookie
         assert ("; secure" in cookie) is https
 
+
+def raw_request(url: str, head: str) -> bytes:
+    """Send ``head`` as it is (no client library would send two Host headers) and read the
+    whole answer."""
+    port = int(url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head.encode("latin-1"))
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize("hosts", [("localhost", "rebind.attacker.example"),
+                                   ("127.0.0.1:8622@rebind.attacker.example",)])
+def test_the_real_server_refuses_two_hosts_and_a_userinfo_host(
+        tmp_path: Path, hosts: tuple[str, ...]) -> None:
+    """uvicorn passes every Host header on: two of them, or one with a userinfo part, get
+    400 (before the fix the first ``localhost``, or the ``127.0.0.1`` before ``@``, was
+    believed)."""
+    with serving(tmp_path, []) as (url, seen):
+        lines = "".join(f"Host: {host}\r\n" for host in hosts)
+        answer = raw_request(url, f"GET /api/health HTTP/1.1\r\n{lines}"
+                                  "Connection: close\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+        assert b"rebind" not in answer
+        assert seen.scopes  # it reached the app, which refused it
+        fine = raw_request(url, "GET /api/health HTTP/1.1\r\nHost: LocalHost.:8622\r\n"
+                                "Connection: close\r\n\r\n")
+        assert fine.startswith(b"HTTP/1.1 200 "), fine[:200]
