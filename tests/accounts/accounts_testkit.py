@@ -54,7 +54,7 @@ def server(url: str, prefix: str, peer: str = "192.0.2.10",
     """The app on this database; requests come from the address ``peer``."""
     options: dict[str, Any] = {"db_url": url, "table_prefix": prefix, "workers": 0,
                                "pace": 0.0, "seed": 5, "password_cost": FAST,
-                               "public_url": "https://spades.example.org",
+                               "public_url": "http://spades.example.org",
                                "allowed_hosts": TEST_HOSTS, "game_limits": ROOMY_GAMES,
                                "account_limits": ROOMY_ACCOUNTS}
     options.update(settings)

@@ -138,7 +138,7 @@ def test_device_labels() -> None:
 
 
 def reset_link(text: str) -> str:
-    found = re.search(r"https://spades\.example\.org/#reset=([A-Za-z0-9_-]+)", text)
+    found = re.search(r"http://spades\.example\.org/#reset=([A-Za-z0-9_-]+)", text)
     assert found, text
     return found.group(1)
 

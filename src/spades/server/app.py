@@ -23,6 +23,7 @@ from spades.store import Store
 
 from . import account_api, api, sessions, tickets
 from .common import Settings
+from .forwarded import served_over_tls
 from .headers import SecurityHeaders
 from .hosts import AllowedHosts
 from .limits import Limits
@@ -120,7 +121,8 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     web_dir = Path(settings.web_dir)
-    guards = [Middleware(SecurityHeaders),  # outermost: a refused host gets them too
+    guards = [Middleware(SecurityHeaders,  # outermost: a refused host gets them too
+                         https=served_over_tls(settings.public_url)),
               Middleware(AllowedHosts, names=settings.allowed_hosts)]
     app = Starlette(routes=routes_of(web_dir), middleware=guards, lifespan=lifespan_of(settings))
     app.state.web_version = api.web_version(web_dir)  # the web client's, for /api/version

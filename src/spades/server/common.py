@@ -39,8 +39,9 @@ class Settings:
     ``trusted_proxies`` are the addresses or networks whose X-Forwarded-For and
     X-Forwarded-Proto are believed; ``smtp_url`` sends password reset links by email
     (None: they are written to the server's log); ``public_url`` is the address those links
-    start with (never taken from a request's Host header); ``account_limits`` and
-    ``game_limits`` hold back sign-ups, password guessing, hashes at once and new games
+    start with (never taken from a request's Host header); an https:// one says the pages
+    are served over TLS, so the session cookie is Secure and HSTS is sent; ``account_limits``
+    and ``game_limits`` hold back sign-ups, password guessing, hashes at once and new games
     (docs/self-hosting.md, "Limits"); ``device_secret`` signs device cookies (None: a random
     key at each start, which forgets the devices)."""
 
