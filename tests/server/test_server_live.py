@@ -4,16 +4,20 @@ bounded memory (issue 7, items 1, 2, 3 and 5)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import multiprocessing
 import os
 import signal
 import socket
 import threading
 import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
-from server_testkit import LiveServer, live_socket, run_async
+from server_testkit import PLAYER, Driver, LiveServer, live_socket, run_async
 
 from spades.engine import find_preset, new_game, player_view
 from spades.session import StoppingError, Thinker
@@ -52,6 +56,71 @@ def test_thinking_processes_end_with_the_server(tmp_path: Path, how: str) -> Non
     assert "starting a new pool" not in server.log.read_text()
 
 
+def children(pid: int) -> dict[int, str]:
+    """Every living descendant of ``pid`` (walking /proc), with its command line."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in found:
+                with contextlib.suppress(OSError):
+                    found[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(
+                        b"\0", b" ").decode(errors="replace")
+                todo.append(child)
+    return found
+
+
+class Frames:
+    """A ``websockets`` client's socket read and written as JSON (for ``Driver``)."""
+
+    def __init__(self, ws: Any):
+        self.ws = ws
+
+    def receive_json(self) -> Any:
+        return json.loads(self.ws.recv(timeout=30))
+
+    def send_json(self, message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+
+def test_thinking_processes_die_within_a_second_of_a_kill_9(tmp_path: Path) -> None:
+    """Hard players are thinking (in compiled search code, at a lower priority) when the
+    server is killed -9: within a second none of its processes is left, and it never had
+    multiprocessing's resource tracker (before the fix it had, and a worker or the tracker
+    outlived the kill by seconds: issue 37 item 8)."""
+    with LiveServer(tmp_path, workers=2) as server:
+        assert wait_for(lambda: len(children(server.pid)) >= 2, 30), children(server.pid)
+        request = urllib.request.Request(
+            server.url + "/api/games", data=b'{"level": "hard"}', method="POST",
+            headers={"X-Spades-Player": PLAYER, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            game_id = json.loads(response.read())["id"]
+        with live_socket(server.port, game_id, open_timeout=30) as ws:
+            seat = Driver(Frames(ws))
+            seat.act(seat.choose(seat.until_decision()))  # the computer players think
+            time.sleep(0.3)
+            old = children(server.pid)
+            os.kill(server.pid, signal.SIGKILL)
+            killed = time.monotonic()
+            while time.monotonic() - killed < 1.0 and any(alive(p) for p in old):
+                time.sleep(0.02)
+            left = {pid: line for pid, line in old.items() if alive(pid)}
+    trackers = [line for line in old.values() if "resource_tracker" in line]
+    assert not trackers, f"multiprocessing's resource tracker was started: {trackers}"
+    assert len(old) >= 2, old
+    assert not left, f"alive a second after the kill: {left}"
+
+
 def test_a_stopped_brain_never_starts_a_pool_again() -> None:
     async def scenario() -> tuple[str, bool]:
         brain = Thinker(workers=1, seed=3)
@@ -70,7 +139,9 @@ def test_a_stopped_brain_never_starts_a_pool_again() -> None:
                 outcome = str(error)
             else:
                 outcome = "a decision was made"
-            started = [p for p in multiprocessing.active_children() if p.pid not in pids]
+            started = [w.process.pid for lane in (brain.quick, brain.deep)
+                       for w in lane.workers if w.process.pid not in pids]
+            started += [p.pid for p in multiprocessing.active_children()]
             return outcome, not started
         finally:
             brain.close()
