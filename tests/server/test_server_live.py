@@ -20,6 +20,7 @@ import pytest
 from server_testkit import PLAYER, Driver, LiveServer, live_socket, run_async
 
 from spades.engine import find_preset, new_game, player_view
+from spades.server.listen import head_bytes
 from spades.session import StoppingError, Thinker
 
 pytestmark = pytest.mark.timeout(120)
@@ -248,6 +249,96 @@ def test_a_huge_request_head_is_refused_with_bounded_memory(tmp_path: Path) -> N
         sock.close()
     assert sent < most, "the server read a 64 MB head"
     assert grown < 30 * 1024 * 1024, f"the server grew {grown / 2**20:.0f} MB"
+
+
+# ------------------------------------------------------------------ bodies and refusals (issue 37)
+
+def until_closed(sock: socket.socket, seconds: float = 10) -> tuple[bytes, bool]:
+    """What the server sends within ``seconds``, and whether it closed the connection."""
+    sock.settimeout(seconds)
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except TimeoutError:
+        return data, False
+    except ConnectionResetError:
+        pass
+    return data, True
+
+
+OVERSIZED = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Spades-Player: player-0000-aaaa"
+             b"\r\nContent-Type: text/plain\r\nContent-Length: 8388608\r\n\r\n")
+
+
+@pytest.mark.parametrize("tail, data, count", [
+    (b"", b"GET / HTTP/1.1\r\n\r\n" + b"x" * 40000, 18), (b"\r\n\r", b"\nbody", 1),
+    (b"abc", b"defg", 4), (b"", b"", 0)])
+def test_only_the_heads_bytes_count_as_head(tail: bytes, data: bytes, count: int) -> None:
+    """A body that comes in the same read as the end of its head is not head: before, a
+    head and 98 KB of body in one read were refused as a 431."""
+    assert head_bytes(tail, data) == count
+
+
+def test_an_oversized_content_length_is_refused_before_the_body(tmp_path: Path) -> None:
+    """The head alone says 8 MB: 413 and a closed connection at once, whatever the route
+    would have said (before the fix the app answered 415 and the connection stayed open,
+    reading the 8 MB that were to come)."""
+    with LiveServer(tmp_path) as server:
+        sock = raw(server.port)
+        sock.sendall(OVERSIZED)  # and not a byte of the body
+        answer, closed = until_closed(sock)
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert b"body is over" in answer and closed
+
+
+def test_a_body_streamed_past_the_limit_is_not_read(tmp_path: Path) -> None:
+    """A chunked body to a route that never reads it: the server closes the connection
+    once the body passes the limit, instead of reading 4 MB (it did before the fix)."""
+    with LiveServer(tmp_path) as server:
+        sock = raw(server.port)
+        sock.sendall(b"POST /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
+        time.sleep(0.3)  # the head is read alone
+        sent, cut = 0, False
+        try:
+            while sent < 4 * 2**20:
+                sock.sendall(b"10000\r\n" + b" " * 0x10000 + b"\r\n")
+                sent += 0x10000
+            sock.sendall(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            cut = True
+        _, closed = until_closed(sock, 5)
+        sock.close()
+    assert cut or closed, f"the server read a body of {sent} bytes and kept the connection"
+
+
+def test_refusals_past_the_cap_drop_the_addresses_connections(tmp_path: Path) -> None:
+    """Three refusals a second for one address: its fourth and fifth connections are
+    dropped unread; another address is answered; a second later it is answered again."""
+    with LiveServer(tmp_path, "--refusals-per-second", "3") as server:
+        answers = []
+        for _ in range(5):
+            sock = raw(server.port)
+            with contextlib.suppress(OSError):
+                sock.sendall(OVERSIZED)
+            answers.append(until_closed(sock, 5)[0][:12])
+            sock.close()
+        other = raw(server.port, "127.0.0.9")
+        other.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Connection: close\r\n\r\n")
+        elsewhere = until_closed(other)[0][:12]
+        other.close()
+        time.sleep(1.1)
+        again = raw(server.port)
+        again.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Connection: close\r\n\r\n")
+        later = until_closed(again)[0][:12]
+        again.close()
+    assert answers[:3] == [b"HTTP/1.1 413"] * 3, answers
+    assert answers[3:] == [b"", b""], answers
+    assert elsewhere == b"HTTP/1.1 200" and later == b"HTTP/1.1 200"
 
 
 # ------------------------------------------------------------------ 1. a client that never reads
