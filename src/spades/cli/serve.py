@@ -24,6 +24,7 @@ ENVIRONMENT = {
     "workers": "SPADES_WORKERS",
     "per_address": "SPADES_PER_ADDRESS",
     "head_timeout": "SPADES_HEAD_TIMEOUT",
+    "refusals": "SPADES_REFUSALS_PER_SECOND",
     "allowed_host": "SPADES_ALLOWED_HOSTS",
     "trusted_proxy": "SPADES_TRUSTED_PROXY",
     "smtp": "SPADES_SMTP",
@@ -77,6 +78,11 @@ def register(subparsers: Any) -> None:
     option("--head-timeout", "head_timeout",
            "time a client has to send a request's headers (default 10)",
            type=float, metavar="SECONDS")
+    option("--refusals-per-second", "refusals", "refused requests (a head too big or too "
+           "slow, a body too big, too many connections) one address gets answered in a "
+           "second; past it, its new connections are dropped unread for the rest of that "
+           "second (default 20; 0: no cap; behind a proxy every client has the proxy's "
+           "address)", type=int, metavar="N")
     option("--allowed-host", "allowed_host", "a host name the server answers to besides "
            "127.0.0.1, localhost and [::1], e.g. the name of this computer on your network "
            "or behind your proxy (repeat it, or separate names with commas)",
@@ -102,6 +108,7 @@ FLAGS = {
     "workers": Flag("--workers", whole, "a whole number"),
     "per_address": Flag("--per-address", whole, "a whole number"),
     "head_timeout": Flag("--head-timeout", float, "a number of seconds"),
+    "refusals": Flag("--refusals-per-second", whole, "a whole number"),
     "allowed_host": Flag("--allowed-host", names, "host names separated by commas"),
     "trusted_proxy": Flag("--trusted-proxy", names, "addresses separated by commas"),
     "smtp": Flag("--smtp", str, "an smtp:// or smtps:// URL"),
@@ -186,6 +193,9 @@ def run(args: argparse.Namespace) -> int:
         print("spades serve: --per-address and --head-timeout must be positive",
               file=sys.stderr)
         return 2
+    if args.refusals is not None and args.refusals < 0:
+        print("spades serve: --refusals-per-second must not be negative", file=sys.stderr)
+        return 2
     url = args.db or default_url()
     checked = check_db(url)  # and its tables created, adopted or upgraded
     if isinstance(checked, str):
@@ -247,8 +257,9 @@ def check_db(url: str) -> Upgrade | str:
 
 def listening(app: Any, args: argparse.Namespace) -> Any:
     """The uvicorn server for ``app`` with the limits of the command line."""
-    from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, Guard, make_server
+    from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, REFUSALS, Guard, make_server
 
     guard = Guard(per_address=args.per_address or PER_ADDRESS,
-                  head_timeout=args.head_timeout or HEAD_TIMEOUT)
+                  head_timeout=args.head_timeout or HEAD_TIMEOUT,
+                  refusals=REFUSALS if args.refusals is None else args.refusals)
     return make_server(app, args.host, args.port, guard, trusted_proxy=args.trusted_proxy)

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
@@ -90,17 +90,20 @@ def watchers_of(request: Request | WebSocket) -> Watchers:
 
 async def read_body(request: Request, limit: int = MAX_MESSAGE) -> bytes | None:
     """The request body, or None as soon as it is over ``limit`` bytes (it is never read
-    whole: a huge body costs no memory)."""
+    whole: a huge body costs no memory) or the client is gone."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         return None
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                return None
+            chunks.append(chunk)
+    except ClientDisconnect:  # gone, or cut off by the server (a body over its limit)
+        return None
     return b"".join(chunks)
 
 
