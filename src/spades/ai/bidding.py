@@ -347,7 +347,8 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
     bag_limit = rules.bag_limit
     if bag_limit is not None and rules.bag_penalty > 0 and mine.bags >= bag_limit - 3:
         lean += 0.35
-        notes.append(f"{mine.bags} bags already: bid up to avoid more")
+        notes.append(f"{mine.bags} bag{'' if mine.bags == 1 else 's'} already: "
+                     "bid up to avoid more")
     if (rules.losing_score is not None
             and mine.score - _made(rules, round(tricks)) <= rules.losing_score):
         lean -= 0.3

@@ -163,7 +163,7 @@ function tricksOf(review) {
 }
 
 function countText(play) {
-  return play.before === play.after ? `${play.before} tricks, kept` : `${play.before} → ${play.after} tricks`;
+  return play.before === play.after ? `${play.before} trick${play.before === 1 ? "" : "s"}, kept` : `${play.before} → ${play.after} trick${play.after === 1 ? "" : "s"}`;
 }
 
 /** What a screen reader hears for one play. */
