@@ -9,7 +9,9 @@ client address in ``X-Forwarded-For``:
    from a new browser;
 3. new games: one player id on one address, as fast as it can, for ``--seconds``.
 
-    PYTHONPATH=src python bench/flood.py [--seconds 20] [--port 8710]
+    PYTHONPATH=src python bench/flood.py [--seconds 20] [--port 8710] [--signin-delay 2]
+
+(``--seconds 1 --signin-delay 0.1``: a run of a few seconds, to see that it still works.)
 
 It prints what got through and what was refused, the hashes the server computed (the
 accounts made), the server's RSS before and after, the machine and its load; it never fails.
@@ -50,10 +52,12 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def start(port: int, folder: str) -> subprocess.Popen[bytes]:
+def start(port: int, folder: str, delay: float | None) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "spades.cli.main", "serve", "--port", str(port),
                "--db", f"sqlite:///{folder}/flood.db", "--workers", "0",
                "--trusted-proxy", "127.0.0.1", "--per-address", "500"]
+    if delay is not None:
+        command += ["--signin-delay", str(delay)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(150):
         try:
@@ -166,11 +170,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--port", type=int, default=8710)
+    parser.add_argument("--signin-delay", type=float, default=None,
+                        help="the server's --signin-delay (default: its own, 2 s)")
     args = parser.parse_args()
     print(machine())
     base = f"http://127.0.0.1:{args.port}"
     with tempfile.TemporaryDirectory() as folder:
-        server = start(args.port, folder)
+        server = start(args.port, folder, args.signin_delay)
         try:
             before = rss_mb(server.pid)
             report("sign-ups, 4 loops from one address",

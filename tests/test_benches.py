@@ -28,7 +28,7 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "engine.py": (["--seconds", "0.2", "--rounds", "1"], r"\d+ random hands/s"),
     "fairness.py": (["--easy", "2", "--hard", "0", "--seconds", "2", "--workers", "1"],
                     r"turns, median \d+\.\d+ ms, p95 \d+\.\d+ ms"),
-    "flood.py": (["--seconds", "2", "--port", "8791"],
+    "flood.py": (["--seconds", "1", "--port", "8791", "--signin-delay", "0.1"],
                  r"sign-ups, 4 loops from one address: answers \{[^}]*429: \d+"),
     "normal_vs_easy.py": (["--games", "1", "--seconds", "20"],
                           r"normal decision time: p50 \d+\.\d+ ms"),

@@ -263,3 +263,16 @@ def test_the_lane_slows_unknown_browsers_past_the_limit_one_at_a_time() -> None:
         assert guesses._lanes == {}
 
     asyncio.run(main())
+
+
+def test_the_device_cookie_is_httponly_and_sent_to_the_account_routes_only(
+        db: tuple[str, str]) -> None:
+    with server(*db) as http:
+        answer = Device(http).post("/api/account/signup", {"email": "ann@example.org",
+                                                           "password": PASSWORD})
+        cookies = [c for c in answer.headers.get_list("set-cookie")
+                   if c.startswith("spades_device=")]
+        assert len(cookies) == 1
+        words = {part.strip().lower() for part in cookies[0].split(";")}
+        assert {"httponly", "path=/api/account", "samesite=lax"} <= words
+        assert "ann" not in cookies[0]  # it names no account

@@ -3,10 +3,11 @@ lock-out to an attacker (docs/self-hosting.md, "Limits"):
 
 - ``Signups``: sign-ups per client address and in all, counted before any hash is made;
 - ``Guesses``: failed sign-ins counted per account and address *together* (an attacker's
-  address is held, not the account), per address, and per device cookie; past a number of
-  failures for one account from browsers it does not know, their tries are slowed down
-  (one at a time, each after a delay) rather than refused, so that the owner still gets in,
-  at once from a browser that signed in before (a device cookie, ``devices.DeviceKeys``);
+  address is held, not the account), per address, and per device cookie; the tries of one
+  account from browsers it does not know go one at a time, and past a number of their
+  failures each is slowed down (a delay) rather than refused, so that the owner still gets
+  in, at once from a browser that signed in before (a device cookie, ``devices.DeviceKeys``);
+- ``Resets``: password reset links asked for, per email and per address;
 - ``Limited``: the refusal, with when to retry (HTTP 429 with ``Retry-After``).
 
 The counts live in memory (``rates.Rates``): a restart forgets them.
