@@ -4,6 +4,7 @@ from .accounts import AccountExistsError, AccountRow, Accounts, LoginRow
 from .database import StoreError
 from .migrate import Upgrade
 from .store import (
+    ABANDONED,
     ENTROPY,
     OVER,
     PLAYING,
@@ -19,6 +20,7 @@ from .store import (
 )
 
 __all__ = [
+    "ABANDONED",
     "ENTROPY",
     "OVER",
     "PLAYING",
