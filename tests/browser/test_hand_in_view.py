@@ -11,7 +11,7 @@ import secrets
 from typing import Any
 
 import pytest
-from tablekit import PHONE, ServerProcess, Table, new_page
+from tablekit import PHONE, ServerProcess, Table, new_page, seed_game_behind
 
 from spades.engine import REGISTRY
 
@@ -124,3 +124,37 @@ def test_the_whole_hand_is_in_view_in_every_phase(browser: Any, server: ServerPr
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_hand_is_in_view_at_blind_nil_and_its_pass(browser: Any,
+                                                       server: ServerProcess) -> None:
+    """The house rules' blind nil (offered 100 behind: a seeded game) and the two cards
+    passed after it, phases that one hand of a new game does not reach."""
+    player = "test-" + secrets.token_hex(6)
+    game = seed_game_behind(server.db_url, player)
+    desk_context, desk = new_page(browser, viewport=DESKTOP, player=player, game=game)
+    phone_context, phone = new_page(browser, viewport=PHONE, touch=True, player=player,
+                                    game=game)
+    try:
+        table = Table(desk, server.url)
+        table.open()
+        phone.goto(server.url)
+        pages = [Watcher("1280x800", desk), Watcher("360x740", phone)]
+        misses: list[str] = []
+        assert table.wait_decision() == "blind_nil"
+        check_all(pages, table.shown_version, "blind nil", misses)
+        blind = desk.locator("#actions button", has_text="Blind nil")
+        before = table.shown_version
+        blind.click()
+        blind.click()  # asked to confirm
+        table.wait_shown(before)
+        assert table.wait_decision() == "pass"
+        check_all(pages, table.shown_version, "pass", misses)
+        for watcher in pages:
+            assert watcher.seen == {"blind nil", "pass"}, (watcher.name, watcher.seen)
+        assert misses == []
+        for page in (desk, phone):
+            assert not page.errors, f"the page raised: {page.errors}"
+    finally:
+        desk_context.close()
+        phone_context.close()
