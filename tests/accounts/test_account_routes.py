@@ -160,9 +160,14 @@ def use_reset(http: Any, token: str) -> None:
                                                             "password": "short"})
     assert weak.status_code == 400  # the link stays good for a good password
     new = "a brand new long password"
-    done = Device(http).post("/api/account/reset/confirm", {"token": token, "password": new})
+    phone = Device(http)  # the device the link was opened on
+    done = phone.post("/api/account/reset/confirm", {"token": token, "password": new})
     assert done.status_code == 200, done.text
     assert laptop.get("/api/account").status_code == 401  # signed out everywhere
+    # ... but the device that set the new password is signed in with it, and says so
+    assert done.json()["account"]["email"] == "ann@example.org"
+    assert done.json()["message"] == "your password is changed; you are signed in"
+    assert phone.get("/api/account").status_code == 200
     again = Device(http).post("/api/account/reset/confirm", {"token": token,
                                                              "password": "yet another one!"})
     assert again.status_code == 400 and "used" in again.json()["error"]  # one use

@@ -123,10 +123,13 @@ async def _moving(request: Request) -> str | None:
     return player if await asyncio.to_thread(waiting) else None
 
 
-async def _signed_in(request: Request, account: AccountRow, status: int = 200) -> Response:
+async def _signed_in(request: Request, account: AccountRow, status: int = 200,
+                     said: dict[str, Any] | None = None) -> Response:
+    """A new login of ``account`` for this device; the answer describes it (``said``: more
+    fields of the answer)."""
     moving = await _moving(request)
     token, login = await start_login(request, account.player_id, account.id, moving)
-    answer = await describe(request, login)
+    answer = {**await describe(request, login), **(said or {})}
     return with_cookie(JSONResponse(answer, status_code=status), request, token, login)
 
 
@@ -392,6 +395,8 @@ async def reset_confirm(request: Request) -> Response:
         return error_response(400, "token is the code at the end of the reset link")
     accounts = store_of(request).accounts
     try:
+        if (refused := await _anonymous_checked(request)) is not None:
+            return refused
         owner = await asyncio.to_thread(accounts.reset_owner, reset_id(token), now())
         if owner is None:
             return error_response(400, "this reset link is unknown, used or over an hour "
@@ -410,8 +415,16 @@ async def reset_confirm(request: Request) -> Response:
         return error_response(400, "this reset link was used meanwhile: ask for a new one")
     watchers_of(request).end(PASSWORD_RESET, account=done)  # every device was signed out
     guesses_of(request).reset(owner.email)
-    return JSONResponse({"reset": True, "message": "the password is changed and every "
-                         "device is signed out: sign in with the new one"})
+    # The link proved the mailbox and the new password is set: this device is signed in
+    # with it (a new login; every other device was signed out above).
+    try:
+        answer = await _signed_in(request, owner, said={
+            "reset": True, "message": "your password is changed; you are signed in"})
+        return with_device(answer, request, owner.email)
+    except StoreError:
+        log.exception("could not sign in after a password reset")
+        return JSONResponse({"reset": True, "message": "the password is changed and every "
+                             "device is signed out: sign in with the new one"})
 
 
 async def move(request: Request) -> Response:

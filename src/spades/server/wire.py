@@ -54,6 +54,7 @@ def sheet_line(line: SheetLine, sides: tuple[tuple[int, ...], ...]) -> Json:
         "side_tricks": [sum(line.tricks[s] for s in side) for side in sides],
         "points": list(line.points),
         "bags": list(line.bags),
+        "bags_taken": list(line.bags_taken),
         "scores": list(line.scores),
     }
 

@@ -13,7 +13,7 @@ import { api, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
 import { cardCode, cardFace, cardIndex } from "./cards.js";
 import {
   chosenPass, gotState, names, passNeeded, reviewLoaded, socketGone, socketOpened, state, tableOpened,
-  thinkingAt, toggled,
+  tableSignedOut, thinkingAt, toggled,
 } from "./state.js";
 import { rulesOf, tableView } from "./tableview.js";
 import { HandView } from "./hand.js";
@@ -230,7 +230,10 @@ function openGame(id) {
  * socket stays closed; say so once in the live region, and offer the Account window. */
 function signedOut(reason) {
   const text = sentence(reason || "signed out: sign in again to go on");
-  screens.showSignedOut(text, () => import("./account.js").then((m) => m.openAccount($("btn-account"))));
+  screens.showSignedOut(text, () => import("./account.js").then(
+    (m) => m.openAccount($("btn-account"), null, { signIn: true })));
+  tableSignedOut();
+  render();
   announce(text);
 }
 
