@@ -387,6 +387,12 @@ def best_solo_bid(mean: float, rules: Rules, lowest: int | None = None) -> int:
     return _best_contract(mean, rules, rules.min_bid if lowest is None else lowest)[0]
 
 
+def best_contract(mean: float, rules: Rules, lowest: int | None = None) -> tuple[int, float]:
+    """The plain bid with the best expected score for a player alone (``best_solo_bid``)
+    and that expected score, in points (bags charged their share of the penalty)."""
+    return _best_contract(mean, rules, rules.min_bid if lowest is None else lowest)
+
+
 def _best_contract(mean: float, rules: Rules, lowest: int) -> tuple[int, float]:
     spread = _SPREAD.get(rules.players, 1.0)
     top = rules.max_bid

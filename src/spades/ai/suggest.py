@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spades.engine import NAME_OF, NIL, Bid, PlayerView
+from spades.engine import NAME_OF, NIL, Bid, PlayerView, Rules
 
-from .bidding import NIL_NOTE, allowed_bids, normal_bid
+from .bidding import NIL_NOTE, allowed_bids, best_contract, normal_bid
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,8 @@ def suggest_bid(view: PlayerView) -> Suggestion:
         # "nil: about N%" note would repeat it, and the trick-taking reasons argue for a
         # number bid, not for this one.
         reasons.append(_nil_reason(est.nil_chance, est.nil_risks))
+        if view.rules.failed_nil == "bags" and len(allowed_bids(view)) > 1:
+            reasons.append(_free_nil_reason(view, est.nil_chance, tricks))
         notes = [note for note in notes if not note.startswith(NIL_NOTE)]
         if NIL in allowed_bids(view) and len(allowed_bids(view)) == 1:
             reasons.append("your partner bid, so this hand bids nil")
@@ -59,3 +61,24 @@ def _nil_reason(chance: float, risks: list[int]) -> str:
         return f"nil: no card likely to win a trick, about {percent}% to make it"
     names = ", ".join(NAME_OF[c] for c in risks[:3])
     return f"nil: about {percent}% to make it; the risky cards: {names}"
+
+
+def nil_points(rules: Rules, chance: float, tricks: float) -> float:
+    """A nil's expected points where a failed nil costs no points, only its tricks as bags
+    (two-player): the nil's value when it is made, and when it fails its tricks (about the
+    hand's count, at least the one that broke it) each scoring a point and a bag, a bag
+    costing its share of the bag penalty."""
+    bag = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
+    return chance * rules.nil_value + (1.0 - chance) * max(1.0, tricks) * (1.0 - bag)
+
+
+def _free_nil_reason(view: PlayerView, chance: float, tricks: float) -> str:
+    """Why nil is still the bid when it will rarely be made: here a failed nil costs no
+    points, only bags; its expected points against the best number's."""
+    rules = view.rules
+    lowest = min(b.tricks for b in allowed_bids(view) if not b.nil)
+    number, points = best_contract(tricks, rules, lowest)
+    nil = nil_points(rules, chance, tricks)
+    return (f"a failed nil costs no points here, only its tricks as bags: nil is worth "
+            f"about {nil:+.0f} points on average, the best number ({number}) about "
+            f"{points:+.0f}")

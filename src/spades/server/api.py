@@ -29,7 +29,7 @@ from .common import (
 from .identity import person
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
-from .review import failure
+from .review import ClientGone, failure, while_connected
 
 log = logging.getLogger("spades.server")
 #: What a new game's body may hold.
@@ -200,7 +200,9 @@ async def hand_review(request: Request) -> Response:
         return error_response(404, NOT_FOUND)
     state = table.state
     try:
-        review = await table.reviews.review(table.id, state, hand)
+        review = await while_connected(request, table.reviews.review(table.id, state, hand))
+    except ClientGone:
+        return Response(status_code=499)  # nobody to answer: the review was stopped
     except ReviewError as error:
         # the hand in play is not over yet (409); a hand that does not exist is not found
         in_play = hand == len(state.results) + 1 and not state.over
