@@ -22,8 +22,8 @@ import statistics
 import time
 
 from engine import machine  # bench/engine.py
-from spades.ai.native import SEARCH
 from spades.ai import review as review_module
+from spades.ai.native import SEARCH
 from spades.ai.review import review_hand
 from spades.engine import GameState, apply, find_preset, legal_actions, new_game
 
