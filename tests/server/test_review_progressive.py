@@ -1,9 +1,11 @@
 """The review at the table keeps nobody waiting (issue 38 item 2): its first tricks come in
 ``review-progress`` messages while the rest is worked out, and a review whose socket closed
-(nobody else waiting) stops its work within a second or two."""
+(nobody else waiting) stops its work within a second or two, and so does one asked for over
+HTTP whose client has gone."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from pathlib import Path
@@ -12,6 +14,7 @@ from typing import Any
 import pytest
 from server_testkit import Driver, client, new_game_id, open_table
 
+from spades.server.review import ClientGone, while_connected
 from spades.session import reviewing
 
 pytestmark = pytest.mark.timeout(180)
@@ -70,3 +73,32 @@ def test_a_review_whose_socket_closed_stops(tmp_path: Path) -> None:
         took = time.monotonic() - closed
     assert took < 2.0, f"the review went on {took:.1f} s after its socket closed"
     assert lobby.reviews.computed == 1 and not lobby.reviews.kept
+
+
+class _Gone:
+    """An HTTP request whose client has hung up."""
+
+    async def is_disconnected(self) -> bool:
+        return True
+
+
+def test_a_review_asked_over_http_stops_waiting_when_its_client_has_gone() -> None:
+    async def go() -> tuple[bool, float]:
+        stopped = asyncio.Event()
+
+        async def review() -> dict[str, Any]:
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                stopped.set()  # Reviews.review: nobody waiting, the work is cancelled
+                raise
+            return {}
+
+        start = time.monotonic()
+        with pytest.raises(ClientGone):
+            await while_connected(_Gone(), review())  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        return stopped.is_set(), time.monotonic() - start
+
+    stopped, took = asyncio.run(go())
+    assert stopped and took < 2.0
