@@ -11,6 +11,7 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .workers import StoppingError, Worker
@@ -97,8 +98,7 @@ class Lane:
             task.add_done_callback(self._tasks.discard)
             if self.end_abandoned:
                 # an abandoned job's process is ended (``Worker.run``, cancelled)
-                job.future.add_done_callback(
-                    lambda future, task=task: future.cancelled() and task.cancel())
+                job.future.add_done_callback(partial(_cancel_if_cancelled, task))
 
     async def _execute(self, worker: Worker, job: Job) -> None:
         try:
@@ -132,3 +132,9 @@ class Lane:
             worker.end()
         self.workers.clear()
         self.idle.clear()
+
+
+def _cancel_if_cancelled(task: asyncio.Task[None], future: asyncio.Future[Any]) -> None:
+    """Cancels ``task`` (the job's run) when nobody waits for the job's ``future`` any more."""
+    if future.cancelled():
+        task.cancel()
