@@ -24,8 +24,10 @@ server** (from the moment the app reads the card's frame to the moment it hands 
 state that asks that seat to act again: the engine, four saves, three computer decisions in
 the thinking processes and the event loop's queue); it prints each attack's p95 beside the
 p95 of its paired quiet windows, and their ratio (the goal, issue 37: within 1.2), the
-server's peak RSS (and with its thinking processes), its peak of open file descriptors and
-what the hostile clients got. Loopback only; it stops by itself.
+CPU the server used in each window (its own process, and its thinking processes, in cores:
+a figure the machine's load moves less than a latency), the server's peak RSS (and with
+its thinking processes), its peak of open file descriptors and what the hostile clients
+got. Loopback only; it stops by itself.
 
     python bench/soak.py [--seconds 60] [--rounds 3] [--attacks bodies,heads,neverread]
                          [--tables 20] [--workers N] [--pause 0.4]
@@ -430,6 +432,20 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) ``pid`` has used so far, in seconds."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds used so far by the server's process, and by its thinking processes."""
+    return cpu_seconds(pid), sum(cpu_seconds(c) for c in children(pid))
+
+
 def open_files(pid: int) -> int:
     try:
         return len(os.listdir(f"/proc/{pid}/fd"))
@@ -484,7 +500,7 @@ def stop(server: subprocess.Popen[bytes]) -> None:
 
 # ------------------------------------------------------------------ the windows
 
-async def window(kind: str, port: int, seconds: float, folder: Path,
+async def window(kind: str, port: int, server_pid: int, seconds: float, folder: Path,
                  n: int) -> dict[str, Any]:
     """One window: ``seconds`` quiet, or beside the hostile process of attack ``kind``
     (started ``SETTLE`` seconds before the window's figures begin)."""
@@ -496,7 +512,10 @@ async def window(kind: str, port: int, seconds: float, folder: Path,
             sys.executable, __file__, "--hostile", str(port), str(SETTLE + seconds),
             str(counts_file), kind, stdout=subprocess.DEVNULL, start_new_session=True)
     start_load = load()
-    await asyncio.sleep(SETTLE + seconds)
+    await asyncio.sleep(SETTLE)
+    cpu_before = server_cpu(server_pid)
+    await asyncio.sleep(seconds)
+    cpu_after = server_cpu(server_pid)
     if proc is not None:
         try:
             await asyncio.wait_for(proc.wait(), 30)
@@ -505,7 +524,8 @@ async def window(kind: str, port: int, seconds: float, folder: Path,
             await proc.wait()
     hostile_counts = json.loads(counts_file.read_text()) if counts_file.exists() else {}
     return {"kind": kind, "start": began + SETTLE, "end": began + SETTLE + seconds,
-            "load": (start_load, load()), "hostile": hostile_counts}
+            "load": (start_load, load()), "hostile": hostile_counts,
+            "cpu": [(b - a) / seconds for a, b in zip(cpu_before, cpu_after, strict=True)]}
 
 
 def plan(attacks: list[str], rounds: int) -> list[str]:
@@ -539,7 +559,7 @@ async def run_all(port: int, server_pid: int, args: argparse.Namespace,
     done = []
     try:
         for n, kind in enumerate(windows):
-            done.append(await window(kind, port, args.seconds, folder, n))
+            done.append(await window(kind, port, server_pid, args.seconds, folder, n))
     finally:
         for task in (*people, watching):
             task.cancel()
@@ -564,11 +584,20 @@ def figures(ms: list[float]) -> str:
             f"{percentile(ms, 0.95):.1f} ms, max {max(ms):.1f} ms")
 
 
+def cpu(shares: list[float]) -> str:
+    """The server's CPU use: its own process, and its thinking processes, in cores."""
+    return f"{shares[0]:.2f} + {shares[1]:.2f} cores"
+
+
+def mean_cpu(windows: list[dict[str, Any]]) -> list[float]:
+    return [statistics.fmean(w["cpu"][i] for w in windows) for i in (0, 1)]
+
+
 def report(windows: list[dict[str, Any]], normal: dict[str, int],
            peak: dict[str, int]) -> None:
     for n, w in enumerate(windows):
-        print(f"  window {n + 1:2d} {w['kind']:>9}: {figures(w['ms'])}; load "
-              f"{w['load'][0]} -> {w['load'][1]}")
+        print(f"  window {n + 1:2d} {w['kind']:>9}: {figures(w['ms'])}; server CPU "
+              f"{cpu(w['cpu'])}; load {w['load'][0]} -> {w['load'][1]}")
     print()
     for kind in dict.fromkeys(w["kind"] for w in windows if w["kind"] != "quiet"):
         pairs = [(windows[i - 1], w) for i, w in enumerate(windows) if w["kind"] == kind]
@@ -579,6 +608,8 @@ def report(windows: list[dict[str, Any]], normal: dict[str, int],
         if quiet and loud:
             ratio = percentile(loud, 0.95) / percentile(quiet, 0.95)
             print(f"[{kind}] p95 beside it / quiet: {ratio:.2f} (goal: at most 1.20)")
+        print(f"[{kind}] server CPU beside it {cpu(mean_cpu([w for _, w in pairs]))}, "
+              f"in its quiet pairs {cpu(mean_cpu([q for q, _ in pairs]))}")
         hostile: dict[str, int] = _Counts()
         for _, w in pairs:
             for key, value in w["hostile"].items():

@@ -34,7 +34,7 @@ from .identity import Identity, person
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
 from .quotas import GameQuota, too_many
-from .review import failure
+from .review import ClientGone, failure, while_connected
 from .watchers import GAME_ABANDONED
 
 log = logging.getLogger("spades.server")
@@ -249,7 +249,9 @@ async def hand_review(request: Request) -> Response:
         return error_response(404, NOT_FOUND)
     state = table.state
     try:
-        review = await table.reviews.review(table.id, state, hand)
+        review = await while_connected(request, table.reviews.review(table.id, state, hand))
+    except ClientGone:
+        return Response(status_code=499)  # nobody to answer: the review was stopped
     except ReviewError as error:
         # the hand in play is not over yet (409); a hand that does not exist is not found
         in_play = hand == len(state.results) + 1 and not state.over
