@@ -43,6 +43,7 @@ def _small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(review_module, "ATTEMPT_NODES", 3_000)
     monkeypatch.setattr(review_module, "REVIEW_NODES", 6_000)
     monkeypatch.setattr(review_module, "LATE_NODES", 3_000)
+    monkeypatch.setattr(review_module, "REVIEW_SECONDS", float("inf"))
 
 
 def test_what_cannot_be_solved_in_budget_is_an_estimate_that_says_so(
@@ -51,6 +52,8 @@ def test_what_cannot_be_solved_in_budget_is_an_estimate_that_says_so(
     with monkeypatch.context() as unlimited:
         unlimited.setattr(review_module, "ATTEMPT_NODES", 10**12)
         unlimited.setattr(review_module, "REVIEW_NODES", 10**12)
+        # the budgets compared are in nodes; the wall-clock limit would vary with the load
+        unlimited.setattr(review_module, "REVIEW_SECONDS", float("inf"))
         full = review_hand(state, 1)
     assert all(p.exact for p in full.plays) and full.notes == ()
     _small_budget(monkeypatch)
