@@ -209,6 +209,8 @@ async def room(ws: WebSocket, table: FriendTable, seat: int | None, watcher: Wat
     members = rooms.members.setdefault(table.id, set())
     members.add(joined)
     try:
+        if seat is not None:
+            await rooms.hall.touch(table.id)
         await rooms.presence_changed(table.id)
         while (text := await _receive(ws, joined)) is not None:
             await room_message(rooms, table.id, joined, text)

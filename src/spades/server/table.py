@@ -84,8 +84,8 @@ class ServedTable:
 
     # ------------------------------------------------------------------ the sockets
 
-    def join(self, conn: Connection) -> None:
-        self.hub.join(conn)
+    def join(self, conn: Connection, since: int | None = None) -> None:
+        self.hub.join(conn, since)
         self.session.kick()
 
     def leave(self, conn: Connection) -> None:
