@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 from collections.abc import Iterator
@@ -24,8 +25,8 @@ from .connections import Connection
 from .lobby import Lobby
 from .phrases import PHRASES, TOO_FAST, Bucket
 from .table import ServedTable
-from .table_json import table_object
-from .tables import Hall
+from .table_json import host_seat, table_object
+from .tables import Hall, next_clockwise, players_of
 from .tickets import Ticket
 from .watchers import Watcher
 from .wire import Json
@@ -59,9 +60,11 @@ class Member:
 
 
 class Rooms:
-    def __init__(self, hall: Hall, lobby: Lobby):
+    def __init__(self, hall: Hall, lobby: Lobby, grace: float = 30.0):
         self.hall = hall
         self.lobby = lobby
+        #: how long a host may be gone from the waiting room before the powers pass
+        self.grace = grace
         self.members: dict[str, set[Member]] = {}
         self._buckets: dict[tuple[str, int], Bucket] = {}
         self._closing: set[asyncio.Task[None]] = set()
@@ -88,6 +91,24 @@ class Rooms:
         here = self.here(table.id)
         for conn, seat in self._game_sockets(table.id):
             conn.send({"type": "table", "table": table_object(table, seat, row, here=here)})
+
+    async def host_gone(self, table_id: str, seat: int) -> None:
+        """The host's last socket of the waiting room closed: after the grace period, if
+        they are still away, the host's powers pass to the next person clockwise who is
+        here."""
+        await asyncio.sleep(self.grace)
+        if seat in self.here(table_id):
+            return
+        async with self.hall.lock(table_id):
+            table = await self.hall.load(table_id)
+            if table is None or table.status != WAITING or host_seat(table) != seat:
+                return
+            host = next_clockwise(table.seats, seat, players_of(table), self.here(table_id))
+            if host is None:
+                return
+            table = dataclasses.replace(table, host=host)
+            await self.hall.save(table)
+        self.tell(table)
 
     async def presence_changed(self, table_id: str) -> None:
         """A socket of the table opened or closed: everyone sees who is here."""
@@ -216,8 +237,11 @@ async def room(ws: WebSocket, table: FriendTable, seat: int | None, watcher: Wat
             await room_message(rooms, table.id, joined, text)
     finally:
         members.discard(joined)
-        # in a task of its own: this socket's task may be cancelled as it closes
-        _keep(asyncio.get_running_loop().create_task(rooms.presence_changed(table.id)))
+        # in tasks of their own: this socket's task may be cancelled as it closes
+        loop = asyncio.get_running_loop()
+        _keep(loop.create_task(rooms.presence_changed(table.id)))
+        if seat is not None and seat not in rooms.here(table.id):
+            _keep(loop.create_task(rooms.host_gone(table.id, seat)))
         await _leave(joined, watcher)
 
 
