@@ -109,7 +109,7 @@ class ServedTable:
 
     @property
     def idle(self) -> bool:
-        return self.hub.idle and self.session.idle
+        return self.hub.idle and self.session.idle and not self.audience.connections
 
     async def stop(self) -> None:
         for task in list(self._reviewing):
