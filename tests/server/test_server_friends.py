@@ -138,8 +138,14 @@ def test_the_host_moves_removes_and_the_powers_pass_clockwise(tmp_path: Path) ->
             assert removed.json()["table"]["seats"][3]["kind"] == "empty"
             error = until(ws, "error")
             assert error["code"] == "not-found"
-        moved = http.post(f"{url}/move", json={"from": 1, "to": 3}, headers=as_player(ANN))
-        assert [s["name"] for s in moved.json()["table"]["seats"]] == ["Ann", None, "Cat", "Bob"]
+        with waiting_room(http, table_id, BOB) as bob:
+            until(bob, "table")
+            moved = http.post(f"{url}/move", json={"from": 1, "to": 3},
+                              headers=as_player(ANN))
+            names = [s["name"] for s in moved.json()["table"]["seats"]]
+            assert names == ["Ann", None, "Cat", "Bob"]
+            told = until(bob, "table", where=lambda m: m["table"]["you"] != 1)["table"]
+            assert told["you"] == 3 and told["seats"][3]["presence"] == "here"
         mine = http.post(f"{url}/seat", json={"seat": 1}, headers=as_player(CAT))
         assert mine.json()["table"]["you"] == 1
         left = http.post(f"{url}/leave", headers=as_player(ANN))

@@ -140,6 +140,12 @@ def test_the_turn_timer_runs_out_and_the_computer_player_moves_once(
             seat = next(e["seat"] for e in played["events"] if e.get("played_for"))
             assert seat in (0, 1)
             until(bob, "state")
+        http.app.state.presence.sleep = asyncio.sleep  # a timer that runs while we look
+        with open_table(http, game_id, ANN) as ann:
+            state = until(ann, "state")
+            if state["view"]["turn"] in (0, 1) and not state["view"]["over"]:
+                running = until(ann, "turn-timer")  # a socket that opens hears it at once
+                assert running["seat"] == state["view"]["turn"] and running["of"] == 20
 
 
 def test_an_invited_person_takes_a_computer_players_seat(tmp_path: Path) -> None:

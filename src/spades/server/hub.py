@@ -70,6 +70,14 @@ class Hub:
         """A refused intent: the error and the table as it is, together."""
         self._post(lambda: self._refuse(conn, error))
 
+    def send_after(self, conn: Connection, message: Json) -> None:
+        """Send ``message`` to ``conn`` after what is queued (a new socket's state first)."""
+
+        async def send() -> None:
+            conn.send(message)
+
+        self._post(send)
+
     def note(self, conn: Connection, error: Json) -> None:
         """A refused contribution of entropy: the error alone (the table did not move)."""
         self._post(lambda: self._note(conn, error))

@@ -46,6 +46,7 @@ class Member:
     seat: int | None
     ws: WebSocket
     pump: asyncio.Task[None]
+    player: str | None = None  # a seat's player id (a move changes its seat)
 
     def finish(self, last: Json, close: int, reason: str) -> asyncio.Task[None]:
         """Send ``last`` as the final message (what waits is dropped), then close."""
@@ -84,7 +85,12 @@ class Rooms:
                 yield conn, None
 
     def tell(self, table: FriendTable, row: GameRow | None = None) -> None:
-        """Send every socket of the table the table as it is now (each for its seat)."""
+        """Send every socket of the table the table as it is now (each for its seat: a
+        person moved is told their new one)."""
+        for m in self.members.get(table.id, ()):
+            person = None if m.player is None else table.person({m.player})
+            if person is not None:
+                m.seat = m.conn.seat = person.seat
         served = self.lobby.tables.get(table.id)
         if row is None and served is not None:
             row = served.row
@@ -159,7 +165,8 @@ async def not_found(ws: WebSocket) -> None:
         await ws.close(code=4404)
 
 
-def member(ws: WebSocket, seat: int | None, watcher: Watcher) -> Member:
+def member(ws: WebSocket, seat: int | None, watcher: Watcher,
+           player: str | None = None) -> Member:
     """A room's or a spectator's socket: its connection sends in order; a watcher that
     ends (a sign-out, a person removed, watching closed) sends its reason last, then
     closes."""
@@ -168,7 +175,7 @@ def member(ws: WebSocket, seat: int | None, watcher: Watcher) -> Member:
         await ws.close(code=POLICY_CLOSE)
 
     conn = Connection(-1 if seat is None else seat, ws.send_text, None, hang_up)
-    joined = Member(conn, seat, ws, asyncio.create_task(conn.pump(dumps)))
+    joined = Member(conn, seat, ws, asyncio.create_task(conn.pump(dumps)), player)
     watcher.on_end = lambda why: _keep(joined.finish(
         {"type": "error", "code": why.code, "message": why.reason, "version": None},
         why.close, why.reason))
@@ -226,7 +233,7 @@ async def serve_room(ws: WebSocket, ticket: Ticket, watcher: Watcher, rooms: Roo
 async def room(ws: WebSocket, table: FriendTable, seat: int | None, watcher: Watcher,
                rooms: Rooms) -> None:
     """A waiting room's socket: the table now and at every change, phrases, the start."""
-    joined = member(ws, seat, watcher)
+    joined = member(ws, seat, watcher, None if seat is None else watcher.player)
     members = rooms.members.setdefault(table.id, set())
     members.add(joined)
     try:
@@ -240,8 +247,8 @@ async def room(ws: WebSocket, table: FriendTable, seat: int | None, watcher: Wat
         # in tasks of their own: this socket's task may be cancelled as it closes
         loop = asyncio.get_running_loop()
         _keep(loop.create_task(rooms.presence_changed(table.id)))
-        if seat is not None and seat not in rooms.here(table.id):
-            _keep(loop.create_task(rooms.host_gone(table.id, seat)))
+        if joined.seat is not None and joined.seat not in rooms.here(table.id):
+            _keep(loop.create_task(rooms.host_gone(table.id, joined.seat)))
         await _leave(joined, watcher)
 
 
