@@ -67,7 +67,7 @@ class Presence:
         self._options: dict[str, dict[str, object]] = {}
         self._writes: set[asyncio.Task[None]] = set()
         #: the turn timer running at each table: the seat, its deadline, its length
-        self._running: dict[str, tuple[int, dt.datetime, object]] = {}
+        self._running: dict[str, tuple[int, dt.datetime, object, int]] = {}
 
     # ------------------------------------------------------------------ serving a game
 
@@ -97,7 +97,7 @@ class Presence:
             return
         running = self._running.get(served.id)
         if conn is not None and running is not None:
-            timer_seat, until, of = running
+            timer_seat, until, of, _ = running
             left = max(0, round((until - self.clock()).total_seconds()))
             served.hub.send_after(conn, {"type": "turn-timer", "seat": timer_seat,
                                          "left": left, "of": of})
@@ -213,11 +213,15 @@ class Presence:
         """After every change: a person to decide gets the table's timer, if it has one."""
         options = self._options.get(served.id, {})
         timer = options.get("timer")
+        session = served.session
+        running = self._running.get(served.id)
+        if running is not None and running[3] == session.version and (
+                running[0] == session.state.turn):
+            return  # the same decision's timer runs on (a socket came back meanwhile)
         old = self._timers.pop(served.id, None)
         if old is not None:
             old.cancel()
         self._running.pop(served.id, None)
-        session = served.session
         seat = session.state.turn
         if not isinstance(timer, int) or seat is None or session.state.over or (
                 session.is_computer(seat)):
@@ -231,7 +235,7 @@ class Presence:
         self.rooms.send_all(served.id, {"type": "turn-timer", "seat": seat,
                                         "left": round(left), "of": timer})
         until = self.clock() + dt.timedelta(seconds=left)
-        self._running[served.id] = (seat, until, timer)
+        self._running[served.id] = (seat, until, timer, version)
         self._timers[served.id] = asyncio.get_running_loop().create_task(
             self._time_out(served, seat, left, version, until))
 
