@@ -6,6 +6,7 @@ table nobody opened for 24 hours is gone."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import random
 from pathlib import Path
@@ -179,3 +180,33 @@ def test_a_waiting_table_nobody_opened_for_a_day_is_gone(tmp_path: Path,
         assert http.get(f"/api/tables/{made['id']}", headers=as_player(ANN)).status_code == 404
         assert http.get(f"/api/invites/{made['code']}",
                         headers=as_player(BOB)).status_code == 404
+
+
+def test_a_turn_timer_runs_on_after_a_restart(tmp_path: Path) -> None:
+    from server_testkit import db_url
+
+    from spades.store import Store
+
+    with client(tmp_path) as http:
+        game_id = start_two(http, timer=60)
+        with open_table(http, game_id, ANN) as ann:
+            running = until(ann, "turn-timer", where=lambda m: m["seat"] is not None)
+            for _ in range(100):  # the deadline is written as the timer starts
+                table = http.app.state.store.friends.get(game_id)
+                if table.timer_until is not None:
+                    break
+                asyncio.run(asyncio.sleep(0.05))
+    store = Store(db_url(tmp_path))
+    try:  # the server was down for longer than the timer
+        table = store.friends.get(game_id)
+        assert table is not None and table.timer_seat == running["seat"]
+        assert table.timer_until is not None
+        store.friends.save(dataclasses.replace(
+            table, timer_until=table.timer_until - dt.timedelta(seconds=61)))
+    finally:
+        store.close()
+    with client(tmp_path) as http, open_table(http, game_id, ANN) as ann:
+        played = until(ann, "state", where=lambda m: any(
+            e.get("played_for") for e in m["events"]))
+        assert any(e["seat"] == running["seat"] for e in played["events"]
+                   if e.get("played_for"))
