@@ -60,6 +60,10 @@ class Settings:
     account_limits: AccountLimits = field(default_factory=AccountLimits)
     game_limits: GameLimits = field(default_factory=GameLimits)
     device_secret: str | None = None
+    #: seconds a person's seat is held after their last socket closes (tables for friends)
+    grace: float = 30.0
+    #: wrong invite or watch codes a minute per address (None: SPADES_INVITE_LIMIT or 20)
+    invite_limit: int | None = None
 
 
 def dumps(message: Json) -> str:
