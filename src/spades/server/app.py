@@ -29,8 +29,8 @@ from .headers import SecurityHeaders
 from .hosts import AllowedHosts
 from .limits import Limits
 from .lobby import Lobby
-from .quotas import GameQuota
 from .presence import Presence
+from .quotas import GameQuota
 from .rooms import Rooms
 from .sockets import game_socket
 from .tables import OPTION_FIELDS, Hall
