@@ -471,14 +471,15 @@ def start_server(folder: Path, workers: int | None) -> tuple[subprocess.Popen[by
     timings.write_text("")
     command = [sys.executable, __file__, "--serve", str(port), url, str(timings),
                str(workers if workers is not None else -1)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              start_new_session=True)
+    log = folder / "server.log"  # a file, not a pipe nobody reads: a full pipe would
+    with open(log, "wb") as out:  # stop the server at its next log line
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=out,
+                                  start_new_session=True)
     deadline = time.monotonic() + 60
     while True:
         if server.poll() is not None or time.monotonic() > deadline:
             stop(server)
-            raise SystemExit("the server did not start: "
-                             + (server.stderr.read().decode() if server.stderr else ""))
+            raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
             return server, port, timings
