@@ -117,7 +117,12 @@ def is_act(text: str | None) -> bool:
 
 
 def serve(port: int, url: str, workers: int | None, timings: Path) -> None:
-    """The child process: ``spades serve``'s app and server with the timing layer."""
+    """The child process: ``spades serve``'s app and server with the timing layer; on
+    Linux it dies with the bench (a bench killed by a test's timeout leaves no server)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
     from spades.server import Settings, create_app
     from spades.server.listen import make_server
 
