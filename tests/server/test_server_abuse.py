@@ -6,6 +6,7 @@ refused with its cause (issue 7)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sqlite3
 import subprocess
@@ -105,6 +106,36 @@ def test_syncs_from_a_client_that_does_not_read_cost_nothing() -> None:
     waiting, made, sent = run_async(scenario())
     assert waiting == 1 and made == 1
     assert [json.loads(t)["type"] for t in sent] == ["pong", "state"]
+
+
+def test_syncs_as_fast_as_allowed_make_one_fresh_state_a_second() -> None:
+    """A client that reads, sending a sync every 20 ms: the first is answered at once, the
+    rest by one fresh state a second (before, each made a state: issue 37 item 5)."""
+    async def scenario() -> tuple[list[float], float]:
+        made: list[float] = []
+        loop = asyncio.get_running_loop()
+
+        async def send_text(text: str) -> None:
+            pass
+
+        async def refresh() -> dict[str, Any]:
+            made.append(loop.time())
+            return {"type": "state", "version": len(made)}
+
+        conn = Connection(0, send_text, refresh)
+        pump = asyncio.create_task(conn.pump(json.dumps))
+        start = loop.time()
+        while loop.time() - start < 1.5:
+            conn.send_fresh()
+            await asyncio.sleep(0.02)
+        conn.close()
+        await asyncio.wait_for(pump, 5)
+        return made, start
+
+    made, start = run_async(scenario())
+    gaps = [b - a for a, b in itertools.pairwise(made)]
+    assert made[0] - start < 0.1 and len(made) >= 2, (made, start)
+    assert min(gaps) >= 0.95, gaps
 
 
 def test_a_client_that_stops_reading_is_hung_up() -> None:

@@ -21,6 +21,10 @@ QUEUE_LIMIT = 64
 SEND_TIMEOUT = 30.0
 #: Put in a queue instead of the messages dropped from it: send a fresh state.
 FRESH: Json = {"type": "fresh"}
+#: A fresh state is made at most this often for one socket: a client that asks again and
+#: again (syncs as fast as the rate limit lets it, and never reads) costs one state a
+#: second, not thirty; a page's first sync is answered at once.
+FRESH_EVERY = 1.0
 
 
 class Connection:
@@ -32,7 +36,8 @@ class Connection:
     def __init__(self, seat: int, send_text: Callable[[str], Awaitable[Any]],
                  refresh: Callable[[], Awaitable[Json]] | None = None,
                  hang_up: Callable[[], Awaitable[Any]] | None = None,
-                 limit: int = QUEUE_LIMIT, timeout: float = SEND_TIMEOUT):
+                 limit: int = QUEUE_LIMIT, timeout: float = SEND_TIMEOUT,
+                 fresh_every: float = FRESH_EVERY):
         self.seat = seat
         self._send_text = send_text
         self._refresh = refresh
@@ -44,6 +49,8 @@ class Connection:
         self.dropped = 0
         self.closed = False
         self._fresh_waiting = False
+        self.fresh_every = fresh_every
+        self._fresh_at = -fresh_every  # the event loop's time the last fresh state was made
 
     def send(self, message: Json) -> None:
         if self.closed:
@@ -91,9 +98,7 @@ class Connection:
                 return
             try:
                 if message is FRESH:
-                    self._fresh_waiting = False
-                    assert self._refresh is not None
-                    message = await self._refresh()
+                    message = await self._fresh()
                 async with asyncio.timeout(self.timeout):  # no task per message
                     await self._send_text(dumps(message))
             except TimeoutError:
@@ -103,6 +108,19 @@ class Connection:
             except Exception:  # the browser went away, or the state could not be made
                 break
         await self._end()
+
+    async def _fresh(self) -> Json:
+        """The table as it is now, made no sooner than ``fresh_every`` after the last one
+        (the asks that come meanwhile are answered by it too)."""
+        loop = asyncio.get_running_loop()
+        wait = self._fresh_at + self.fresh_every - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._fresh_waiting = False
+        assert self._refresh is not None
+        message = await self._refresh()
+        self._fresh_at = loop.time()
+        return message
 
     async def _end(self) -> None:
         self.closed = True
