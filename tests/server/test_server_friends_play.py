@@ -250,3 +250,24 @@ def test_a_grace_period_runs_on_after_a_restart(tmp_path: Path) -> None:
                 driver.act(driver.choose(message))
         else:
             raise AssertionError("nothing was played for Bob")
+
+
+def test_a_table_whose_game_ends_is_over(tmp_path: Path) -> None:
+    with client(tmp_path, grace=0.05) as http:
+        made = make_table(http, ANN, house_rules={"target_score": 250, "mercy": True})
+        table_id = made["id"]
+        http.post(f"/api/tables/{table_id}/start", headers=as_player(ANN))
+        with open_table(http, table_id, ANN) as ann:
+            until(ann, "state")  # then Ann goes: the computer player plays her turns too
+        store = http.app.state.store
+
+        def over() -> bool:
+            table = store.friends.get(table_id)
+            return table is not None and table.status == "over"
+
+        wait_for(over, timeout=120)
+        shown = http.get(f"/api/tables/{table_id}", headers=as_player(ANN)).json()
+        assert shown["table"]["status"] == "over"
+        assert http.get(f"/api/games/{table_id}",
+                        headers=as_player(ANN)).json()["status"] == "over"
+        assert store.friends.live() == []  # a restart no longer picks it up

@@ -13,7 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from spades.store import StoreError
+from spades.store import FriendTable, StoreError
 
 from .bodies import json_object
 from .common import NOT_FOUND, error_response, watchers_of
@@ -73,7 +73,7 @@ def route(handler: Handler, change: bool = True) -> Callable[[Request], Awaitabl
     return endpoint
 
 
-def answer(request: Request, table: Any, you: int | None, status: int = 200,
+def answer(request: Request, table: FriendTable, you: int | None, status: int = 200,
            **extra: Any) -> Response:
     rooms = rooms_of(request)
     body = {**extra, "table": table_object(table, you, here=rooms.here(table.id))}
