@@ -19,6 +19,7 @@ export const state = {
   endReason: null, // why the game ended, from the server's game event (target, mercy, ...)
   review: null, // js/review.js once a review was opened
   leftGame: null, // the game open before a sign-in that does not reach it
+  signedOut: false, // the table's sign-in ended: shown as it was, nothing to decide
 };
 
 /** A game is opened at this table: forget the last game's table. */
@@ -30,6 +31,14 @@ export function tableOpened(id) {
   state.endReason = null;
   state.shownKind = "";
   state.gameId = id;
+  state.signedOut = false;
+}
+
+/** The table's sign-in ended: it stays in view, but nothing at it can be done until
+ * this person signs in again (which opens the table anew). */
+export function tableSignedOut() {
+  state.signedOut = true;
+  state.chosen.clear();
 }
 
 /** The table's socket was opened. */
