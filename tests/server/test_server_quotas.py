@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from friends_kit import seat_by_invitation
 from server_testkit import HEADERS, OTHER, PLAYER, client, new_game_id, open_table, stored
 
 from spades.server.quotas import GameLimits
@@ -106,11 +107,8 @@ def test_only_its_creator_deletes_a_game_in_play(tmp_path: Path) -> None:
 
 def test_a_seated_player_who_did_not_start_it_cannot_delete_it(tmp_path: Path) -> None:
     with client(tmp_path) as http:
-        seats = [{"player": PLAYER}, {"level": "easy"}, {"player": OTHER}, {"level": "easy"}]
-        made = http.post("/api/games", json={"preset": "partnership", "seats": seats},
-                         headers=HEADERS)
-        assert made.status_code == 201, made.text
-        game_id = made.json()["id"]
+        # the other person comes in by invitation (issue 39 item 7)
+        game_id = seat_by_invitation(http, {0: PLAYER, 2: OTHER}, "partnership", "easy")
         refused = http.delete(f"/api/games/{game_id}", headers={"X-Spades-Player": OTHER})
         assert refused.status_code == 403 and "started" in refused.json()["error"]
         listed = http.get("/api/games", headers={"X-Spades-Player": OTHER}).json()["games"]
