@@ -268,3 +268,11 @@ def test_a_host_who_loses_connection_before_the_start_passes_the_powers(
             assert passed["table"]["host"] == 2
         started = http.post(f"/api/tables/{table_id}/start", headers=as_player(CAT))
         assert started.status_code == 200
+
+
+def test_a_shared_game_is_not_deleted_by_one_person(tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        game_id = seat_by_invitation(http, {0: ANN, 2: BOB})
+        refused = http.delete(f"/api/games/{game_id}", headers=as_player(ANN))
+        assert refused.status_code == 409 and "leave the table" in refused.json()["error"]
+        assert http.get(f"/api/games/{game_id}", headers=as_player(BOB)).status_code == 200

@@ -31,7 +31,8 @@ from spades.store import Store, StoredGame
 
 pytestmark = pytest.mark.timeout(180)
 
-ANN, BOB, EVE = "player-ann-00001", "player-bob-00002", "player-eve-00005"
+ANN, BOB, CAT, DAN, EVE = ("player-ann-00001", "player-bob-00002", "player-cat-00003",
+                           "player-dan-00004", "player-eve-00005")
 
 
 def all_hidden(state: Any) -> set[int]:
@@ -96,17 +97,20 @@ def play_hand(drivers: dict[int, Driver], spectator: Any, frames: list[Any]) -> 
     raise AssertionError("the hand did not end")
 
 
-def test_a_spectator_sees_no_card_and_no_seat_more_than_its_own(tmp_path: Path) -> None:
+def test_four_people_and_a_spectator_each_see_no_card_they_may_not(tmp_path: Path) -> None:
     with client(tmp_path) as http:
         made = make_table(http, ANN, preset="partnership", watching=True)
         table_id = made["id"]
         assert made["watch_link"] == f"/w/{made['watch_code']}"
-        assert join(http, made["code"], BOB, 1, "Bob").status_code == 200
+        for seat, (player, name) in enumerate(((BOB, "Bob"), (CAT, "Cat"), (DAN, "Dan")), 1):
+            assert join(http, made["code"], player, seat, name).status_code == 200
         http.post(f"/api/tables/{table_id}/start", headers=as_player(ANN))
         frames: list[Any] = []
         with open_table(http, table_id, ANN) as ann, open_table(http, table_id, BOB) as bob, \
+                open_table(http, table_id, CAT) as cat, open_table(http, table_id, DAN) as dan, \
                 watching(http, made["watch_code"], EVE) as eve:
-            drivers = {0: Driver(ann, random.Random(1)), 1: Driver(bob, random.Random(2))}
+            drivers = {seat: Driver(ws, random.Random(seat))
+                       for seat, ws in enumerate((ann, bob, cat, dan))}
             play_hand(drivers, eve, frames)
             eve.send_json({"type": "act", "version": 0, "action": {"bid": 3}})
             refused = until(eve, "error", frames=frames)
@@ -250,3 +254,24 @@ def test_a_grace_period_runs_on_after_a_restart(tmp_path: Path) -> None:
                 driver.act(driver.choose(message))
         else:
             raise AssertionError("nothing was played for Bob")
+
+
+def test_a_table_whose_game_ends_is_over(tmp_path: Path) -> None:
+    with client(tmp_path, grace=0.05) as http:
+        made = make_table(http, ANN, house_rules={"target_score": 250, "mercy": True})
+        table_id = made["id"]
+        http.post(f"/api/tables/{table_id}/start", headers=as_player(ANN))
+        with open_table(http, table_id, ANN) as ann:
+            until(ann, "state")  # then Ann goes: the computer player plays her turns too
+        store = http.app.state.store
+
+        def over() -> bool:
+            table = store.friends.get(table_id)
+            return table is not None and table.status == "over"
+
+        wait_for(over, timeout=120)
+        shown = http.get(f"/api/tables/{table_id}", headers=as_player(ANN)).json()
+        assert shown["table"]["status"] == "over"
+        assert http.get(f"/api/games/{table_id}",
+                        headers=as_player(ANN)).json()["status"] == "over"
+        assert store.friends.live() == []  # a restart no longer picks it up

@@ -107,9 +107,8 @@ def test_only_its_creator_deletes_a_game_in_play(tmp_path: Path) -> None:
 
 def test_a_seated_player_who_did_not_start_it_cannot_delete_it(tmp_path: Path) -> None:
     with client(tmp_path) as http:
-        # a second person sits only by invitation (issue 39): PLAYER hosts, OTHER joins
-        game_id = seat_by_invitation(http, {0: PLAYER, 2: OTHER}, preset="partnership",
-                                     level="easy")
+        # the other person comes in by invitation (issue 39 item 7)
+        game_id = seat_by_invitation(http, {0: PLAYER, 2: OTHER}, "partnership", "easy")
         refused = http.delete(f"/api/games/{game_id}", headers={"X-Spades-Player": OTHER})
         assert refused.status_code == 403 and "started" in refused.json()["error"]
         listed = http.get("/api/games", headers={"X-Spades-Player": OTHER}).json()["games"]

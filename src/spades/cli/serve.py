@@ -33,7 +33,7 @@ ENVIRONMENT = {
     "invite_limit": "SPADES_INVITE_LIMIT",
     "grace": "SPADES_GRACE",
 }
-DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6,
+DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6, "grace": 30.0,
                             "allowed_host": [], "trusted_proxy": []}
 
 
@@ -218,10 +218,9 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(accounts, str):
         print(f"spades serve: {accounts}", file=sys.stderr)
         return 2
-    friends = {"grace": 30.0 if args.grace is None else args.grace,
-               "invite_limit": args.invite_limit}
     app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers,
-                              allowed_hosts=hosts, **accounts, **friends))
+                              allowed_hosts=hosts, **accounts, grace=args.grace,
+                              invite_limit=args.invite_limit))
     server = listening(app, args)
 
     async def announce() -> None:

@@ -169,6 +169,10 @@ async def delete_game(request: Request) -> Response:
             return error_response(404, NOT_FOUND)
         if row.owner not in who.players:
             return error_response(403, "only the player who started this game can delete it")
+        if any(s.player_id is not None and s.player_id not in who.players for s in row.seats):
+            # a shared game is everyone's at it (issue 39): one leaves it, for good
+            return error_response(409, "other people play at this game: leave the table "
+                                  "instead (POST /api/tables/{id}/leave)")
         if row.status != PLAYING or not await lobby.abandon(game_id):
             return error_response(409, "this game is over: only a game in play can be "
                                   "deleted, and a finished one stays in the list")

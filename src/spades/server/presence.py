@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from spades.session import Change, Snapshot
-from spades.store import STARTED, FriendTable
+from spades.store import FINISHED, STARTED, FriendTable
 
 from .connections import Connection
 from .rooms import Rooms
@@ -45,6 +45,8 @@ class StandIns:
             self.presence.played_for(self.served, change)
         if change.action is not None:
             self.presence.turn_began(self.served)
+        if change.after.state.over and not change.before.over:
+            self.presence.finished(self.served.id)
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:
         return None
@@ -203,6 +205,17 @@ class Presence:
         self._keep(asyncio.get_running_loop().create_task(asyncio.to_thread(
             store.friends.mark_stand_in, served.id, change.after.step, seat)))
 
+    def finished(self, table_id: str) -> None:
+        """The game is over: the table is too (a restart no longer picks it up)."""
+        self._keep(asyncio.get_running_loop().create_task(self._finish(table_id)))
+
+    async def _finish(self, table_id: str) -> None:
+        async with self.hall.lock(table_id):
+            table = await self.hall.load(table_id)
+            if table is not None and table.status == STARTED:
+                await self.hall.save(dataclasses.replace(table, status=FINISHED,
+                                                         timer_seat=None, timer_until=None))
+
     def _keep(self, task: asyncio.Task[None]) -> None:
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
@@ -275,6 +288,9 @@ class Presence:
             return
         served = await self.lobby.watched(table.id)
         if served is None:
+            return
+        if served.state.over:  # over before the table knew (an older server)
+            await self._finish(table.id)
             return
         moment = self.clock()
         for person in table.seats:

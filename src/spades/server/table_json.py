@@ -46,9 +46,9 @@ def _seat_json(table: FriendTable, seat: int, row: GameRow | None, host: int | N
 
 
 def _presence(state: str) -> str | None:
-    return {"here": "here", "away": "away", "gone": "gone"}.get(state, "away"
-                                                                  if state == "seated"
-                                                                  else None)
+    """A person's presence as the protocol says it (a seat still waiting counts as away
+    until the waiting room's sockets say otherwise)."""
+    return {"here": "here", "away": "away", "gone": "gone", "seated": "away"}.get(state)
 
 
 def table_object(table: FriendTable, you: int | None, row: GameRow | None = None,

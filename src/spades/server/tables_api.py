@@ -13,8 +13,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from spades.store import StoreError
+from spades.store import WAITING, FriendTable, StoreError
 
+from .api import new_game_refused
 from .bodies import json_object
 from .common import NOT_FOUND, error_response, watchers_of
 from .forwarded import client_address
@@ -73,7 +74,7 @@ def route(handler: Handler, change: bool = True) -> Callable[[Request], Awaitabl
     return endpoint
 
 
-def answer(request: Request, table: Any, you: int | None, status: int = 200,
+def answer(request: Request, table: FriendTable, you: int | None, status: int = 200,
            **extra: Any) -> Response:
     rooms = rooms_of(request)
     body = {**extra, "table": table_object(table, you, here=rooms.here(table.id))}
@@ -173,6 +174,11 @@ async def leave(request: Request, who: Identity) -> Response:
 
 async def start(request: Request, who: Identity) -> Response:
     table_id = request.path_params["table_id"]
+    found = await hall_of(request).reach(table_id, who.players)
+    if found is not None and found[0].status == WAITING:
+        refused = await new_game_refused(request, who)  # a new game, as any other
+        if refused is not None:
+            return refused
     table, row = await hall_of(request).start(table_id, who.players)
     rooms_of(request).started(table_id)
     mine = table.person(who.players)
