@@ -7,13 +7,17 @@
 // message in the shapes the views draw; render.js the table drawn whole, from table.js (the
 // felt, the prompt), trick.js, hand.js, actions.js (bidpad.js); windows.js and dialogs.js
 // the windows (sheet.js the score sheet's arithmetic); screens.js and lobby.js the screens
-// around the table; net.js the server; shuffle.js and verify.js the shuffle checks.
+// around the table; net.js the server; shuffle.js and verify.js the shuffle checks. A table
+// with friends: friendtable.js (its messages), tables.js (its routes), invite.js (the invite
+// link's page), waiting.js (before the start), presence.js (who is away, the turn timer),
+// phrases.js; watching a table is openWatch below.
 
 import { api, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
+import { tables } from "./tables.js";
 import { cardCode, cardFace, cardIndex } from "./cards.js";
 import {
   chosenPass, gotState, names, passNeeded, reviewLoaded, socketGone, socketOpened, state, tableOpened,
-  thinkingAt, toggled,
+  thinkingAt, toggled, watching,
 } from "./state.js";
 import { rulesOf, tableView } from "./tableview.js";
 import { HandView } from "./hand.js";
@@ -27,6 +31,7 @@ import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
 import { checkVersion, mustReload, startApp } from "./app.js";
 import { ShuffleWatch } from "./shuffle.js";
+import { FriendTable } from "./friendtable.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -80,6 +85,7 @@ const shuffles = new ShuffleWatch({
 
 function render(fresh = false) {
   page.render(fresh);
+  friends.decorate();
 }
 
 function focusDecision() {
@@ -97,14 +103,16 @@ function send(action) {
 function onState(msg) {
   const news = gotState(msg);
   for (const e of msg.events || []) announce(e.text);
+  friends.stateCame(msg);
   for (const won of news.tricks) trick.finished(won.plays, won.winner);
-  shuffles.observe(msg);
+  if (!state.watchCode) shuffles.observe(msg); // a spectator gives no entropy, holds no hand
   if (news.first) {
     screens.showScreen("table", Boolean(state.socket));
     announce(msg.view.over ? "The game is over." : `Hand ${msg.view.hand_number}.`);
   }
   render(news.fresh);
   if (news.gameOver) showOver(news.handLine, true);
+  if (news.gameOver) friends.overShown(true);
   else if (news.handLine) showOver(news.handLine, false);
 }
 
@@ -167,14 +175,19 @@ function download() {
 
 // ---------------------------------------------------------------- games
 
-function openGame(id) {
+/** Open game (or table) ``id``; ``watchCode``: watch the table of that watch link instead
+ * (a spectator: ``id`` is null, the ticket names the game). */
+function openGame(id, watchCode = null) {
   if (state.socket) state.socket.close();
   screens.hideSignedOut();
   tableOpened(id);
+  if (watchCode) watching(watchCode);
   trick.reset();
   shuffles.reset();
-  setCurrentGame(id);
+  friends.opened();
+  if (!watchCode) setCurrentGame(id);
   $("live").replaceChildren();
+  const ticket = watchCode ? () => tables.watchTicket(watchCode) : null;
   socketOpened(new TableSocket(id, {
     onState,
     onThinking: (m) => { thinkingAt(m.seat); render(); },
@@ -197,14 +210,34 @@ function openGame(id) {
       socketGone();
       signedOut(reason);
     },
+    onOther: (m) => friends.message(m),
     onGone: () => {
       socketGone();
-      setCurrentGame(null);
-      toast("That game is not on this server any more.");
+      if (friends.gone()) return;
+      if (!watchCode) setCurrentGame(null);
+      else history.replaceState(null, "", "/");
+      toast(state.watchCode || state.table ? "There is no such table for you." : "That game is not on this server any more.");
       openNewGame();
     },
-  }));
+  }, ticket));
 }
+
+/** Watch the table of watch link ``code``: what the table shows everyone, no hand. */
+function openWatch(code) {
+  openGame(null, code);
+}
+
+/** This person left a table with friends: their games. */
+function leftTable() {
+  socketGone();
+  setCurrentGame(null);
+  history.replaceState(null, "", "/");
+  toast("You left the table.");
+  announce("You left the table.");
+  lobby.openGames();
+}
+
+const friends = new FriendTable({ openGame: (id) => openGame(id), leftTable });
 
 /** The table's sign-in ended (here, on another device, or the account was deleted): the
  * socket stays closed; say so once in the live region, and offer the Account window. */
@@ -214,7 +247,7 @@ function signedOut(reason) {
   announce(text);
 }
 
-const lobby = new Lobby({ openGame });
+const lobby = new Lobby({ openGame: (id) => openGame(id), openWatch });
 
 function openNewGame() {
   return lobby.openNewGame();
@@ -249,7 +282,8 @@ document.addEventListener("keydown", (event) => {
 
 /** Back to the table from another screen. */
 function backToTable() {
-  screens.showScreen("table", Boolean(state.socket));
+  const waiting = state.table && state.table.status === "waiting";
+  screens.showScreen(waiting ? "friends" : "table", Boolean(state.socket));
   focusDecision();
 }
 

@@ -19,6 +19,10 @@ export const state = {
   endReason: null, // why the game ended, from the server's game event (target, mercy, ...)
   review: null, // js/review.js once a review was opened
   leftGame: null, // the game open before a sign-in that does not reach it
+  table: null, // a table with friends: the server's table object (docs/protocol.md), else null
+  timer: null, // the turn timer running: {seat, left, of, at: performance.now() when told}
+  watchCode: null, // the watch link's code while this page watches a table, else null
+  leaving: false, // this person asked to leave the table for good
 };
 
 /** A game is opened at this table: forget the last game's table. */
@@ -30,6 +34,30 @@ export function tableOpened(id) {
   state.endReason = null;
   state.shownKind = "";
   state.gameId = id;
+  state.table = null;
+  state.timer = null;
+  state.watchCode = null;
+  state.leaving = false;
+}
+
+/** A table with friends told its table object (a ``table`` message, or an answer). */
+export function tableGot(table) {
+  state.table = table;
+}
+
+/** A ``turn-timer`` message: whose decision is timed, and the seconds left from now. */
+export function timerGot(msg) {
+  state.timer = msg.seat == null ? null : { seat: msg.seat, left: msg.left, of: msg.of, at: performance.now() };
+}
+
+/** This page watches the table of watch link ``code`` (a spectator: no seat, no hand). */
+export function watching(code) {
+  state.watchCode = code;
+}
+
+/** The person asked to leave the table for good: the socket's close is no surprise. */
+export function leavingTable() {
+  state.leaving = true;
 }
 
 /** The table's socket was opened. */

@@ -1,0 +1,246 @@
+"""Tables with friends in the browser (issue 39), with a browser context per person (a player
+id each): a table made from the new-game window, joined by its link, played by two people and
+two computer players, then by four people with a second tab and a spectator; one person's
+window closed mid-hand (the others see the countdown, the computer plays for them, they come
+back by the link at their next decision); a removed person, a wrong code and a revoked one
+all meet the same "no such table". Every frame and body each page received holds no card
+its socket had not seen; axe finds nothing serious in each new view."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from friendkit import (
+    Person,
+    at_table,
+    check_bodies,
+    check_seat,
+    check_spectator,
+    join,
+    load,
+    make_table,
+    play_hand,
+    wait_seated,
+)
+from tablekit import PHONE, ServerProcess, serious_violations
+
+pytestmark = pytest.mark.browser
+
+#: The grace period of these tests' server (seconds): long enough to see it count down.
+GRACE = 6
+
+
+@pytest.fixture(scope="module")
+def friends_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of its own: a short grace period, so a lost person's turn comes soon."""
+    srv = ServerProcess(tmp_path_factory.mktemp("friends"), args=("--grace", str(GRACE)))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture()
+def people(browser: Any, friends_server: ServerProcess) -> Iterator[list[Person]]:
+    made: list[Person] = []
+
+    def person(name: str, **kw: Any) -> Person:
+        player = f"{name.lower()}-player-{len(made)}-{id(made):x}"
+        p = Person(browser, friends_server, name, player, **kw)
+        made.append(p)
+        return p
+
+    yield person  # type: ignore[misc]
+    errors = [e for p in made for e in p.errors()]
+    for p in made:
+        p.context.close()
+    assert not errors, f"a page raised: {errors}"
+
+
+def test_two_friends_and_two_computers_play_a_hand(people: Any,
+                                                   friends_server: ServerProcess) -> None:
+    ann = people("Ann")
+    bob = people("Bob", viewport=PHONE, touch=True)
+    ann.page.goto(friends_server.url)
+    ann.page.wait_for_selector("#new-preset option", state="attached")
+    ann.page.check("input[name=who][value=friends]")
+    assert ann.page.locator("#new-friends").is_visible()
+    assert serious_violations(ann.page) == [], "new-game window, friends chosen"
+    link = make_table(ann, level="easy", target_score=250)
+    code = ann.page.inner_text("#invite-code").replace(" ", "")
+    assert re.fullmatch(r"[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{9}", code), code
+    assert link.endswith(f"/t/{code}")
+    assert serious_violations(ann.page) == [], "waiting room (host)"
+    # Bob opens the link on a phone: the rules, the seats, a name, a free seat
+    bob.page.goto(link)
+    bob.page.wait_for_selector("[data-key='sit-2']")
+    assert "House rules" in bob.page.inner_text("#friends-rules")
+    assert bob.page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [360, 360]
+    assert serious_violations(bob.page) == [], "the invite link's page"
+    bob.page.fill("#friends-name", "Bob")
+    bob.page.locator("[data-key='sit-2']").tap()
+    bob.page.wait_for_selector("#friends-leave")
+    assert serious_violations(bob.page) == [], "waiting room (a friend, phone)"
+    wait_seated(ann, "Bob")
+    assert "Waiting for Ann" in bob.page.inner_text("#friends-body")
+    # the host starts: both are at the table, Bob as Ann's partner
+    ann.page.click("#friends-start")
+    at_table(ann.table)
+    at_table(bob.table)
+    assert ann.table.state["game"]["you"] == 0 and bob.table.state["game"]["you"] == 2
+    assert bob.table.state["game"]["players"][0] == "Ann"
+    play_hand([ann.table, bob.table])
+    game = load(friends_server, ann.table.state["game"]["id"])
+    assert check_seat(ann.table.frames, game, 0) > 10
+    assert check_seat(bob.table.frames, game, 2) > 10
+    assert check_bodies(ann.table.bodies + bob.table.bodies) >= 3
+
+
+def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob, cat, dan = (people(n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    link = make_table(ann, level="easy", watching=True, take_seats=True, target_score=250)
+    watch = ann.page.get_attribute("#watch-link", "href")
+    assert watch and "/w/" in watch
+    for person, seat in ((bob, 1), (cat, 2), (dan, 3)):
+        join(person, link, seat)
+        wait_seated(ann, person.name)
+    # a spectator waits for the start too
+    eve = people("Eve")
+    eve.page.goto(watch)
+    eve.page.wait_for_selector("#friend-seats")
+    ann.page.click("#friends-start")
+    for person in (ann, bob, cat, dan):
+        at_table(person.table)
+    at_table(eve.table)
+    assert eve.page.locator("#hand .card-btn").count() == 0
+    assert serious_violations(eve.page) == [], "the spectator's table"
+    # Bob's second tab shows the same table and either tab may act
+    bob2 = bob.tab()
+    bob2.open()
+    at_table(bob2)
+    tables = [ann.table, bob.table, cat.table, dan.table]
+    play_until_mid_hand([*tables, bob2])
+    assert bob2.synced()["version"] == bob.synced()["version"]
+    # Dan's window closes mid-hand: the others see the countdown
+    dan.close()
+    ann.page.wait_for_function(
+        "() => /Dan lost connection - \\d+ s/"
+        ".test(document.getElementById('presence').textContent)")
+    assert serious_violations(ann.page) == [], "the table with someone away"
+    # the computer plays for Dan when his turn comes after the grace period
+    game_id = ann.table.state["game"]["id"]
+    play_hand_until([*tables[:3], bob2], lambda: any(
+        e.get("played_for") == "Dan" for f in ann.table.frames if f["type"] == "state"
+        for e in f["events"]))
+    assert "Played for Dan" in " ".join(
+        e["text"] for f in ann.table.frames if f["type"] == "state" for e in f["events"])
+    # Dan opens the link again: his seat, from his next decision, told what was played
+    back = dan.again()
+    back.page.goto(link)
+    at_table(back)
+    assert back.state["game"]["you"] == 3
+    play_hand([*tables[:3], back, bob2])
+    assert any(f["type"] == "while-away" for f in back.frames)
+    game = load(friends_server, game_id)
+    for person, seat in ((ann, 0), (bob, 1), (cat, 2)):
+        assert check_seat(person.table.frames, game, seat) > 10
+    assert check_seat(bob2.frames, game, 1) > 5
+    assert check_seat(back.frames, game, 3) > 5
+    assert check_spectator(eve.table.frames, game) > 10
+    for person in (ann, bob, cat, dan, eve):
+        assert check_bodies([b for t in person.tabs for b in t.bodies]) >= 0
+
+
+def play_until_mid_hand(tables: list[Any]) -> None:
+    """Decisions made at each page until the first trick is done (mid-hand)."""
+    play_hand_until(tables, lambda: tables[0].state["view"].get("tricks_played", 0) >= 1)
+
+
+def play_hand_until(tables: list[Any], done: Any, rounds: int = 4000) -> None:
+    for _ in range(rounds):
+        if done():
+            return
+        moved = False
+        for table in tables:
+            kind = table.decision()
+            if kind and kind != "over" and not table.dialog_open("dlg-over"):
+                table.act()
+                moved = True
+                break
+        if not moved:
+            tables[0].page.wait_for_timeout(40)
+    raise AssertionError("it did not happen")
+
+
+def test_removed_wrong_and_revoked_codes_meet_the_same_answer(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    link = make_table(ann)
+    join(bob, link, 1)
+    wait_seated(ann, "Bob")
+    code = link.rsplit("/", 1)[1]
+
+    def answer(person: Person, path: str) -> Any:
+        return person.page.evaluate(
+            "p => fetch(p).then(async r => [r.status, await r.text()])", path)
+
+    never = answer(bob, f"/api/tables/{'x' * 12}")
+    wrong = answer(bob, "/api/invites/ABCDEFGHJ")
+    assert wrong == never
+    # the host removes Bob: his page says there is no such table, as for a wrong code
+    ann.page.click("[data-key='remove-1']")
+    bob.page.wait_for_selector("#screen-new:not([hidden]), #screen-friends:not([hidden])")
+    assert answer(bob, f"/api/invites/{code}") == never
+    # the host renews the link: the old code answers as a wrong one
+    ann.page.click("#renew-link")
+    ann.page.wait_for_function(
+        "old => !document.getElementById('invite-link').value.endsWith(old)", arg=code)
+    stranger = people("Cyd")
+    assert answer(stranger, f"/api/invites/{code}") == never
+    stranger.page.goto(link)
+    stranger.page.wait_for_function(
+        "() => /no table for this link/.test(document.getElementById('friends-body').textContent)")
+    assert serious_violations(stranger.page) == [], "no such table"
+    assert json.loads(never[1]) == {"error": "no such game for this player"}
+
+
+def test_phrases_are_shown_by_the_seat_announced_and_can_be_muted(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    link = make_table(ann)
+    join(bob, link, 2)
+    wait_seated(ann, "Bob")
+    ann.page.click("#friends-start")
+    at_table(ann.table)
+    at_table(bob.table)
+    bob.page.click("#btn-say")
+    assert serious_violations(bob.page) == [], "the Say window"
+    bob.page.click("#dlg-say [data-phrase='good-game']")
+    ann.page.wait_for_selector("#felt .seat[data-seat='2'] .said")
+    assert ann.page.inner_text("#felt .seat[data-seat='2'] .said") == "Good game"
+    ann.page.wait_for_function(
+        "() => document.getElementById('live').textContent.includes('Bob: Good game')")
+    # Ann mutes phrases on her device: the next one is neither shown nor announced
+    ann.page.click("#btn-say")
+    ann.page.check("#say-mute")
+    ann.page.keyboard.press("Escape")
+    bob.page.wait_for_timeout(1100)  # one a second at most
+    bob.page.click("#btn-say")
+    bob.page.click("#dlg-say [data-phrase='thanks']")
+    bob.page.wait_for_function(
+        "() => [...document.querySelectorAll('#live p')]"
+        ".some(p => p.textContent === 'You: Thanks')")
+    ann.page.wait_for_timeout(500)
+    assert ann.page.locator("#felt .said").count() == 0
+    assert "Thanks" not in ann.page.inner_text("#live")
+    # Leave table asks first; the seat goes to a computer player for good
+    bob.page.click("#btn-leave")
+    assert serious_violations(bob.page) == [], "the Leave table window"
+    bob.page.click("#leave-confirm")
+    bob.page.wait_for_selector("#screen-games:not([hidden])")
+    ann.page.wait_for_function(
+        "() => /Bob left the table/.test(document.getElementById('live').textContent)")
