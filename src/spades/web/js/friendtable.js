@@ -105,6 +105,7 @@ export class FriendTable {
 
   /** After every drawing of the table: the seats' badges and phrases. */
   decorate() {
+    this.presence.watching = Boolean(state.watchCode);
     this.presence.update(this.playing(), state.timer, this.you(), false);
     this.phrases.decorate();
   }

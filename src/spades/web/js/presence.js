@@ -54,6 +54,7 @@ export class Presence {
     this.you = null;
     this.t = null;
     this.timer = null;
+    this.watching = false; // a spectator's page: said on the line
   }
 
   /** The table object (or null: not a table with friends), its timer, your seat. */
@@ -82,6 +83,7 @@ export class Presence {
     const now = performance.now();
     this.notes = this.notes.filter((n) => n.until > now);
     const lines = [...presenceLines(this.t, this.tableAt, this.timer, this.you, now), ...this.notes.map((n) => n.text)];
+    if (this.watching) lines.unshift("You are watching: the table as everyone sees it, no hand");
     const box = $("presence");
     box.hidden = !lines.length;
     const text = lines.join(" · ");
@@ -110,6 +112,7 @@ export class Presence {
     this.notes = [];
     this.t = null;
     this.timer = null;
+    this.watching = false;
     $("presence").hidden = true;
     $("presence").textContent = "";
   }
