@@ -16,6 +16,19 @@ import { openDialog } from "./windows.js";
 
 const $ = (id) => document.getElementById(id);
 
+/** A button of the menu: ``text``, then ``more`` on wide screens ("Leave" " table"). */
+function menuButton(id, text, more, onClick) {
+  const b = button(text, onClick, { id, "aria-haspopup": "dialog", "aria-label": more ? text + more : null });
+  if (more) b.append(el("span", { class: "long", text: more }));
+  return b;
+}
+
+/** Put ``b`` in the menu (before Help) or take it out. */
+function inMenu(b, shown) {
+  if (shown && !b.isConnected) $("btn-help").before(b);
+  else if (!shown && b.isConnected) b.remove();
+}
+
 export class FriendTable {
   /** ``openGame(id)`` opens a table; ``leftTable()`` shows what follows leaving one. */
   constructor({ openGame, leftTable }) {
@@ -36,8 +49,9 @@ export class FriendTable {
     });
     this.next = null; // the table "Play again" made, once someone asked
     this.leaveDialog = null;
-    $("btn-say").addEventListener("click", () => this.phrases.open($("btn-say")));
-    $("btn-leave").addEventListener("click", () => this.confirmLeave());
+    // the menu's Say and Leave table: in the menu only at a table with friends
+    this.sayButton = menuButton("btn-say", "Say", "", () => this.phrases.open(this.sayButton));
+    this.leaveButton = menuButton("btn-leave", "Leave", " table", () => this.confirmLeave());
   }
 
   /** A table (or a plain game) was opened at the page: forget the last one. */
@@ -113,8 +127,8 @@ export class FriendTable {
   buttons() {
     const t = state.table;
     const seated = Boolean(t && t.you != null && !state.watchCode);
-    $("btn-say").hidden = !seated;
-    $("btn-leave").hidden = !(seated && t.status === "playing");
+    inMenu(this.sayButton, seated);
+    inMenu(this.leaveButton, seated && t.status === "playing");
   }
 
   /** The socket closed as "not found": true when this page expected it (it left). */
