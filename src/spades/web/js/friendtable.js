@@ -73,8 +73,7 @@ export class FriendTable {
       timerGot(msg);
       this.presence.update(this.playing(), state.timer, this.you(), false);
     } else if (msg.type === "while-away") {
-      toast(msg.text, 8000);
-      announce(msg.text);
+      announce(msg.text); // and on the presence line for a while
       this.presence.note(msg.text, 15000);
     } else if (msg.type === "phrase") this.phrases.heard(msg, this.you());
     else return false;

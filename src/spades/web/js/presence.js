@@ -7,6 +7,8 @@
 const $ = (id) => document.getElementById(id);
 /** How long a "played for" line stays (ms). */
 const PLAYED_FOR_MS = 6000;
+/** How often the countdowns are drawn (ms): often enough that a second never shows late. */
+const TICK_MS = 250;
 
 /** Seconds left of ``left`` told at ``at`` (performance.now()), counted down to ``now``. */
 export function secondsLeft(left, at, now) {
@@ -65,7 +67,7 @@ export class Presence {
     this.you = you;
     this.draw();
     const counting = t && (timer || t.seats.some((s) => s.presence === "away" && s.grace));
-    if (counting && !this.tick) this.tick = setInterval(() => this.draw(), 1000);
+    if (counting && !this.tick) this.tick = setInterval(() => this.draw(), TICK_MS);
     if (!counting && !this.notes.length && this.tick) {
       clearInterval(this.tick);
       this.tick = 0;
@@ -75,7 +77,7 @@ export class Presence {
   /** A line shown for a while (a turn played for someone, what was played for you). */
   note(text, ms = PLAYED_FOR_MS) {
     this.notes.push({ text, until: performance.now() + ms });
-    if (!this.tick) this.tick = setInterval(() => this.draw(), 1000);
+    if (!this.tick) this.tick = setInterval(() => this.draw(), TICK_MS);
     this.draw();
   }
 
