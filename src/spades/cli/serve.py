@@ -26,6 +26,8 @@ ENVIRONMENT = {
     "trusted_proxy": "SPADES_TRUSTED_PROXY",
     "smtp": "SPADES_SMTP",
     "public_url": "SPADES_PUBLIC_URL",
+    "invite_limit": "SPADES_INVITE_LIMIT",
+    "grace": "SPADES_GRACE",
 }
 DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6,
                             "allowed_host": [], "trusted_proxy": []}
@@ -87,6 +89,10 @@ def register(subparsers: Any) -> None:
            "TLS from the start; default: write the links to the server's log)", metavar="URL")
     option("--public-url", "public_url", "the address people open, which reset links start "
            "with (default http://HOST:PORT)", metavar="URL")
+    option("--invite-limit", "invite_limit", "wrong invite or watch codes one address may "
+           "try a minute (default 20)", type=int, metavar="N")
+    option("--grace", "grace", "how long a seat at a table for friends is held after its "
+           "person's connection is lost (default 30)", type=float, metavar="SECONDS")
     parser.set_defaults(func=run)
 
 
@@ -102,6 +108,8 @@ FLAGS = {
     "trusted_proxy": Flag("--trusted-proxy", names, "addresses separated by commas"),
     "smtp": Flag("--smtp", str, "an smtp:// or smtps:// URL"),
     "public_url": Flag("--public-url", str, "an http:// or https:// address"),
+    "invite_limit": Flag("--invite-limit", whole, "a whole number"),
+    "grace": Flag("--grace", float, "a number of seconds"),
 }
 
 
@@ -191,8 +199,10 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(accounts, str):
         print(f"spades serve: {accounts}", file=sys.stderr)
         return 2
+    friends = {"grace": 30.0 if args.grace is None else args.grace,
+               "invite_limit": args.invite_limit}
     app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers,
-                              allowed_hosts=hosts, **accounts))
+                              allowed_hosts=hosts, **accounts, **friends))
     server = listening(app, args)
 
     async def announce() -> None:

@@ -84,6 +84,7 @@ from .observe import (
     SpadesBroken,
     TrickWon,
     events,
+    public_events,
     seat_record,
     shuffle_news,
 )
@@ -144,7 +145,7 @@ from .shuffle import (
 )
 from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
 from .verify import MISMATCH, NOT_REVEALED, UNCOMMITTED, VERIFIED, HandCheck, verify_record
-from .view import PlayerView, SheetLine, player_view
+from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
 
 __all__ = [
     "ABOVE",
@@ -163,6 +164,7 @@ __all__ = [
     "NIL",
     "NON_SPADES_MASK",
     "NOT_REVEALED",
+    "NO_SEAT",
     "OPTION_HELP",
     "PRESETS",
     "PRESET_HELP",
@@ -264,6 +266,8 @@ __all__ = [
     "penalty_at_limit",
     "player_view",
     "preset_overrides",
+    "public_events",
+    "public_view",
     "record_of",
     "replay",
     "rules_from_json",

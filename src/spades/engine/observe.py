@@ -24,7 +24,7 @@ from .laws import trick_winner
 from .record import action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
 from .state import GameState, HandResult
-from .view import SheetLine
+from .view import NO_SEAT, SheetLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +190,12 @@ def step_events(before: GameState, actor: int, action: Action, after: GameState,
         else:
             out.append(HandDealt(after.hand.number, after.hand.dealer))
     return out
+
+
+def public_events(before: GameState, after: GameState) -> list[Event]:
+    """What everyone at the table learns between two states (a spectator): the public
+    events only (no seat's kept draw, passed cards or kitty card)."""
+    return events(before, after, NO_SEAT)
 
 
 # ---------------------------------------------------------------------------- downloads

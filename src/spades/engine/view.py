@@ -10,7 +10,7 @@ What a seat learns between two states (``observe.events``) and the record it may
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .actions import Action, Bid, Exchange
 from .cards import Card, cards_in
@@ -127,3 +127,16 @@ def player_view(state: GameState, seat: int) -> PlayerView:
         scores=state.scores, bags=state.bags, sheet=sheet, over=state.over,
         winner=state.winner, legal=tuple(legal_actions(state)) if my_turn else (),
         blind_nil_open=face_down)
+
+
+#: The seat of no one: a spectator's view and events (``public_view``, ``public_events``).
+NO_SEAT = -1
+
+
+def public_view(state: GameState) -> PlayerView:
+    """What the table shows everyone (a spectator): bids, tricks, the trick in play, the
+    last trick, the discards, the kitty's holder, scores and the sheet; no seat's cards, no
+    drawn card, no passed cards, nothing to do. ``seat`` is ``NO_SEAT``."""
+    seen = player_view(state, 0)
+    return replace(seen, seat=NO_SEAT, hand=(), drawn=None, passes=(), legal=(),
+                   blind_nil_open=False)

@@ -229,11 +229,17 @@ async def delete_account(request: Request) -> Response:
         if not right:
             attempts.fail(account.email, address)
             return error_response(403, "the password is wrong: nothing was deleted")
+        seated = await asyncio.to_thread(accounts.games_of, account.id)
         deleted = await asyncio.to_thread(accounts.delete, account.id)
         watchers = watchers_of(request)
         watchers.end(ACCOUNT_DELETED, account=account.id)  # its own sockets first,
         watchers.end(GAME_DELETED, games=deleted)  # then anyone else's on its games
         await lobby_of(request).forget(deleted)
+        # the games others sit at go on: the person's seats are computer players' now
+        shared = [g for g in seated if g not in deleted]
+        await lobby_of(request).refresh_seats(shared)
+        for game_id in shared:
+            await request.app.state.rooms.presence_changed(game_id)
     except Limited as error:
         return limited(error)
     except StoreError:

@@ -119,7 +119,7 @@ async def create_game(request: Request) -> Response:
     try:
         row = await lobby_of(request).create(
             who.player, data.get("preset", "house"), data.get("house_rules"),
-            data.get("level", "normal"), data.get("seats"))
+            data.get("level", "normal"), data.get("seats"), who.players)
     except ChoiceError as error:
         return error_response(400, str(error))
     except StoreError as error:

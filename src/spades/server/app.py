@@ -20,13 +20,17 @@ from spades.session import Thinker
 from spades.stats import FigureCache
 from spades.store import Store
 
-from . import account_api, api, sessions, tickets
+from . import account_api, api, sessions, tables_api, tickets
 from .common import Settings
+from .guesses import WrongCodes
 from .headers import SecurityHeaders
 from .hosts import AllowedHosts
 from .limits import Limits
 from .lobby import Lobby
+from .presence import Presence
+from .rooms import Rooms
 from .sockets import game_socket
+from .tables import OPTION_FIELDS, Hall
 from .watchers import Watchers
 
 Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]
@@ -43,13 +47,16 @@ def lifespan_of(settings: Settings) -> Lifespan:
         lobby = Lobby(store, thinker, settings.pace)
         state: Any = app.state
         state.settings, state.store, state.thinker, state.lobby = settings, store, thinker, lobby
+        friends_parts(state, settings)
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
         state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
         state.watchers = Watchers()  # the sockets of each login, in this process only
+        await state.presence.resume()
         try:
             yield
         finally:
+            state.presence.close()
             await lobby.close()
             thinker.close()
             store.close()
@@ -65,6 +72,44 @@ def account_parts(state: Any, settings: Settings) -> None:
     state.resets = Attempts(per_account=3, per_address=10, window=3600.0)
     state.outbox = Outbox(settings.smtp_url)
     state.mailing = set()
+
+
+def friends_parts(state: Any, settings: Settings) -> None:
+    """Tables for friends: the tables (``Hall``), their sockets (``Rooms``), who is away
+    and who stands in (``Presence``)."""
+    state.hall = Hall(state.store, state.lobby, WrongCodes(settings.invite_limit))
+    state.rooms = Rooms(state.hall, state.lobby)
+    state.presence = Presence(state.hall, state.rooms, settings.grace)
+    state.lobby.prepare = state.presence.prepare
+
+
+def friends_routes() -> list[BaseRoute]:
+    """Tables for friends (docs/protocol.md, "Tables with friends")."""
+    post, base = ["POST"], "/api/tables/{table_id}"
+    r = tables_api.route
+    seat = tables_api.changing("seat", ("seat",), '{"seat": 3}')
+    move = tables_api.changing("move", ("from", "to"), '{"from": 2, "to": 3}')
+    remove = tables_api.changing("remove", ("seat",), '{"seat": 2}')
+    patch = tables_api.changing("patch", OPTION_FIELDS, '{"timer": 40}')
+    return [
+        Route("/t/{code}", api.index), Route("/w/{code}", api.index),
+        Route("/api/tables", r(tables_api.create), methods=post),
+        Route(base, r(tables_api.show, change=False), methods=["GET"]),
+        Route(base, r(patch), methods=["PATCH"]),
+        Route(f"{base}/seat", r(seat), methods=post),
+        Route(f"{base}/move", r(move), methods=post),
+        Route(f"{base}/remove", r(remove), methods=post),
+        Route(f"{base}/leave", r(tables_api.leave), methods=post),
+        Route(f"{base}/start", r(tables_api.start), methods=post),
+        Route(f"{base}/again", r(tables_api.again), methods=post),
+        Route(f"{base}/invite", r(tables_api.coding(False, False)), methods=post),
+        Route(f"{base}/invite", r(tables_api.coding(False, True)), methods=["DELETE"]),
+        Route(f"{base}/watch", r(tables_api.coding(True, False)), methods=post),
+        Route(f"{base}/watch", r(tables_api.coding(True, True)), methods=["DELETE"]),
+        Route("/api/invites/{code}", r(tables_api.preview, change=False), methods=["GET"]),
+        Route("/api/invites/{code}", r(tables_api.join), methods=post),
+        Route("/api/watch/{code}/ticket", r(tables_api.watch_ticket), methods=post),
+    ]
 
 
 def account_routes() -> list[BaseRoute]:
@@ -101,6 +146,7 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/api/stats", api.stats),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
         *account_routes(),
+        *friends_routes(),
     ]
     if web_dir.is_dir():
         routes += [Mount("/static", StaticFiles(directory=web_dir)),

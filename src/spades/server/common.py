@@ -51,6 +51,10 @@ class Settings:
     smtp_url: str | None = None
     public_url: str = "http://127.0.0.1:8000"
     password_cost: Cost = COST
+    #: seconds a person's seat is held after their last socket closes (tables for friends)
+    grace: float = 30.0
+    #: wrong invite or watch codes a minute per address (None: SPADES_INVITE_LIMIT or 20)
+    invite_limit: int | None = None
 
 
 def dumps(message: Json) -> str:

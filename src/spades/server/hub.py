@@ -19,7 +19,7 @@ from spades.session import Change, Session, Snapshot
 
 from .connections import Connection
 from .messages import state_json, wants_suggestion
-from .wire import Json, Speaker, narrated_json
+from .wire import Json, Speaker, mark_played_for, narrated_json
 
 log = logging.getLogger("spades.server")
 
@@ -38,6 +38,8 @@ class Hub:
         self._outbox: asyncio.Queue[Job] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._suggestions: dict[tuple[int, int], Json | None] = {}
+        #: whether the bid suggestion is given (a table for friends may turn it off)
+        self.hints = True
 
     # ------------------------------------------------------------------ the session's news
 
@@ -95,7 +97,7 @@ class Hub:
                 log.exception("a message of game %s could not be made", self.session.id)
 
     async def _suggestion(self, snapshot: Snapshot, seat: int) -> Json | None:
-        if not wants_suggestion(snapshot, seat):
+        if not self.hints or not wants_suggestion(snapshot, seat):
             return None
         key = (snapshot.version, seat)
         if key not in self._suggestions:
@@ -123,6 +125,9 @@ class Hub:
             if seat not in messages:
                 events = narrated_json(change.events(seat), change.after.step,
                                        self.speaker(seat), players)
+                if change.stand_in:
+                    events = mark_played_for(events, change.seat,
+                                             self.session.names[change.seat])
                 messages[seat] = await self._state(change.after, seat, events)
             conn.send(messages[seat])
 

@@ -7,12 +7,13 @@ is asked for, so a restarted server resumes every game where it was.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from spades.engine import GameState, Rules, rules_from_json
 from spades.session import Reviews, Sitter, Thinker, one_person, state_from_store
 from spades.session import new_game_row as session_game_row
-from spades.store import PLAYING, GameRow, Store, StoredGame
+from spades.store import PLAYING, GameRow, SeatRow, Store, StoredGame
 
 from .download import download
 from .ids import GAME_ID, is_player_id
@@ -93,9 +94,11 @@ class Lobby:
         self.reviews = Reviews(thinker)
         #: game id -> its loading lock and how many wait for it (only while loading)
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        #: what a table for friends needs when it is served (``presence.Presence``)
+        self.prepare: Callable[[ServedTable], Awaitable[None]] | None = None
 
     async def create(self, owner: str, preset: Any, house_rules: Any, level: Any,
-                     seats: Any = None) -> GameRow:
+                     seats: Any = None, own: frozenset[str] | None = None) -> GameRow:
         """A new game for ``owner``: in seat 0 with computer players elsewhere, or seated
         as ``seats`` say (``seating.sitters_of``); dealt and saved."""
         if not isinstance(preset, str):
@@ -105,13 +108,27 @@ class Lobby:
         rules, chosen = rules_for(preset, house_rules)
         chosen_level = level_of(level)
         sitters = None if seats is None else sitters_of(seats, owner, rules.players,
-                                                        chosen_level)
+                                                        chosen_level, own)
         row, state = new_game_row(owner, rules, chosen, chosen_level, sitters=sitters)
+        await self.store_new(row, state)
+        return row
+
+    async def store_new(self, row: GameRow, state: GameState) -> ServedTable:
+        """Save a new game (its row and first deal) and serve it."""
         await asyncio.to_thread(self.store.create_game, row, codes(state.hand.deck))
         stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
                             looks=frozenset())
-        self._keep(self._serve(stored, state))
-        return row
+        table = self._serve(stored, state)
+        self._keep(table)
+        if self.prepare is not None:
+            await self.prepare(table)
+        return table
+
+    async def reseat(self, game_id: str, seat: int, row: SeatRow) -> None:
+        """A seat of a game changed hands in the store: the table in memory follows."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            table.reseat(seat, row)
 
     def _serve(self, stored: StoredGame, state: GameState) -> ServedTable:
         return ServedTable(stored, state, self.store, self.thinker, self.pace, self.reviews)
@@ -138,7 +155,14 @@ class Lobby:
             return None
         return table
 
-    async def _load(self, game_id: str, player_id: Players) -> ServedTable | None:
+    async def watched(self, game_id: str) -> ServedTable | None:
+        """The table of ``game_id`` for its spectators (loaded if need be): the caller
+        checked the watch code."""
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        return self.tables.get(game_id) or await self._load(game_id, None)
+
+    async def _load(self, game_id: str, player_id: Players | None) -> ServedTable | None:
         """Load a table once however many ask at the same time; the lock is kept only
         while someone waits for it (an unknown id leaves nothing behind)."""
         entry = self._loading.get(game_id)
@@ -152,11 +176,14 @@ class Lobby:
                 if table is not None:
                     return table
                 stored = await asyncio.to_thread(self.store.load_game, game_id)
-                if stored is None or not seated(stored.game, player_id):
+                if stored is None or (player_id is not None
+                                      and not seated(stored.game, player_id)):
                     return None
                 state = await asyncio.to_thread(state_from_store, stored)
                 table = self._serve(stored, state)
                 self._keep(table)
+                if self.prepare is not None:
+                    await self.prepare(table)
                 return table
         finally:
             users[0] -= 1
@@ -199,6 +226,18 @@ class Lobby:
         async with table.lock:
             return download(table.state, table.names, seat,
                             tuple(s.computer_level for s in table.row.seats))
+
+    async def refresh_seats(self, game_ids: list[str]) -> None:
+        """Read again who sits where at these games (seats changed hands in the store)."""
+        for game_id in game_ids:
+            table = self.tables.get(game_id)
+            row = None if table is None else await asyncio.to_thread(self.store.get_game,
+                                                                     game_id)
+            if table is None or row is None:
+                continue
+            for seat in row.seats:
+                if seat != table.session.seats[seat.seat]:
+                    table.reseat(seat.seat, seat)
 
     async def forget(self, game_ids: list[str]) -> None:
         """Let go of these games' tables (their games were deleted): their sockets close."""

@@ -13,6 +13,8 @@ from typing import Any
 from spades.engine import REGISTRY, HouseRuleError, Preset, Rules, RulesError, find_entry
 from spades.seats import seat_names
 
+from .phrases import phrases_json
+
 LEVELS: tuple[tuple[str, str], ...] = (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
 LEVEL_NAMES: tuple[str, ...] = tuple(name for name, _ in LEVELS)
 DEFAULT_LEVEL = "normal"
@@ -89,4 +91,5 @@ def presets_json() -> dict[str, Any]:
         "default_level": DEFAULT_LEVEL,
         "levels": [{"name": n, "label": label} for n, label in LEVELS],
         "presets": [preset_json(REGISTRY[n]) for n in order],
+        "phrases": phrases_json(),
     }

@@ -25,15 +25,23 @@ def _sitter(entry: Any, seat: int, level: str) -> Sitter:
     return Sitter(level=level_of(entry.get("level", level)))
 
 
-def sitters_of(seats: Any, owner: str, players: int, level: str) -> tuple[Sitter, ...]:
+ONLY_YOU = ("a new game seats only you: invite the others with a table for friends "
+            "(POST /api/tables)")
+
+
+def sitters_of(seats: Any, owner: str, players: int, level: str,
+               own: frozenset[str] | None = None) -> tuple[Sitter, ...]:
     """Who sits where, checked: one entry per seat, each person once, the owner seated
-    (a game is reachable only by the player ids seated at it)."""
+    (a game is reachable only by the player ids seated at it), and nobody but the maker's
+    own ids (``own``: nobody is seated without saying yes; the others are invited)."""
     if not isinstance(seats, list) or len(seats) != players:
         raise ChoiceError(f"these rules seat {players} players: {SEAT_HELP}")
     sitters = tuple(_sitter(entry, seat, level) for seat, entry in enumerate(seats))
     people = [s.player for s in sitters if s.player is not None]
     if len(set(people)) != len(people):
         raise ChoiceError("a player id can take only one seat")
+    if own is not None and any(p not in own for p in people):
+        raise ChoiceError(ONLY_YOU)
     if owner not in people:
         raise ChoiceError("you must sit at the game you make: put your own player id in "
                           "one of the seats")

@@ -29,6 +29,8 @@ from .connections import Connection
 from .ids import is_player_id
 from .limits import Limits
 from .origins import origin_allowed
+from .presence import Presence
+from .rooms import Rooms, serve_room
 from .table import ServedTable
 from .tickets import Ticket, tickets_of
 from .watchers import SIGN_IN_EXPIRED, SIGNED_OUT, Farewell, Watcher
@@ -194,6 +196,8 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
         return
     if not signed_in:
         watcher.end(SIGNED_OUT)
+    if watcher.ended is None and await serve_room(ws, ticket, watcher, ws.app.state.rooms):
+        return  # a waiting room's socket, or a spectator's
     player = ticket.player
     table = None if watcher.ended else await find_table(ws, player)
     if watcher.ended is not None:
@@ -210,15 +214,17 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
         watch_expiry(ws.app.state.store, ticket, watcher))
     limits: Limits = ws.app.state.limits
     buckets = limits.socket(), limits.player(player)
+    presence: Presence = ws.app.state.presence
     try:
         table.join(conn)
+        await presence.opened(table, seat)
         while not conn.closed:
             await limits.take(*buckets)  # a flood is read at a person's pace at most
             message = await ws.receive()
             # ended meanwhile (signed out): what it sent is not read (no await since)
             if message["type"] == "websocket.disconnect" or conn.closed:
                 break
-            await handle(table, conn, message.get("text"))
+            await handle(table, conn, message.get("text"), ws.app.state.rooms)
             # let every other socket and table have its turn, however fast this one sends
             await asyncio.sleep(0)
     finally:
@@ -226,6 +232,7 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
             expiring.cancel()
         watcher.on_end = None
         table.leave(conn)
+        await presence.closed(table, seat)
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(pump, timeout=5)
@@ -252,13 +259,19 @@ async def closing(ws: WebSocket, why: Farewell) -> None:
         await ws.close(code=why.close, reason=why.reason[:MAX_REASON])
 
 
-async def handle(table: ServedTable, conn: Connection, text: str | None) -> None:
+async def handle(table: ServedTable, conn: Connection, text: str | None,
+                 rooms: Rooms | None = None) -> None:
     kind = ""
     try:
         kind, data = read_message(text)
         if kind == "ping":
             conn.send({"type": "pong"})
             return
+        if kind == "phrase":  # a table for friends: everyone hears it
+            if rooms is not None and table.row.options.get("friends"):
+                rooms.phrase(conn, table.id, conn.seat, table.names[conn.seat], data)
+                return
+            raise Refusal("bad-message", "phrases are for tables with friends")
         if kind == "sync":
             conn.send_fresh()
             return
@@ -277,8 +290,8 @@ async def handle(table: ServedTable, conn: Connection, text: str | None) -> None
                  "message": "the server failed on that; nothing changed"}
     else:
         return
-    if kind == "entropy":  # the table did not move: the error alone, marked as the answer
-        table.note(conn, {**error, "intent": "entropy"})
+    if kind in ("entropy", "phrase"):  # the table did not move: the error alone
+        table.note(conn, {**error, "intent": kind})
         return
     table.reply(conn, error)  # the error and the table as it is now, together
 
@@ -297,7 +310,7 @@ def read_message(text: str | None) -> tuple[str, dict[str, Any]]:
     if not isinstance(data, dict):
         raise Refusal("bad-message", 'a message is an object such as {"type": "sync"}')
     kind = data.get("type")
-    if kind in ("ping", "sync"):
+    if kind in ("ping", "sync", "phrase"):
         return kind, data
     if kind == "review":
         hand = data.get("hand")

@@ -6,12 +6,14 @@ through the hub."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from spades.engine import GameState
 from spades.session import Reviews, Session, StoreSaver, Thinker, contributors
-from spades.store import Store, StoredGame
+from spades.store import SeatRow, Store, StoredGame
 
+from .audience import Audience
 from .connections import Connection
 from .hub import Hub
 from .messages import meta_json
@@ -35,6 +37,9 @@ class ServedTable:
         self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
                        thinker.suggest)
         self.session.listen(self.hub)
+        #: the spectators' sockets (a table for friends whose host allows watching)
+        self.audience = Audience(self.session, lambda: self.hub.meta)
+        self.session.listen(self.audience)
         #: the server's hand reviews (shared by its tables)
         self.reviews = reviews if reviews is not None else Reviews(thinker)
         self._reviewing: set[asyncio.Task[None]] = set()
@@ -65,6 +70,16 @@ class ServedTable:
         await self.session.contribute(seat, hand, value)
 
     def kick(self) -> None:
+        self.session.kick()
+
+    def reseat(self, seat: int, row: SeatRow) -> None:
+        """Someone else sits in ``seat`` now (a person's seat given to a computer player,
+        or a computer player's taken by a person): the session and the messages follow."""
+        seats = tuple(row if s.seat == seat else s for s in self.session.seats)
+        self.session.reseat(seats)
+        self.names = self.session.names
+        self.row = dataclasses.replace(self.row, seats=seats)
+        self.hub.meta = meta_json(self.id, self.state.rules, self.names, self.row.options)
         self.session.kick()
 
     # ------------------------------------------------------------------ the sockets

@@ -43,6 +43,7 @@ class Ticket:
     expires: float
     login: str | None = None  # the login session asked with (None: a header's player id)
     account: str | None = None  # that login's account (None: anonymous)
+    watching: bool = False  # a spectator's (a watch code's), not a seat's
 
 
 class Tickets:
@@ -60,14 +61,15 @@ class Tickets:
         return len(self._tickets)
 
     def issue(self, game: str, player: str, login: str | None = None,
-              account: str | None = None) -> str:
+              account: str | None = None, watching: bool = False) -> str:
         """A new ticket for ``player`` to open ``game``'s socket, asked for with ``login``
-        (of ``account``)."""
+        (of ``account``); ``watching``: as a spectator."""
         self._forget_expired()
         while len(self._tickets) >= self.most:
             del self._tickets[next(iter(self._tickets))]
         token = secrets.token_urlsafe(32)
-        self._tickets[token] = Ticket(game, player, self.clock() + self.life, login, account)
+        self._tickets[token] = Ticket(game, player, self.clock() + self.life, login, account,
+                                      watching)
         return token
 
     def redeem(self, token: object, game: str) -> Ticket | None:
@@ -103,6 +105,9 @@ async def ticket(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     try:
         player = await lobby_of(request).seated_id(game_id, person.players)
+        if player is None:  # a table for friends still waiting: its waiting room
+            found = await request.app.state.hall.reach(game_id, person.players)
+            player = None if found is None else found[1].player_id
     except StoreError:
         log.exception("could not read game %s", game_id)
         return error_response(503, "this game cannot be read right now")

@@ -49,6 +49,9 @@ SIGN_IN_EXPIRED = Farewell(SIGNED_OUT_CLOSE, "signed-out",
 ACCOUNT_DELETED = Farewell(SIGNED_OUT_CLOSE, "signed-out",
                            "the account was deleted, with its games")
 GAME_DELETED = Farewell(GONE_CLOSE, "not-found", "this game was deleted with its account")
+#: A person removed from a table for friends, or who left it, and spectators when the host
+#: closes watching: the answer of a table that does not exist.
+NOT_SEATED = Farewell(GONE_CLOSE, "not-found", "no such game for this player")
 
 
 @dataclass(eq=False)
@@ -62,6 +65,8 @@ class Watcher:
     account: str | None = None
     ended: Farewell | None = None
     on_end: Callable[[Farewell], None] | None = field(default=None, repr=False)
+    #: a spectator's socket (a watch code's ticket), not a seat's
+    watching: bool = False
 
     def end(self, why: Farewell) -> bool:
         """End this socket (once); whether it was open."""
@@ -104,4 +109,12 @@ class Watchers:
                   if (w.login is not None and w.login in logins)
                   or (account is not None and w.account == account)
                   or w.game in games]
+        return sum(w.end(why) for w in chosen)
+
+    def end_at(self, why: Farewell, game: str, players: Collection[str] = (),
+               watching: bool = False) -> int:
+        """End the sockets at ``game`` of these player ids (seats' sockets), or its
+        spectators' (``watching``); how many were open."""
+        chosen = [w for w in self._all if w.game == game and (
+            (watching and w.watching) or (not w.watching and w.player in players))]
         return sum(w.end(why) for w in chosen)

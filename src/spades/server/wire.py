@@ -178,6 +178,22 @@ def _bid_words(bid: Bid) -> str:
     return bid.label
 
 
+#: The events a seat's own action makes (the ones a stand-in's action is marked on).
+ACTION_KINDS = frozenset({"bid", "play", "draw", "pass", "exchange", "look"})
+
+
+def mark_played_for(events: list[Json], seat: int, name: str) -> list[Json]:
+    """The events of an action the computer player made for the absent person at ``seat``,
+    marked so (``played_for``) and said so ("Played for Ann: ...")."""
+    out = []
+    for event in events:
+        actor = event.get("seat", event.get("from"))
+        if event.get("kind") in ACTION_KINDS and actor in (seat, None):
+            event = {**event, "played_for": name, "text": f"Played for {name}: {event['text']}"}
+        out.append(event)
+    return out
+
+
 def narrated_json(told: list[Narrated], step: int, speaker: Speaker,
                   players: int) -> list[Json]:
     """The session's events for the viewer, as the protocol's event objects."""

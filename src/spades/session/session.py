@@ -71,6 +71,8 @@ class Change:
     after: Snapshot
     seat: int
     action: Action | None
+    #: the computer player made this action for a person who is away (or out of time)
+    stand_in: bool = False
 
     def events(self, seat: int) -> list[Narrated]:
         """What ``seat`` learns from this change (nothing it may not see)."""
@@ -120,6 +122,11 @@ class Session:
         self.next_pause = 0.0
         self.failures = 0
         self._task: asyncio.Task[GameState] | None = None
+        #: people's seats the computer player plays while they are away, and seats it
+        #: plays for one decision (a turn timer ran out), at ``stand_in_level``
+        self.absent: set[int] = set()
+        self.once: set[int] = set()
+        self.stand_in_level = "normal"
 
     # ------------------------------------------------------------------ who is who
 
@@ -131,7 +138,35 @@ class Session:
         return None
 
     def is_computer(self, seat: int) -> bool:
-        return self.seats[seat].kind == COMPUTER
+        """Whether the computer player decides for ``seat`` now: its own seat, or a person's
+        who is away or out of time."""
+        return self.seats[seat].kind == COMPUTER or seat in self.absent or seat in self.once
+
+    def stands_in(self, seat: int) -> bool:
+        """Whether the computer player decides for a person at ``seat`` now."""
+        return self.seats[seat].kind != COMPUTER and (seat in self.absent or seat in self.once)
+
+    def stand_in(self, seat: int, away: bool) -> None:
+        """The person at ``seat`` is away (the computer player plays their turns from now)
+        or back (they decide again from their next decision)."""
+        if away:
+            self.absent.add(seat)
+            self.kick()
+        else:
+            self.absent.discard(seat)
+            self.once.discard(seat)
+
+    def play_once(self, seat: int, version: int) -> None:
+        """The person at ``seat`` ran out of time for the decision asked at ``version``:
+        the computer player makes that one."""
+        if self.version == version and self.state.turn == seat and not self.state.over:
+            self.once.add(seat)
+            self.kick()
+
+    def reseat(self, seats: tuple[SeatRow, ...]) -> None:
+        """Someone else sits in a seat now (the store has it already)."""
+        self.seats = seats
+        self.names = tuple(s.name for s in seats)
 
     @property
     def snapshot(self) -> Snapshot:
@@ -156,7 +191,7 @@ class Session:
         """A person's entropy ``value`` for the shuffle of ``hand`` (from 0; docs/shuffle.md):
         mixed into the next hand's shuffle (the hand asked for, or the one after it if that
         was dealt meanwhile), saved, then told. ``Refusal`` says why not (nothing changed)."""
-        if self.is_computer(seat):
+        if self.seats[seat].kind == COMPUTER:
             raise Refusal("illegal", "only people add to the shuffle")
         value = checked_value(value)
         async with self.lock:
@@ -198,7 +233,7 @@ class Session:
             raise Refusal("bad-message", str(error)) from None
         return action
 
-    async def _commit(self, seat: int, action: Action) -> None:
+    async def _commit(self, seat: int, action: Action, stand_in: bool = False) -> None:
         """Apply, save, then tell the listeners. Call with the lock held."""
         before = self.state
         try:
@@ -217,7 +252,7 @@ class Session:
         # a finished trick stays in view a little longer before the next lead
         ends_trick = isinstance(action, Play) and not after.hand.trick
         self.next_pause = self.pace * (TRICK_PAUSE if ends_trick else 1.0)
-        change = Change(before, self.snapshot, seat, action)
+        change = Change(before, self.snapshot, seat, action, stand_in)
         for listener in list(self.listeners):
             listener.changed(change)
 
@@ -273,21 +308,23 @@ class Session:
             # computer players never bid blind nil: they look at their cards first
             face_down = can_bid_blind_nil(self.state, seat)
             version = self.version
+            stand_in = self.stands_in(seat)
             self.thinking = seat
             for listener in list(self.listeners):
                 listener.thinking(seat, self.snapshot)
         action: Action = Look(seat)
         if not face_down:
             try:
-                action = await self.thinker.decide(self.seats[seat].level or "random", view,
-                                                   self.id)
+                level = (self.stand_in_level if stand_in
+                         else self.seats[seat].level or "random")
+                action = await self.thinker.decide(level, view, self.id)
             except StoppingError:  # the server is going down: the turn waits for it
                 return False
             await self._pause()
         async with self.lock:
             if self.acted <= version:  # no game action since (entropy changes no view)
                 self.thinking = None
-                await self._commit_computer(seat, action, view)
+                await self._commit_computer(seat, action, view, stand_in)
         if self.failures:
             await asyncio.sleep(min(30.0, 0.5 * 2 ** self.failures))
         return True
@@ -297,17 +334,19 @@ class Session:
         if delay > 0:
             await asyncio.sleep(delay)
 
-    async def _commit_computer(self, seat: int, action: Action, view: PlayerView) -> None:
+    async def _commit_computer(self, seat: int, action: Action, view: PlayerView,
+                               stand_in: bool = False) -> None:
         try:
             try:
-                await self._commit(seat, action)
+                await self._commit(seat, action, stand_in)
             except Refusal as refusal:
                 if refusal.code != "illegal":
                     raise
                 log.error("computer player at seat %d chose %s at game %s: %s",
                           seat, action, self.id, refusal.message)
-                await self._commit(seat, view.legal[0])
+                await self._commit(seat, view.legal[0], stand_in)
             self.failures = 0
+            self.once.discard(seat)
         except (Refusal, StoreError) as error:  # could not save: wait and try again
             self.failures += 1
             log.error("game %s: %s", self.id, error)

@@ -2,6 +2,7 @@
 
 from .accounts import AccountExistsError, AccountRow, Accounts, LoginRow
 from .database import StoreError
+from .friends import CLOSED, FINISHED, STARTED, WAITING, Friends, FriendSeat, FriendTable
 from .migrate import Upgrade
 from .store import (
     ENTROPY,
@@ -19,13 +20,20 @@ from .store import (
 )
 
 __all__ = [
+    "CLOSED",
     "ENTROPY",
+    "FINISHED",
     "OVER",
     "PLAYING",
+    "STARTED",
+    "WAITING",
     "AccountExistsError",
     "AccountRow",
     "Accounts",
     "ActionRow",
+    "FriendSeat",
+    "FriendTable",
+    "Friends",
     "GameExistsError",
     "GameRow",
     "LoginRow",

@@ -19,6 +19,9 @@ import sqlalchemy as sa
 from .database import aware, failed
 from .schema import Tables
 
+#: The name of a seat whose person deleted their account (a computer player plays it).
+FORMER_PLAYER = "a former player"
+
 
 class AccountExistsError(Exception):
     """An account with that email (or player id) is already stored."""
@@ -115,22 +118,59 @@ class Accounts:
             raise failed("could not change the password", error) from error
 
     def delete(self, account_id: str) -> list[str]:
-        """Delete the account, its logins and the games its player ids own; their ids."""
+        """Delete the account and its logins; take its player ids out of every game where
+        someone else sits (each of its seats goes to a computer player of the game's level,
+        named "a former player") and delete the other games it sits at or made; the ids of
+        the games deleted."""
         t = self.tables
         try:
             with self._write() as conn:
                 players = self._players(conn, account_id)
-                ids = [r.id for r in conn.execute(
-                    sa.select(t.games.c.id).where(t.games.c.owner.in_(players)))]
-                for table in (t.looks, t.actions, t.decks, t.seats):
+                ids = self._leave_shared(conn, players)
+                for table in (t.looks, t.actions, t.decks, t.seats, t.stand_ins):
                     conn.execute(sa.delete(table).where(table.c.game_id.in_(ids)))
                 conn.execute(sa.delete(t.games).where(t.games.c.id.in_(ids)))
+                conn.execute(sa.update(t.friend_seats)
+                             .where(t.friend_seats.c.player_id.in_(players))
+                             .values(player_id=None, name=FORMER_PLAYER, state="left"))
                 for table in (t.logins, t.account_players, t.resets):
                     conn.execute(sa.delete(table).where(table.c.account_id == account_id))
                 conn.execute(sa.delete(t.accounts).where(t.accounts.c.id == account_id))
         except sa.exc.SQLAlchemyError as error:
             raise failed("could not delete the account", error) from error
         return ids
+
+    def _leave_shared(self, conn: sa.Connection, players: list[str]) -> list[str]:
+        """Give ``players``' seats in shared games to computer players; the ids of the games
+        nobody else sits at (made by ``players`` or with a seat of theirs)."""
+        t = self.tables
+        seated = sa.select(t.seats.c.game_id).where(t.seats.c.player_id.in_(players))
+        games = conn.execute(sa.select(t.games.c.id, t.games.c.options).where(sa.or_(
+            t.games.c.owner.in_(players), t.games.c.id.in_(seated)))).all()
+        alone = []
+        for game in games:
+            others = conn.execute(sa.select(t.seats.c.seat).where(
+                t.seats.c.game_id == game.id, t.seats.c.player_id.is_not(None),
+                t.seats.c.player_id.not_in(players))).first()
+            if others is None:
+                alone.append(game.id)
+                continue
+            level = str(dict(game.options).get("level") or "normal")
+            conn.execute(sa.update(t.seats).where(
+                t.seats.c.game_id == game.id, t.seats.c.player_id.in_(players)).values(
+                kind="computer", player_id=None, name=FORMER_PLAYER, level=level))
+        return alone
+
+    def games_of(self, account_id: str) -> list[str]:
+        """The games where one of the account's player ids sits."""
+        t = self.tables
+        try:
+            with self._read() as conn:
+                players = self._players(conn, account_id)
+                return list(conn.execute(sa.select(t.seats.c.game_id).distinct()
+                                         .where(t.seats.c.player_id.in_(players))).scalars())
+        except sa.exc.SQLAlchemyError as error:
+            raise failed("could not read the account's games", error) from error
 
     # ------------------------------------------------------------------ player ids
 

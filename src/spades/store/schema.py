@@ -12,6 +12,12 @@ password and the player id its new games seat it with), ``logins`` (server-side 
 the id is the SHA-256 of the cookie's token, never the token), ``account_players`` (every
 player id whose games are the account's, or that was asked to move and said no) and
 ``resets`` (one-use password reset links, by the SHA-256 of their token).
+
+Tables with friends (migration 0003): ``friend_tables`` (a table's host, status, options, the
+SHA-256 of its invite and watch codes, the people removed from it, the turn timer's deadline),
+``friend_seats`` (each person seated: player id, display name, presence and the end of their
+grace period) and ``stand_ins`` (the actions a computer player made for an absent person).
+A table's id is its game's id once started.
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ class Tables:
     logins: sa.Table
     account_players: sa.Table
     resets: sa.Table
+    friend_tables: sa.Table
+    friend_seats: sa.Table
+    stand_ins: sa.Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -93,8 +102,46 @@ def make_tables(prefix: str = "") -> Tables:
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     )
     accounts, logins, account_players, resets = account_tables(md, prefix)
+    friend_tables, friend_seats, stand_ins = friends_tables(md, prefix, games)
     return Tables(md, games, seats, decks, actions, looks, accounts, logins, account_players,
-                  resets)
+                  resets, friend_tables, friend_seats, stand_ins)
+
+
+def friends_tables(md: sa.MetaData, prefix: str, games: sa.Table) -> tuple[sa.Table, ...]:
+    """The tables of tables with friends (migration 0003)."""
+    friend_tables = sa.Table(
+        f"{prefix}friend_tables", md,
+        sa.Column("id", sa.String(ID_LENGTH), primary_key=True),
+        sa.Column("host", sa.String(ID_LENGTH), nullable=True, index=True),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("touched", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("options", sa.JSON, nullable=False),
+        sa.Column("invite", sa.String(ID_LENGTH), nullable=True, index=True),
+        sa.Column("watch", sa.String(ID_LENGTH), nullable=True, index=True),
+        sa.Column("barred", sa.JSON, nullable=False),
+        sa.Column("next_id", sa.String(ID_LENGTH), nullable=True),
+        sa.Column("timer_seat", sa.Integer, nullable=True),
+        sa.Column("timer_until", sa.DateTime(timezone=True), nullable=True),
+    )
+    friend_seats = sa.Table(
+        f"{prefix}friend_seats", md,
+        sa.Column("table_id", sa.String(ID_LENGTH),
+                  sa.ForeignKey(friend_tables.c.id, ondelete="CASCADE"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("player_id", sa.String(ID_LENGTH), nullable=True, index=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("state", sa.String(16), nullable=False),
+        sa.Column("away_until", sa.DateTime(timezone=True), nullable=True),
+    )
+    stand_ins = sa.Table(
+        f"{prefix}stand_ins", md,
+        sa.Column("game_id", sa.String(ID_LENGTH),
+                  sa.ForeignKey(games.c.id, ondelete="CASCADE"), primary_key=True),
+        sa.Column("seq", sa.Integer, primary_key=True),
+        sa.Column("seat", sa.Integer, nullable=False),
+    )
+    return friend_tables, friend_seats, stand_ins
 
 
 def account_tables(md: sa.MetaData, prefix: str) -> tuple[sa.Table, ...]:

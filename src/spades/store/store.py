@@ -27,6 +27,7 @@ from .database import (
     make_engine,
     sqlite_file,
 )
+from .friends import Friends
 from .migrate import Upgrade
 from .schema import Tables, make_tables
 
@@ -159,6 +160,7 @@ class Store:
         self._file = sqlite_file(self.url)
         self._identity = file_identity(self._file)
         self.accounts = Accounts(self.engine, self.tables, self.check_file)
+        self.friends = Friends(self.engine, self.tables, self.check_file)
 
     def upgrade(self) -> Upgrade:
         """Bring the tables to the newest schema, once however many processes ask at once."""
@@ -261,6 +263,20 @@ class Store:
         if result is not None:
             extra["result"] = dict(result)
         return self._change(game_id, version, write, extra)
+
+    def set_seat(self, game_id: str, seat: SeatRow) -> None:
+        """Change who sits in a seat of a game (a person's seat given to a computer player
+        for good, or a computer player's taken by an invited person)."""
+        t = self.tables
+        self.check_file()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(sa.update(t.seats).where(
+                    t.seats.c.game_id == game_id, t.seats.c.seat == seat.seat).values(
+                    kind=seat.kind, name=seat.name, player_id=seat.player_id,
+                    level=seat.level))
+        except sa.exc.SQLAlchemyError as error:
+            raise failed("could not change a seat", error) from error
 
     def _change(self, game_id: str, version: int, write: Any,
                 extra: dict[str, Any]) -> int:

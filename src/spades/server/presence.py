@@ -1,0 +1,277 @@
+"""Seats held through trouble at a table for friends (docs/protocol.md, "At the table once
+started"): who is here, away (a grace period after their last socket closed) or gone (the
+computer player plays their turns), the turn timer, and what was played for whom.
+
+The deadlines are kept in the store (``friend_seats.away_until``, ``friend_tables
+.timer_until``) and picked up again when the server starts (``resume``). ``clock`` and
+``sleep`` can be replaced by tests (a fake clock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+
+from spades.session import Change, Snapshot
+from spades.store import STARTED, FriendTable
+
+from .rooms import Rooms
+from .table import ServedTable
+from .tables import Hall
+from .wire import Json, Speaker, mark_played_for, narrated_json
+
+log = logging.getLogger("spades.server")
+Key = tuple[str, int]
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class StandIns:
+    """A listener of a friends' game's session: marks what the computer player made for an
+    absent person, keeps it for their return, and starts each person's turn timer."""
+
+    def __init__(self, presence: Presence, served: ServedTable):
+        self.presence = presence
+        self.served = served
+
+    def changed(self, change: Change) -> None:
+        if change.stand_in and change.action is not None:
+            self.presence.played_for(self.served, change)
+        if change.action is not None:
+            self.presence.turn_began(self.served)
+
+    def thinking(self, seat: int, snapshot: Snapshot) -> None:
+        return None
+
+
+class Presence:
+    def __init__(self, hall: Hall, rooms: Rooms, grace: float = 30.0,
+                 clock: Callable[[], dt.datetime] = utc_now,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
+        self.hall = hall
+        self.rooms = rooms
+        self.lobby = hall.lobby
+        self.grace = grace
+        self.clock = clock
+        self.sleep = sleep
+        self.counts: dict[Key, int] = {}
+        self.missed: dict[Key, list[Json]] = {}
+        self._tasks: dict[Key, asyncio.Task[None]] = {}
+        self._timers: dict[str, asyncio.Task[None]] = {}
+        self._options: dict[str, dict[str, object]] = {}
+        self._writes: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ serving a game
+
+    async def prepare(self, served: ServedTable) -> None:
+        """A game is served: if it is a table for friends, its stand-ins, hints and timer."""
+        table = await self.hall.load(served.id)
+        if table is None:
+            return
+        self._options[served.id] = table.options
+        session = served.session
+        session.stand_in_level = str(table.options["level"])
+        served.hub.hints = bool(table.options["hints"])
+        for person in table.seats:
+            if person.state == "gone" and person.player_id is not None:
+                session.absent.add(person.seat)
+        session.listen(StandIns(self, served))
+
+    def is_friends(self, game_id: str) -> bool:
+        return game_id in self._options
+
+    # ------------------------------------------------------------------ sockets
+
+    async def opened(self, served: ServedTable, seat: int) -> None:
+        """A seat's game socket joined its table."""
+        if not self.is_friends(served.id):
+            return
+        key = (served.id, seat)
+        self.counts[key] = self.counts.get(key, 0) + 1
+        if self.counts[key] == 1:
+            await self._back(served, seat)
+        else:
+            self._send_table_to(served)
+
+    async def closed(self, served: ServedTable, seat: int) -> None:
+        """A seat's game socket left its table."""
+        key = (served.id, seat)
+        if key not in self.counts:
+            return
+        self.counts[key] -= 1
+        if self.counts[key] <= 0:
+            del self.counts[key]
+            await self._away(served.id, seat)
+
+    def _send_table_to(self, served: ServedTable) -> None:
+        task = asyncio.get_running_loop().create_task(self.rooms.presence_changed(served.id))
+        self._keep(task)
+
+    async def _set(self, table_id: str, seat: int, state: str,
+                   until: dt.datetime | None, only_from: tuple[str, ...]) -> FriendTable | None:
+        """Set a person's presence (if it is one of ``only_from``); the table, or None."""
+        async with self.hall.lock(table_id):
+            table = await self.hall.load(table_id)
+            person = None if table is None else table.at(seat)
+            if (table is None or table.status != STARTED or person is None
+                    or person.player_id is None or person.state not in only_from):
+                return None
+            changed = dataclasses.replace(person, state=state, away_until=until)
+            seats = tuple(changed if s.seat == seat else s for s in table.seats)
+            table = dataclasses.replace(table, seats=seats)
+            await self.hall.save(table)
+            return table
+
+    async def _away(self, table_id: str, seat: int) -> None:
+        until = self.clock() + dt.timedelta(seconds=self.grace)
+        table = await self._set(table_id, seat, "away", until, ("here", "seated"))
+        if table is None:
+            return
+        self.rooms.tell(table)
+        self._schedule(table_id, seat, self.grace)
+
+    def _schedule(self, table_id: str, seat: int, delay: float) -> None:
+        key = (table_id, seat)
+        old = self._tasks.pop(key, None)
+        if old is not None:
+            old.cancel()
+        self._tasks[key] = asyncio.get_running_loop().create_task(
+            self._gone_after(table_id, seat, delay))
+
+    async def _gone_after(self, table_id: str, seat: int, delay: float) -> None:
+        await self.sleep(max(0.0, delay))
+        self._tasks.pop((table_id, seat), None)
+        await self.gone(table_id, seat)
+
+    async def gone(self, table_id: str, seat: int) -> None:
+        """The grace period is over: the computer player plays the person's turns."""
+        table = await self._set(table_id, seat, "gone", None, ("away",))
+        if table is None:
+            return
+        served = self.lobby.tables.get(table_id)
+        if served is not None:
+            served.session.stand_in(seat, True)
+        self.rooms.tell(table)
+
+    async def _back(self, served: ServedTable, seat: int) -> None:
+        task = self._tasks.pop((served.id, seat), None)
+        if task is not None:
+            task.cancel()
+        served.session.stand_in(seat, False)
+        table = await self._set(served.id, seat, "here", None, ("away", "gone", "seated"))
+        missed = self.missed.pop((served.id, seat), [])
+        if missed:
+            name = served.names[seat]
+            text = "While you were away: " + " ".join(e["text"] for e in missed)
+            for conn in list(served.hub.connections):
+                if conn.seat == seat:
+                    conn.send({"type": "while-away", "name": name, "events": missed,
+                               "text": text})
+        if table is not None:
+            self.rooms.tell(table)
+        else:
+            self._send_table_to(served)
+        self.turn_began(served)
+
+    # ------------------------------------------------------------------ stand-ins
+
+    def played_for(self, served: ServedTable, change: Change) -> None:
+        """The computer player acted for the absent person at ``change.seat``: keep the
+        mark (in the store) and what the person will be told when back."""
+        seat = change.seat
+        rules = change.before.rules
+        speaker = Speaker(served.names, seat, rules.sides)
+        events = narrated_json(change.events(seat), change.after.step, speaker, rules.players)
+        self.missed.setdefault((served.id, seat), []).extend(
+            mark_played_for(events, seat, served.names[seat]))
+        store = self.hall.store
+        self._keep(asyncio.get_running_loop().create_task(asyncio.to_thread(
+            store.friends.mark_stand_in, served.id, change.after.step, seat)))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    # ------------------------------------------------------------------ the turn timer
+
+    def turn_began(self, served: ServedTable) -> None:
+        """After every change: a person to decide gets the table's timer, if it has one."""
+        options = self._options.get(served.id, {})
+        timer = options.get("timer")
+        old = self._timers.pop(served.id, None)
+        if old is not None:
+            old.cancel()
+        session = served.session
+        seat = session.state.turn
+        if not isinstance(timer, int) or seat is None or session.state.over or (
+                session.is_computer(seat)):
+            if old is not None:
+                self.rooms.send_all(served.id, {"type": "turn-timer", "seat": None})
+            return
+        self._start_timer(served, seat, float(timer), session.version)
+
+    def _start_timer(self, served: ServedTable, seat: int, left: float, version: int) -> None:
+        timer = self._options.get(served.id, {}).get("timer")
+        self.rooms.send_all(served.id, {"type": "turn-timer", "seat": seat,
+                                        "left": round(left), "of": timer})
+        until = self.clock() + dt.timedelta(seconds=left)
+        self._timers[served.id] = asyncio.get_running_loop().create_task(
+            self._time_out(served, seat, left, version, until))
+
+    async def _time_out(self, served: ServedTable, seat: int, left: float, version: int,
+                        until: dt.datetime) -> None:
+        await self._keep_deadline(served.id, seat, until)
+        await self.sleep(max(0.0, left))
+        self._timers.pop(served.id, None)
+        served.session.play_once(seat, version)
+
+    async def _keep_deadline(self, table_id: str, seat: int | None,
+                             until: dt.datetime | None) -> None:
+        async with self.hall.lock(table_id):
+            table = await self.hall.load(table_id)
+            if table is not None:
+                await self.hall.save(dataclasses.replace(table, timer_seat=seat,
+                                                         timer_until=until))
+
+    # ------------------------------------------------------------------ a restart
+
+    async def resume(self) -> None:
+        """After a start: grace periods and turn timers run on from their stored
+        deadlines; the people gone get their stand-ins back."""
+        try:
+            tables = await asyncio.to_thread(self.hall.store.friends.live)
+        except Exception:
+            log.exception("could not read the tables for friends")
+            return
+        for table in tables:
+            if table.status == STARTED:
+                await self._resume(table)
+
+    async def _resume(self, table: FriendTable) -> None:
+        pending = [p for p in table.seats if p.state in ("away", "gone", "here")]
+        if not pending and table.timer_until is None:
+            return
+        served = await self.lobby.watched(table.id)
+        if served is None:
+            return
+        moment = self.clock()
+        for person in table.seats:
+            if person.state == "here":  # nobody's socket is open after a restart
+                await self._away(table.id, person.seat)
+            elif person.state == "away" and person.away_until is not None:
+                left = (person.away_until - moment).total_seconds()
+                self._schedule(table.id, person.seat, left)
+        seat, until = table.timer_seat, table.timer_until
+        if seat is not None and until is not None and served.session.state.turn == seat:
+            left = (until - moment).total_seconds()
+            self._start_timer(served, seat, left, served.session.version)
+        served.kick()
+
+    def close(self) -> None:
+        for task in [*self._tasks.values(), *self._timers.values()]:
+            task.cancel()
