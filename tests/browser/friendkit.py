@@ -35,6 +35,7 @@ class Person:
         self.touch = touch
         self.context, self.page = new_page(browser, viewport, touch, player=player)
         self.table = Table(self.page, server.url)
+        self.table.touch = touch  # type: ignore[attr-defined]
         self.tabs = [self.table]
 
     def tab(self) -> Table:
@@ -129,7 +130,11 @@ def play_hand(tables: list[Table], limit: float = 180) -> None:
                 continue
             kind = table.decision()
             if kind and kind != "over":
-                table.act()
+                try:
+                    table.act(touch=getattr(table, "touch", False))
+                except Exception:
+                    raise AssertionError(f"page {i} could not {kind}: {table.errors()[-3:]}, "
+                                         f"last frames {[f['type'] for f in table.frames[-5:]]}")
                 moved = True
         if not moved:
             tables[0].page.wait_for_timeout(40)

@@ -168,7 +168,7 @@ def play_hand_until(tables: list[Any], done: Any, rounds: int = 4000) -> None:
         for table in tables:
             kind = table.decision()
             if kind and kind != "over" and not table.dialog_open("dlg-over"):
-                table.act()
+                table.act(touch=getattr(table, "touch", False))
                 moved = True
                 break
         if not moved:
