@@ -200,10 +200,10 @@ def test_removed_wrong_and_revoked_codes_meet_the_same_answer(
     ann.page.wait_for_function(
         "old => !document.getElementById('invite-link').value.endsWith(old)", arg=code)
     stranger = people("Cyd")
-    assert answer(stranger, f"/api/invites/{code}") == never
     stranger.page.goto(link)
     stranger.page.wait_for_function(
         "() => /no table for this link/.test(document.getElementById('friends-body').textContent)")
+    assert answer(stranger, f"/api/invites/{code}") == never
     assert serious_violations(stranger.page) == [], "no such table"
     assert json.loads(never[1]) == {"error": "no such game for this player"}
 
