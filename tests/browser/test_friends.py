@@ -124,7 +124,10 @@ def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
     at_table(bob2)
     tables = [ann.table, bob.table, cat.table, dan.table]
     play_until_mid_hand([*tables, bob2])
-    assert bob2.synced()["version"] == bob.synced()["version"]
+    # both of Bob's tabs show the table as it is now
+    version = bob.table.synced()["version"]
+    bob2.page.wait_for_function(
+        "v => Number(document.getElementById('screen-table').dataset.version) >= v", arg=version)
     # Dan's window closes mid-hand: the others see the countdown
     dan.close()
     ann.page.wait_for_function(
@@ -145,6 +148,8 @@ def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
     assert back.state["game"]["you"] == 3
     play_hand([*tables[:3], back, bob2])
     assert any(f["type"] == "while-away" for f in back.frames)
+    # he decided again himself at his seat (his page was asked, and his action is his)
+    assert any(f["type"] == "state" and f["legal"] and f["game"]["you"] == 3 for f in back.frames)
     game = load(friends_server, game_id)
     for person, seat in ((ann, 0), (bob, 1), (cat, 2)):
         assert check_seat(person.table.frames, game, seat) > 10
@@ -238,6 +243,9 @@ def test_phrases_are_shown_by_the_seat_announced_and_can_be_muted(
     assert ann.page.locator("#felt .said").count() == 0
     assert "Thanks" not in ann.page.inner_text("#live")
     # Leave table asks first; the seat goes to a computer player for good
+    tables_seen = [(f["table"]["status"], f["table"]["you"]) for f in bob.table.frames
+                   if f["type"] == "table"]
+    assert bob.page.locator("#btn-leave").count(), (tables_seen, bob.page.locator(".menu").inner_text())
     bob.page.click("#btn-leave")
     assert serious_violations(bob.page) == [], "the Leave table window"
     bob.page.click("#leave-confirm")
