@@ -67,7 +67,7 @@ class Person:
 
 
 def make_table(host: Person, level: str = "easy", watching: bool = False,
-               take_seats: bool = False, **house: Any) -> str:
+               take_seats: bool = False, timer: int = 0, **house: Any) -> str:
     """The host makes a table for friends from the new-game window; its invite link."""
     page = host.page
     host.table.open()
@@ -78,6 +78,7 @@ def make_table(host: Person, level: str = "easy", watching: bool = False,
     page.fill("#new-name", host.name)
     page.set_checked("#new-watching", watching)
     page.set_checked("#new-take-seats", take_seats)
+    page.check(f"input[name=turn_timer][value='{timer}']")
     for name, value in house.items():
         if name == "target_score":
             page.check(f"input[name=target_score][value='{value}']")
@@ -96,6 +97,24 @@ def join(person: Person, link: str, seat: int) -> None:
     page.fill("#friends-name", person.name)
     page.click(f"[data-key='sit-{seat}']")
     page.wait_for_selector("#friends-leave")  # in the waiting room
+
+
+def join_by_keyboard(person: Person, link: str, seat: int) -> None:
+    """As ``join``, with the keyboard only: the name typed, Tab to the seat's button, Enter."""
+    page = person.page
+    page.goto(link)
+    page.wait_for_selector(f"[data-key='sit-{seat}']")
+    page.focus("#friends-name")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(person.name)
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.dataset.key") == f"sit-{seat}":
+            break
+    else:
+        raise AssertionError(f"Tab never reaches the button of seat {seat}")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#friends-leave")
 
 
 def seated_names(person: Person) -> list[str]:
@@ -132,9 +151,10 @@ def play_hand(tables: list[Table], limit: float = 180) -> None:
             if kind and kind != "over":
                 try:
                     table.act(touch=getattr(table, "touch", False))
-                except Exception:
+                except Exception as e:
                     raise AssertionError(f"page {i} could not {kind}: {table.errors()[-3:]}, "
-                                         f"last frames {[f['type'] for f in table.frames[-5:]]}")
+                                         f"last frames {[f['type'] for f in table.frames[-5:]]}"
+                                         ) from e
                 moved = True
         if not moved:
             tables[0].page.wait_for_timeout(40)

@@ -21,6 +21,7 @@ from friendkit import (
     check_seat,
     check_spectator,
     join,
+    join_by_keyboard,
     load,
     make_table,
     play_hand,
@@ -69,7 +70,7 @@ def test_two_friends_and_two_computers_play_a_hand(people: Any,
     ann.page.check("input[name=who][value=friends]")
     assert ann.page.locator("#new-friends").is_visible()
     assert serious_violations(ann.page) == [], "new-game window, friends chosen"
-    link = make_table(ann, level="easy", target_score=250)
+    link = make_table(ann, level="easy", target_score=250, timer=60)
     code = ann.page.inner_text("#invite-code").replace(" ", "")
     assert re.fullmatch(r"[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{9}", code), code
     assert link.endswith(f"/t/{code}")
@@ -92,6 +93,15 @@ def test_two_friends_and_two_computers_play_a_hand(people: Any,
     at_table(bob.table)
     assert ann.table.state["game"]["you"] == 0 and bob.table.state["game"]["you"] == 2
     assert bob.table.state["game"]["players"][0] == "Ann"
+    # the turn timer counts down for whoever decides first, on both pages
+    first = ann.page.wait_for_function(
+        "() => [...document.querySelectorAll('#presence')].map(e => e.textContent)"
+        ".find(t => /(Your turn|Bob): \\d+ s left/.test(t))").json_value()
+    other = bob if first.startswith("Your turn") else ann
+    mover = "Ann" if other is bob else "Bob"
+    other.page.wait_for_function(
+        "name => new RegExp(name + ': \\\\d+ s left to play')"
+        ".test(document.getElementById('presence').textContent)", arg=mover)
     play_hand([ann.table, bob.table])
     game = load(friends_server, ann.table.state["game"]["id"])
     assert check_seat(ann.table.frames, game, 0) > 10
@@ -106,7 +116,7 @@ def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
     watch = ann.page.get_attribute("#watch-link", "href")
     assert watch and "/w/" in watch
     for person, seat in ((bob, 1), (cat, 2), (dan, 3)):
-        join(person, link, seat)
+        (join_by_keyboard if person is cat else join)(person, link, seat)
         wait_seated(ann, person.name)
     # a spectator waits for the start too
     eve = people("Eve")
@@ -150,6 +160,10 @@ def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
     assert any(f["type"] == "while-away" for f in back.frames)
     # he decided again himself at his seat (his page was asked, and his action is his)
     assert any(f["type"] == "state" and f["legal"] and f["game"]["you"] == 3 for f in back.frames)
+    # the spectator sees the hand end, with its review offered as to a player
+    eve.page.wait_for_function("() => document.getElementById('dlg-over').open")
+    assert eve.page.locator("#over-actions button", has_text="Review").count() == 1
+    assert serious_violations(eve.page) == [], "the spectator's end of the hand"
     game = load(friends_server, game_id)
     for person, seat in ((ann, 0), (bob, 1), (cat, 2)):
         assert check_seat(person.table.frames, game, seat) > 10
@@ -245,7 +259,8 @@ def test_phrases_are_shown_by_the_seat_announced_and_can_be_muted(
     # Leave table asks first; the seat goes to a computer player for good
     tables_seen = [(f["table"]["status"], f["table"]["you"]) for f in bob.table.frames
                    if f["type"] == "table"]
-    assert bob.page.locator("#btn-leave").count(), (tables_seen, bob.page.locator(".menu").inner_text())
+    menu = bob.page.locator(".menu").inner_text()
+    assert bob.page.locator("#btn-leave").count(), (tables_seen, menu)
     bob.page.click("#btn-leave")
     assert serious_violations(bob.page) == [], "the Leave table window"
     bob.page.click("#leave-confirm")
