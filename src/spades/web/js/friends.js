@@ -1,9 +1,9 @@
 // "Play with friends" in the new-game window: who plays (computer players only, or friends
 // invited by a link), and a friends table's options: the host's name, hints allowed, others
 // may watch, a turn timer. The preset, house rules and level are the form's as for any game
-// (newgame.js).
-
-import { lastName } from "./tables.js";
+// (newgame.js). The rest of a table with friends loads when first needed (lobby.js,
+// main.js), and so does its style sheet (``loadStyles``): a game against the computer
+// players opens without them.
 
 const $ = (id) => document.getElementById(id);
 const KEY = "spades.friends";
@@ -15,6 +15,16 @@ function last() {
   } catch {
     return {};
   }
+}
+
+/** The style sheet of tables with friends (css/friends.css), added to the page once. */
+export function loadStyles() {
+  if (document.getElementById("friends-css")) return;
+  const link = document.createElement("link");
+  link.id = "friends-css";
+  link.rel = "stylesheet";
+  link.href = "/css/friends.css";
+  document.head.append(link);
 }
 
 export class FriendsChoice {
@@ -31,7 +41,6 @@ export class FriendsChoice {
     if (typeof kept.take_seats === "boolean") $("new-take-seats").checked = kept.take_seats;
     const timer = form.querySelector(`input[name=turn_timer][value="${Number(kept.turn_timer) || 0}"]`);
     if (timer) timer.checked = true;
-    $("new-name").value = lastName();
     this.show();
   }
 
@@ -68,6 +77,11 @@ export class FriendsChoice {
 
   show() {
     const friends = this.chosen();
+    if (friends) {
+      loadStyles();
+      const name = $("new-name");
+      if (!name.value) import("./tables.js").then((m) => { if (!name.value) name.value = m.lastName(); });
+    }
     $("new-friends").hidden = !friends;
     $("new-start").textContent = friends ? "Make the table" : "Deal";
     $("new-level").closest("fieldset").querySelector("legend").textContent =

@@ -13,6 +13,7 @@ import { api } from "./net.js";
 import * as screens from "./screens.js";
 import { announce, toast } from "./announce.js";
 import { openDialog } from "./windows.js";
+import { loadStyles } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,6 +35,7 @@ export class FriendTable {
   constructor({ openGame, leftTable }) {
     this.openGame = openGame;
     this.leftTable = leftTable;
+    loadStyles();
     this.waiting = new WaitingRoom($("friends-body"));
     this.waiting.onLeaving = () => leavingTable();
     this.waiting.onLeft = () => this.finishLeaving();

@@ -7,8 +7,6 @@ import { api, currentGame, currentSession, setCurrentGame } from "./net.js";
 import { gameLeft, leftGameTaken, presetsLoaded, state } from "./state.js";
 import { NewGameForm } from "./newgame.js";
 import { FriendsChoice } from "./friends.js";
-import { JoinPage } from "./invite.js";
-import { keepCodes, keepName, linkedCode, tables } from "./tables.js";
 import * as screens from "./screens.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,13 +27,7 @@ export class Lobby {
       const made = await api.create(body);
       openGame(made.id);
     });
-    this.join = new JoinPage($("friends-body"), {
-      onSeated: (id) => {
-        history.replaceState(null, "", "/");
-        openGame(id); // its socket brings the waiting room (or the game)
-      },
-      onGone: () => this.tableGone(),
-    });
+    this.join = null; // the invite link's page (invite.js), loaded when a link is opened
   }
 
   /** A table for friends from the new-game window: the asker is its host, and the page
@@ -46,6 +38,7 @@ export class Lobby {
       $("new-name").focus();
       throw new Error("Write your name for the table first (1 to 24 characters).");
     }
+    const { keepCodes, keepName, tables } = await import("./tables.js");
     keepName(options.name);
     const made = await tables.create({ ...body, ...options });
     keepCodes(made.id, made);
@@ -53,12 +46,23 @@ export class Lobby {
   }
 
   /** The page an invite link opened (``/t/CODE``): the table's seats to choose from. */
-  openInvite(code) {
+  async openInvite(code) {
     if (state.socket) state.socket.close();
     screens.showScreen("friends", false);
     $("friends-status").textContent = "";
-    this.join.open(code);
     $("friends-title").focus();
+    if (!this.join) {
+      const [{ JoinPage }, { loadStyles }] = await Promise.all([import("./invite.js"), import("./friends.js")]);
+      loadStyles();
+      this.join ||= new JoinPage($("friends-body"), {
+        onSeated: (id) => {
+          history.replaceState(null, "", "/");
+          this.openGame(id); // its socket brings the waiting room (or the game)
+        },
+        onGone: () => this.tableGone(),
+      });
+    }
+    this.join.open(code);
   }
 
   /** The link names no table this person may see: a wrong code, one renewed or expired, or a
@@ -136,7 +140,8 @@ export class Lobby {
   /** At start: the game this browser had open, else one in play, else a new game. */
   async start() {
     resetLink();
-    const link = linkedCode();
+    // an invite or watch link (/t/CODE, /w/CODE): tables.js reads it
+    const link = /^\/[tw]\//.test(location.pathname) ? (await import("./tables.js")).linkedCode() : null;
     if (link && link.kind === "t") {
       this.openInvite(link.code);
       return;

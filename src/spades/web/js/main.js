@@ -13,7 +13,6 @@
 // phrases.js; watching a table is openWatch below.
 
 import { api, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
-import { tables } from "./tables.js";
 import { cardCode, cardFace, cardIndex } from "./cards.js";
 import {
   chosenPass, gotState, names, passNeeded, reviewLoaded, socketGone, socketOpened, state, tableOpened,
@@ -31,7 +30,6 @@ import { announce, toast } from "./announce.js";
 import { bindSettings, settings } from "./settings.js";
 import { checkVersion, mustReload, startApp } from "./app.js";
 import { ShuffleWatch } from "./shuffle.js";
-import { FriendTable } from "./friendtable.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -85,7 +83,7 @@ const shuffles = new ShuffleWatch({
 
 function render(fresh = false) {
   page.render(fresh);
-  friends.decorate();
+  if (friends) friends.decorate();
 }
 
 function focusDecision() {
@@ -103,7 +101,7 @@ function send(action) {
 function onState(msg) {
   const news = gotState(msg);
   for (const e of msg.events || []) announce(e.text);
-  friends.stateCame(msg);
+  if (friends) friends.stateCame(msg);
   for (const won of news.tricks) trick.finished(won.plays, won.winner);
   if (!state.watchCode) shuffles.observe(msg); // a spectator gives no entropy, holds no hand
   if (news.first) {
@@ -112,7 +110,7 @@ function onState(msg) {
   }
   render(news.fresh);
   if (news.gameOver) showOver(news.handLine, true);
-  if (news.gameOver) friends.overShown(true);
+  if (news.gameOver && friends) friends.overShown(true);
   else if (news.handLine) showOver(news.handLine, false);
 }
 
@@ -184,10 +182,10 @@ function openGame(id, watchCode = null) {
   if (watchCode) watching(watchCode);
   trick.reset();
   shuffles.reset();
-  friends.opened();
+  if (friends) friends.opened();
   if (!watchCode) setCurrentGame(id);
   $("live").replaceChildren();
-  const ticket = watchCode ? () => tables.watchTicket(watchCode) : null;
+  const ticket = watchCode ? () => import("./tables.js").then((m) => m.tables.watchTicket(watchCode)) : null;
   socketOpened(new TableSocket(id, {
     onState,
     onThinking: (m) => { thinkingAt(m.seat); render(); },
@@ -210,10 +208,10 @@ function openGame(id, watchCode = null) {
       socketGone();
       signedOut(reason);
     },
-    onOther: (m) => friends.message(m),
+    onOther: friendMessage,
     onGone: () => {
       socketGone();
-      if (friends.gone()) return;
+      if (friends && friends.gone()) return;
       if (!watchCode) setCurrentGame(null);
       else history.replaceState(null, "", "/");
       toast(state.watchCode || state.table ? "There is no such table for you." : "That game is not on this server any more.");
@@ -237,7 +235,21 @@ function leftTable() {
   lobby.openGames();
 }
 
-const friends = new FriendTable({ openGame: (id) => openGame(id), leftTable });
+// A table with friends: its module loads with the first message only such a table sends
+// (a game against the computer players opens without it); its messages keep their order.
+let friends = null;
+let friendsReady = Promise.resolve();
+
+function friendMessage(msg) {
+  friendsReady = friendsReady.then(async () => {
+    if (!friends) {
+      const { FriendTable } = await import("./friendtable.js");
+      friends ||= new FriendTable({ openGame: (id) => openGame(id), leftTable });
+      render();
+    }
+    friends.message(msg);
+  }).catch((e) => toast(String(e.message || e)));
+}
 
 /** The table's sign-in ended (here, on another device, or the account was deleted): the
  * socket stays closed; say so once in the live region, and offer the Account window. */
