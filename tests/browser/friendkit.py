@@ -160,6 +160,29 @@ def play_hand(tables: list[Table], limit: float = 180) -> None:
             tables[0].page.wait_for_timeout(40)
 
 
+def play_game(tables: list[Table], limit: float = 400) -> None:
+    """As ``play_hand``, hand after hand (each page closes its end-of-hand window with Next
+    hand) until every page shows the game over."""
+    done: set[int] = set()
+    deadline = time.monotonic() + limit
+    while len(done) < len(tables):
+        assert time.monotonic() < deadline, "the game does not end"
+        moved = False
+        for i, table in enumerate(tables):
+            if i in done:
+                continue
+            if table.dialog_open("dlg-over"):
+                if table.page.locator("#over-title").inner_text() == "Game over":
+                    done.add(i)
+                    continue
+            elif not table.decision():
+                continue
+            table.act(touch=getattr(table, "touch", False))
+            moved = True
+        if not moved:
+            tables[0].page.wait_for_timeout(40)
+
+
 def load(server: ServerProcess, game_id: str) -> StoredGame:
     store = Store(server.db_url)
     try:

@@ -24,6 +24,7 @@ from friendkit import (
     join_by_keyboard,
     load,
     make_table,
+    play_game,
     play_hand,
     wait_seated,
 )
@@ -304,3 +305,29 @@ def test_the_host_moves_a_person_one_leaves_and_the_host_powers_pass(
     at_table(bob.table)
     assert bob.table.state["game"]["you"] == 2
     assert bob.table.state["game"]["players"][0] != "Ann"  # a computer player has her seat
+
+
+def test_after_the_game_play_again_is_one_click_for_each_person(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    link = make_table(ann, target_score=250, mercy=True)
+    join(bob, link, 2)
+    wait_seated(ann, "Bob")
+    ann.page.click("#friends-start")
+    at_table(ann.table)
+    at_table(bob.table)
+    old = ann.table.state["game"]["id"]
+    play_game([ann.table, bob.table])
+    assert serious_violations(bob.page) == [], "the end of the game at a table with friends"
+    ann.page.click("#play-again")
+    ann.page.wait_for_selector("#friends-start")  # the next table: Ann hosts it
+    bob.page.wait_for_selector("#play-again:text('join them')")
+    bob.page.click("#play-again")
+    bob.page.wait_for_selector("#friends-leave")
+    wait_seated(ann, "Bob")
+    assert bob.page.locator("#friend-seats li.you").get_attribute("data-seat") == "2"
+    ann.page.click("#friends-start")
+    at_table(ann.table)
+    at_table(bob.table)
+    assert ann.table.state["game"]["id"] != old
+    assert bob.table.state["game"]["you"] == 2
