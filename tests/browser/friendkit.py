@@ -151,6 +151,7 @@ def play_hand(tables: list[Table], limit: float = 180) -> None:
             if kind and kind != "over":
                 try:
                     table.act(touch=getattr(table, "touch", False))
+                    table.acts = getattr(table, "acts", 0) + 1  # type: ignore[attr-defined]
                 except Exception as e:
                     raise AssertionError(f"page {i} could not {kind}: {table.errors()[-3:]}, "
                                          f"last frames {[f['type'] for f in table.frames[-5:]]}"

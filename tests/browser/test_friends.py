@@ -157,7 +157,7 @@ def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
     back.page.goto(link)
     at_table(back)
     assert back.state["game"]["you"] == 3
-    play_hand([*tables[:3], back, bob2])
+    play_hand([bob2, *tables[:3], back])  # Bob's second tab decides for him now
     assert any(f["type"] == "while-away" for f in back.frames)
     # he decided again himself at his seat (his page was asked, and his action is his)
     assert any(f["type"] == "state" and f["legal"] and f["game"]["you"] == 3 for f in back.frames)
@@ -169,6 +169,7 @@ def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
     for person, seat in ((ann, 0), (bob, 1), (cat, 2)):
         assert check_seat(person.table.frames, game, seat) > 10
     assert check_seat(bob2.frames, game, 1) > 5
+    assert getattr(bob2, "acts", 0) > 0, "Bob's second tab made none of his decisions"
     assert check_seat(back.frames, game, 3) > 5
     assert check_spectator(eve.table.frames, game) > 10
     for person in (ann, bob, cat, dan, eve):
