@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from friends_kit import seat_by_invitation
 from server_testkit import OTHER, PLAYER, Driver, client, new_game_id, open_table, ticket
 
 from spades.server import sockets
@@ -113,11 +114,8 @@ def test_another_persons_ticket_request_is_not_found(tmp_path: Path) -> None:
 
 
 def test_each_seated_person_gets_their_own_seat(tmp_path: Path) -> None:
-    body = {"preset": "house", "seats": [{"player": PLAYER}, {"level": "random"},
-                                         {"player": OTHER}, {"level": "random"}]}
-    with client(tmp_path) as http:
-        made = http.post("/api/games", json=body, headers={"X-Spades-Player": PLAYER})
-        game_id = made.json()["id"]
+    with client(tmp_path) as http:  # the other person comes in by invitation
+        game_id = seat_by_invitation(http, {0: PLAYER, 2: OTHER})
         with open_table(http, game_id, OTHER) as ws:
             assert first_state(ws)["game"]["you"] == 2
         with open_table(http, game_id, PLAYER) as ws:

@@ -1,6 +1,7 @@
-"""Seats by number (issue 9): several people at one table, a person at any seat, and the
-seating API of POST /api/games; every frame checked with the no-leak projection for the
-socket's own seat."""
+"""Seats by number (issue 9): several people at one table (seated by invitation: a new
+game seats only its maker's ids, issue 39 item 7), a person at any seat, and the seating API
+of POST /api/games; every frame checked with the no-leak projection for the socket's own
+seat."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from friends_kit import NAMES, seat_by_invitation
 from server_testkit import HEADERS, OTHER, PLAYER, Driver, check_frames, client, open_table, stored
 
 from spades.store import Store
@@ -23,12 +25,10 @@ def create(http: Any, body: dict[str, Any], player: str = PLAYER) -> Any:
 
 
 def test_four_people_play_a_whole_hand_each_seeing_only_their_own(tmp_path: Path) -> None:
-    body = {"preset": "partnership", "seats": [{"player": p} for p in PEOPLE]}
-    with client(tmp_path) as http:
-        answer = create(http, body)
-        assert answer.status_code == 201, answer.text
-        game_id = answer.json()["id"]
-        assert answer.json()["game"]["players"] == [f"Player {s + 1}" for s in range(4)]
+    with client(tmp_path) as http:  # seated by invitation (issue 39 item 7)
+        game_id = seat_by_invitation(http, dict(enumerate(PEOPLE)), "partnership")
+        summary = http.get(f"/api/games/{game_id}", headers=HEADERS).json()
+        assert summary["players"] == list(NAMES[:4])
         sockets = [open_table(http, game_id, p) for p in PEOPLE]
         drivers = [Driver(ws.__enter__(), random.Random(seat))
                    for seat, ws in enumerate(sockets)]
@@ -45,10 +45,17 @@ def test_four_people_play_a_whole_hand_each_seeing_only_their_own(tmp_path: Path
         assert check_frames(driver.frames, game, seat) == played + 1
 
 
+def next_state(driver: Driver) -> dict[str, Any]:
+    """The next state a socket gets (a table for friends also says who is here)."""
+    while (message := driver.recv())["type"] != "state":
+        assert message["type"] == "table", message
+    return message
+
+
 def play_one_hand(drivers: list[Driver]) -> int:
     """Each socket gets one state on connect and one after every action; whoever is asked
     to act does. Returns how many actions were played."""
-    states = [d.recv() for d in drivers]
+    states = [next_state(d) for d in drivers]
     played = 0
     while states[0]["view"]["hand_number"] == 1:
         assert len({s["version"] for s in states}) == 1, "the sockets disagree"
@@ -56,7 +63,7 @@ def play_one_hand(drivers: list[Driver]) -> int:
         assert turn == [states[0]["view"]["turn"]], turn
         driver = drivers[turn[0]]
         driver.act(driver.choose(states[turn[0]]))
-        states = [d.recv() for d in drivers]
+        states = [next_state(d) for d in drivers]
         assert all(s["type"] == "state" and s["events"] for s in states), states
         played += 1
         assert played < 200
@@ -90,11 +97,9 @@ def test_a_person_at_seat_2_of_a_three_player_game(tmp_path: Path) -> None:
 
 def test_a_second_person_finds_the_game_in_their_list(tmp_path: Path) -> None:
     body = {"preset": "two-player", "seats": [{"level": "random"}, {"player": PLAYER}]}
-    other = {"preset": "house", "seats": [{"player": PLAYER}, {"player": OTHER},
-                                          {"level": "random"}, {"level": "random"}]}
     with client(tmp_path) as http:
         first = create(http, body).json()["id"]
-        second = create(http, other).json()["id"]
+        second = seat_by_invitation(http, {0: PLAYER, 1: OTHER})
         mine = [g["id"] for g in http.get("/api/games", headers=HEADERS).json()["games"]]
         theirs = [g["id"] for g in http.get(
             "/api/games", headers={"X-Spades-Player": OTHER}).json()["games"]]
@@ -108,7 +113,9 @@ def test_a_second_person_finds_the_game_in_their_list(tmp_path: Path) -> None:
     ([{"player": PLAYER}, {"player": PLAYER}, {"level": "easy"}, {"level": "easy"}],
      "only one seat"),
     ([{"player": OTHER}, {"level": "easy"}, {"level": "easy"}, {"level": "easy"}],
-     "you must sit"),
+     "seats only you"),
+    ([{"player": PLAYER}, {"player": OTHER}, {"level": "easy"}, {"level": "easy"}],
+     "seats only you"),
     ([{"player": PLAYER}, {"player": "bad id"}, {"level": "easy"}, {"level": "easy"}],
      "seat 1: a player id"),
     ([{"player": PLAYER}, {"level": "genius"}, {"level": "easy"}, {"level": "easy"}],

@@ -87,18 +87,19 @@ class Presence:
 
     # ------------------------------------------------------------------ sockets
 
-    async def opened(self, served: ServedTable, seat: int) -> None:
-        """A seat's game socket joined its table."""
+    def opened(self, served: ServedTable, seat: int) -> None:
+        """A seat's game socket joined its table. What follows runs in a task of its own
+        (a socket's task may be cancelled as it closes)."""
         if not self.is_friends(served.id):
             return
         key = (served.id, seat)
         self.counts[key] = self.counts.get(key, 0) + 1
         if self.counts[key] == 1:
-            await self._back(served, seat)
+            self._keep(asyncio.get_running_loop().create_task(self._back(served, seat)))
         else:
             self._send_table_to(served)
 
-    async def closed(self, served: ServedTable, seat: int) -> None:
+    def closed(self, served: ServedTable, seat: int) -> None:
         """A seat's game socket left its table."""
         key = (served.id, seat)
         if key not in self.counts:
@@ -106,7 +107,7 @@ class Presence:
         self.counts[key] -= 1
         if self.counts[key] <= 0:
             del self.counts[key]
-            await self._away(served.id, seat)
+            self._keep(asyncio.get_running_loop().create_task(self._away(served.id, seat)))
 
     def _send_table_to(self, served: ServedTable) -> None:
         task = asyncio.get_running_loop().create_task(self.rooms.presence_changed(served.id))

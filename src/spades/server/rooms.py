@@ -214,8 +214,9 @@ async def room(ws: WebSocket, table: FriendTable, seat: int | None, watcher: Wat
             await room_message(rooms, table.id, joined, text)
     finally:
         members.discard(joined)
+        # in a task of its own: this socket's task may be cancelled as it closes
+        _keep(asyncio.get_running_loop().create_task(rooms.presence_changed(table.id)))
         await _leave(joined, watcher)
-        await rooms.presence_changed(table.id)
 
 
 async def room_message(rooms: Rooms, table_id: str, member: Member, text: str | None) -> None:

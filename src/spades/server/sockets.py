@@ -178,7 +178,8 @@ async def game_socket(ws: WebSocket) -> None:
         return
     # watched from now on: a sign-out from here on ends it, even before it joins its table
     watchers = watchers_of(ws)
-    watcher = watchers.add(Watcher(ticket.game, ticket.player, ticket.login, ticket.account))
+    watcher = watchers.add(Watcher(ticket.game, ticket.player, ticket.login, ticket.account,
+                                   watching=ticket.watching))
     try:
         await serve(ws, ticket, watcher)
     finally:
@@ -217,7 +218,7 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
     presence: Presence = ws.app.state.presence
     try:
         table.join(conn)
-        await presence.opened(table, seat)
+        presence.opened(table, seat)
         while not conn.closed:
             await limits.take(*buckets)  # a flood is read at a person's pace at most
             message = await ws.receive()
@@ -232,7 +233,7 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
             expiring.cancel()
         watcher.on_end = None
         table.leave(conn)
-        await presence.closed(table, seat)
+        presence.closed(table, seat)
         conn.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(pump, timeout=5)
