@@ -93,6 +93,11 @@ def test_two_friends_and_two_computers_play_a_hand(people: Any,
     at_table(ann.table)
     at_table(bob.table)
     assert ann.table.state["game"]["you"] == 0 and bob.table.state["game"]["you"] == 2
+    # Bob's phone shows the table at its width, the Say and Leave buttons in reach
+    assert bob.page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [360, 360]
+    for box in bob.page.eval_on_selector_all(
+            "#btn-say, #btn-leave", "es => es.map(e => e.getBoundingClientRect().toJSON())"):
+        assert box["right"] <= 360 and box["width"] >= 24 and box["height"] >= 24, box
     assert bob.table.state["game"]["players"][0] == "Ann"
     # the turn timer counts down for whoever decides first, on both pages
     first = ann.page.wait_for_function(
@@ -100,9 +105,15 @@ def test_two_friends_and_two_computers_play_a_hand(people: Any,
         ".find(t => /(Your turn|Bob): \\d+ s left/.test(t))").json_value()
     other = bob if first.startswith("Your turn") else ann
     mover = "Ann" if other is bob else "Bob"
-    other.page.wait_for_function(
-        "name => new RegExp(name + ': \\\\d+ s left to play')"
-        ".test(document.getElementById('presence').textContent)", arg=mover)
+    try:
+        other.page.wait_for_function(
+            "name => new RegExp(name + ': \\\\d+ s left to play')"
+            ".test(document.getElementById('presence').textContent)", arg=mover)
+    except Exception:
+        seen = [(f["type"], f.get("seat"), f.get("view", {}).get("turn"))
+                for f in other.table.frames]
+        print("FIRST", first, "OTHER", other.name, other.page.inner_text("#presence"), seen)
+        raise
     play_hand([ann.table, bob.table])
     game = load(friends_server, ann.table.state["game"]["id"])
     assert check_seat(ann.table.frames, game, 0) > 10
