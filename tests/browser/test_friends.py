@@ -109,11 +109,11 @@ def test_two_friends_and_two_computers_play_a_hand(people: Any,
         other.page.wait_for_function(
             "name => new RegExp(name + ': \\\\d+ s left to play')"
             ".test(document.getElementById('presence').textContent)", arg=mover)
-    except Exception:
+    except Exception as e:
         seen = [(f["type"], f.get("seat"), f.get("view", {}).get("turn"))
                 for f in other.table.frames]
-        print("FIRST", first, "OTHER", other.name, other.page.inner_text("#presence"), seen)
-        raise
+        raise AssertionError(f"first {first!r}; {other.name}'s page: "
+                             f"{other.page.inner_text('#presence')!r}, frames {seen}") from e
     play_hand([ann.table, bob.table])
     game = load(friends_server, ann.table.state["game"]["id"])
     assert check_seat(ann.table.frames, game, 0) > 10
@@ -311,7 +311,8 @@ def test_the_host_moves_a_person_one_leaves_and_the_host_powers_pass(
     ann.page.click("#friends-leave")
     bob.page.wait_for_selector("#friends-start")
     bob.page.wait_for_function(
-        "() => document.getElementById('live').textContent.includes('You are the host now.')")
+        "() => document.getElementById('friends-status').textContent"
+        ".includes('You are the host now.')")
     assert serious_violations(bob.page) == [], "the waiting room of the new host"
     bob.page.click("#friends-start")
     at_table(bob.table)

@@ -173,7 +173,7 @@ export class FriendTable {
     try {
       await tables.leave(t.id);
     } catch (e) {
-      state.leaving = false;
+      leavingTable(false);
       toast(e.message);
       return;
     }

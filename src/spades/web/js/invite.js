@@ -5,8 +5,7 @@
 // answer, whatever the reason: there is no such table.
 
 import { keepCodes, keepName, lastName, tables } from "./tables.js";
-import { button, el, partnersText, rulesLine, seatLabel, seatList } from "./waiting.js";
-import { announce } from "./announce.js";
+import { button, el, partnersText, rulesLine, say, seatLabel, seatList } from "./waiting.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -45,8 +44,7 @@ export class JoinPage {
   }
 
   say(text) {
-    $("friends-status").textContent = text;
-    announce(text);
+    say(text);
   }
 
   draw(t) {

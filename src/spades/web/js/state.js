@@ -55,9 +55,10 @@ export function watching(code) {
   state.watchCode = code;
 }
 
-/** The person asked to leave the table for good: the socket's close is no surprise. */
-export function leavingTable() {
-  state.leaving = true;
+/** The person asked to leave the table for good (``on``; false: the server refused): the
+ * socket's close is then no surprise. */
+export function leavingTable(on = true) {
+  state.leaving = on;
 }
 
 /** The table's socket was opened. */

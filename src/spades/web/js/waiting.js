@@ -5,7 +5,7 @@
 // (tables.js); what is drawn is always the server's latest table.
 
 import { codesOf, groupedCode, keepCodes, linkOf, tables } from "./tables.js";
-import { announce, toast } from "./announce.js";
+import { toast } from "./announce.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +19,14 @@ export function el(tag, attrs = {}, ...children) {
   }
   node.append(...children);
   return node;
+}
+
+/** Said on the page's status lines (a polite live region: screen readers hear each once);
+ * the last three stay. */
+export function say(text) {
+  const status = $("friends-status");
+  status.append(el("span", { class: "said-line", text }));
+  while (status.childElementCount > 3) status.firstElementChild.remove();
 }
 
 export function button(text, onClick, attrs = {}) {
@@ -122,8 +130,7 @@ export class WaitingRoom {
   }
 
   say(text) {
-    $("friends-status").textContent = text;
-    announce(text);
+    say(text);
   }
 
   /** An intent (``call`` answers {table, ...}); the answer is drawn, ``said`` is said. */
