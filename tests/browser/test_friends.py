@@ -298,9 +298,7 @@ def test_the_host_moves_a_person_one_leaves_and_the_host_powers_pass(
     ann.page.wait_for_function(
         "() => document.querySelector('#friend-seats li[data-seat=\"2\"] .who')"
         ".textContent.startsWith('Bob')")
-    # (Bob's open page is not told of the move yet: REQUESTS-from-web.md; a reload is)
-    bob.page.reload()
-    bob.page.wait_for_selector("#friend-seats li.you[data-seat='2']")
+    bob.page.wait_for_selector("#friend-seats li.you[data-seat='2']")  # told on his socket
     # Cat leaves before the start: her seat is empty again for everyone
     cat.page.click("#friends-leave")
     cat.page.wait_for_selector("#screen-games:not([hidden])")

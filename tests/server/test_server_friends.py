@@ -138,8 +138,14 @@ def test_the_host_moves_removes_and_the_powers_pass_clockwise(tmp_path: Path) ->
             assert removed.json()["table"]["seats"][3]["kind"] == "empty"
             error = until(ws, "error")
             assert error["code"] == "not-found"
-        moved = http.post(f"{url}/move", json={"from": 1, "to": 3}, headers=as_player(ANN))
-        assert [s["name"] for s in moved.json()["table"]["seats"]] == ["Ann", None, "Cat", "Bob"]
+        with waiting_room(http, table_id, BOB) as bob:
+            until(bob, "table")
+            moved = http.post(f"{url}/move", json={"from": 1, "to": 3},
+                              headers=as_player(ANN))
+            names = [s["name"] for s in moved.json()["table"]["seats"]]
+            assert names == ["Ann", None, "Cat", "Bob"]
+            told = until(bob, "table", where=lambda m: m["table"]["you"] != 1)["table"]
+            assert told["you"] == 3 and told["seats"][3]["presence"] == "here"
         mine = http.post(f"{url}/seat", json={"seat": 1}, headers=as_player(CAT))
         assert mine.json()["table"]["you"] == 1
         left = http.post(f"{url}/leave", headers=as_player(ANN))
@@ -243,3 +249,22 @@ def test_play_again_keeps_the_seats_one_click_each(tmp_path: Path) -> None:
         second = http.post(f"/api/tables/{game_id}/again", headers=as_player(ANN)).json()
         assert second["table"]["id"] == table["id"] and second["table"]["you"] == 0
         assert [s["name"] for s in second["table"]["seats"]] == ["Ann", None, "Cat", None]
+
+
+def test_a_host_who_loses_connection_before_the_start_passes_the_powers(
+        tmp_path: Path) -> None:
+    with client(tmp_path, grace=0.2) as http:
+        made = make_table(http, ANN)
+        table_id = made["id"]
+        assert join(http, made["code"], BOB, 3, "Bob").status_code == 200
+        assert join(http, made["code"], CAT, 2, "Cat").status_code == 200
+        with waiting_room(http, table_id, CAT) as cat, waiting_room(http, table_id, BOB):
+            until(cat, "table", where=lambda m: m["table"]["seats"][3]["presence"] == "here")
+            with waiting_room(http, table_id, ANN):
+                until(cat, "table", where=lambda m: m["table"]["seats"][0]["presence"]
+                      == "here")
+            # seat 1 is empty and Cat (seat 2) is the next person clockwise who is here
+            passed = until(cat, "table", where=lambda m: m["table"]["host"] != 0)
+            assert passed["table"]["host"] == 2
+        started = http.post(f"/api/tables/{table_id}/start", headers=as_player(CAT))
+        assert started.status_code == 200

@@ -5,6 +5,8 @@ an account deleted from a shared game."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import random
 import time
 from pathlib import Path
@@ -212,3 +214,39 @@ def test_deleting_an_account_keeps_the_shared_game_for_the_others(tmp_path: Path
     game = stored(tmp_path, made["id"])
     assert game.game.seats[2].kind == "computer" and game.game.seats[2].player_id is None
     assert bob and alone
+
+
+def test_a_grace_period_runs_on_after_a_restart(tmp_path: Path) -> None:
+    with client(tmp_path, grace=60) as http:
+        made = make_table(http, ANN, preset="partnership")
+        table_id = made["id"]
+        join(http, made["code"], BOB, 1, "Bob")
+        http.post(f"/api/tables/{table_id}/start", headers=as_player(ANN))
+        with open_table(http, table_id, ANN) as ann:
+            with open_table(http, table_id, BOB) as bob:
+                until(bob, "state")
+            until(ann, "table", where=lambda m: m["table"]["seats"][1]["presence"] == "away")
+    store = Store(db_url(tmp_path))
+    try:  # the server was down while the grace period ran out
+        table = store.friends.get(table_id)
+        assert table is not None and table.seats[1].away_until is not None
+        past = table.seats[1].away_until - dt.timedelta(seconds=61)
+        bob_seat = dataclasses.replace(table.seats[1], away_until=past)
+        store.friends.save(dataclasses.replace(table, seats=(table.seats[0], bob_seat)))
+    finally:
+        store.close()
+    with client(tmp_path, grace=60) as http, open_table(http, table_id, ANN) as ann:
+        gone = until(ann, "table", where=lambda m: m["table"]["seats"][1]["stand_in"])
+        assert gone["table"]["seats"][1]["presence"] == "gone"
+        driver = Driver(ann, random.Random(6))
+        driver.send({"type": "sync"})
+        for _ in range(300):
+            message = driver.recv()
+            if message["type"] != "state":
+                continue
+            if any(e.get("played_for") == "Bob" for e in message["events"]):
+                break
+            if message["legal"]:
+                driver.act(driver.choose(message))
+        else:
+            raise AssertionError("nothing was played for Bob")

@@ -78,7 +78,7 @@ def friends_parts(state: Any, settings: Settings) -> None:
     """Tables for friends: the tables (``Hall``), their sockets (``Rooms``), who is away
     and who stands in (``Presence``)."""
     state.hall = Hall(state.store, state.lobby, WrongCodes(settings.invite_limit))
-    state.rooms = Rooms(state.hall, state.lobby)
+    state.rooms = Rooms(state.hall, state.lobby, settings.grace)
     state.presence = Presence(state.hall, state.rooms, settings.grace)
     state.lobby.prepare = state.presence.prepare
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 
 from spades.engine import PlayerView, player_view
@@ -23,6 +24,8 @@ from .wire import Json, Speaker, mark_played_for, narrated_json
 
 log = logging.getLogger("spades.server")
 
+#: Changes kept for sockets that come back (a hand of four players and its bids).
+KEEP_CHANGES = 64
 Suggest = Callable[[PlayerView, str], Awaitable[Json | None]]
 Job = Callable[[], Awaitable[None]]
 
@@ -40,10 +43,14 @@ class Hub:
         self._suggestions: dict[tuple[int, int], Json | None] = {}
         #: whether the bid suggestion is given (a table for friends may turn it off)
         self.hints = True
+        #: the last changes, for a socket that comes back and says the last step it saw
+        self.log: deque[Change] = deque(maxlen=KEEP_CHANGES)
 
     # ------------------------------------------------------------------ the session's news
 
     def changed(self, change: Change) -> None:
+        if change.action is not None:
+            self.log.append(change)
         self._post(lambda: self._tell_change(change))
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:
@@ -51,9 +58,10 @@ class Hub:
 
     # ------------------------------------------------------------------ sockets
 
-    def join(self, conn: Connection) -> None:
-        """A new socket: it gets the table as told so far, then every change after."""
-        self._post(lambda: self._welcome(conn))
+    def join(self, conn: Connection, since: int | None = None) -> None:
+        """A new socket: it gets the table as told so far (with the events its seat missed
+        after step ``since``, if it says), then every change after."""
+        self._post(lambda: self._welcome(conn, since))
 
     def leave(self, conn: Connection) -> None:
         self.connections.discard(conn)
@@ -61,6 +69,14 @@ class Hub:
     def reply(self, conn: Connection, error: Json) -> None:
         """A refused intent: the error and the table as it is, together."""
         self._post(lambda: self._refuse(conn, error))
+
+    def send_after(self, conn: Connection, message: Json) -> None:
+        """Send ``message`` to ``conn`` after what is queued (a new socket's state first)."""
+
+        async def send() -> None:
+            conn.send(message)
+
+        self._post(send)
 
     def note(self, conn: Connection, error: Json) -> None:
         """A refused contribution of entropy: the error alone (the table did not move)."""
@@ -138,9 +154,34 @@ class Hub:
         for conn in list(self.connections):
             conn.send(message)
 
-    async def _welcome(self, conn: Connection) -> None:
+    async def _welcome(self, conn: Connection, since: int | None = None) -> None:
         self.connections.add(conn)
-        conn.send(await self.message(conn.seat))
+        missed = None if since is None else self._missed(conn.seat, since)
+        message = await self.message(conn.seat, missed or [])
+        if since is not None and missed is None:
+            message["missed"] = True  # further back than kept: the view holds it all
+        conn.send(message)
+
+    def _missed(self, seat: int, since: int) -> list[Json] | None:
+        """The events ``seat`` missed after step ``since`` up to the state told last, in
+        order and each once; None when they go further back than the changes kept."""
+        told = [c for c in self.log if c.after.version <= self.told.version]
+        if since >= self.told.step:
+            return []
+        if not told or told[0].after.step - 1 > since:
+            return None
+        events: list[Json] = []
+        players = self.session.state.rules.players
+        for change in told:
+            if change.after.step <= since:
+                continue
+            told_events = narrated_json(change.events(seat), change.after.step,
+                                        self.speaker(seat), players)
+            if change.stand_in:
+                told_events = mark_played_for(told_events, change.seat,
+                                              self.session.names[change.seat])
+            events += told_events
+        return events
 
     async def _note(self, conn: Connection, error: Json) -> None:
         conn.send({**error, "version": self.told.version})

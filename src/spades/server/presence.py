@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from spades.session import Change, Snapshot
 from spades.store import STARTED, FriendTable
 
+from .connections import Connection
 from .rooms import Rooms
 from .table import ServedTable
 from .tables import Hall
@@ -65,6 +66,8 @@ class Presence:
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._options: dict[str, dict[str, object]] = {}
         self._writes: set[asyncio.Task[None]] = set()
+        #: the turn timer running at each table: the seat, its deadline, its length
+        self._running: dict[str, tuple[int, dt.datetime, object, int]] = {}
 
     # ------------------------------------------------------------------ serving a game
 
@@ -87,11 +90,17 @@ class Presence:
 
     # ------------------------------------------------------------------ sockets
 
-    def opened(self, served: ServedTable, seat: int) -> None:
-        """A seat's game socket joined its table. What follows runs in a task of its own
-        (a socket's task may be cancelled as it closes)."""
+    def opened(self, served: ServedTable, seat: int, conn: Connection | None = None) -> None:
+        """A seat's game socket joined its table: it hears the turn timer running. What
+        follows runs in a task of its own (a socket's task may be cancelled as it closes)."""
         if not self.is_friends(served.id):
             return
+        running = self._running.get(served.id)
+        if conn is not None and running is not None:
+            timer_seat, until, of, _ = running
+            left = max(0, round((until - self.clock()).total_seconds()))
+            served.hub.send_after(conn, {"type": "turn-timer", "seat": timer_seat,
+                                         "left": left, "of": of})
         key = (served.id, seat)
         self.counts[key] = self.counts.get(key, 0) + 1
         if self.counts[key] == 1:
@@ -204,10 +213,15 @@ class Presence:
         """After every change: a person to decide gets the table's timer, if it has one."""
         options = self._options.get(served.id, {})
         timer = options.get("timer")
+        session = served.session
+        running = self._running.get(served.id)
+        if running is not None and running[3] == session.version and (
+                running[0] == session.state.turn):
+            return  # the same decision's timer runs on (a socket came back meanwhile)
         old = self._timers.pop(served.id, None)
         if old is not None:
             old.cancel()
-        session = served.session
+        self._running.pop(served.id, None)
         seat = session.state.turn
         if not isinstance(timer, int) or seat is None or session.state.over or (
                 session.is_computer(seat)):
@@ -221,6 +235,7 @@ class Presence:
         self.rooms.send_all(served.id, {"type": "turn-timer", "seat": seat,
                                         "left": round(left), "of": timer})
         until = self.clock() + dt.timedelta(seconds=left)
+        self._running[served.id] = (seat, until, timer, version)
         self._timers[served.id] = asyncio.get_running_loop().create_task(
             self._time_out(served, seat, left, version, until))
 
@@ -229,6 +244,7 @@ class Presence:
         await self._keep_deadline(served.id, seat, until)
         await self.sleep(max(0.0, left))
         self._timers.pop(served.id, None)
+        self._running.pop(served.id, None)
         served.session.play_once(seat, version)
 
     async def _keep_deadline(self, table_id: str, seat: int | None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 from collections.abc import Iterator
@@ -24,8 +25,8 @@ from .connections import Connection
 from .lobby import Lobby
 from .phrases import PHRASES, TOO_FAST, Bucket
 from .table import ServedTable
-from .table_json import table_object
-from .tables import Hall
+from .table_json import host_seat, table_object
+from .tables import Hall, next_clockwise, players_of
 from .tickets import Ticket
 from .watchers import Watcher
 from .wire import Json
@@ -45,6 +46,7 @@ class Member:
     seat: int | None
     ws: WebSocket
     pump: asyncio.Task[None]
+    player: str | None = None  # a seat's player id (a move changes its seat)
 
     def finish(self, last: Json, close: int, reason: str) -> asyncio.Task[None]:
         """Send ``last`` as the final message (what waits is dropped), then close."""
@@ -59,9 +61,11 @@ class Member:
 
 
 class Rooms:
-    def __init__(self, hall: Hall, lobby: Lobby):
+    def __init__(self, hall: Hall, lobby: Lobby, grace: float = 30.0):
         self.hall = hall
         self.lobby = lobby
+        #: how long a host may be gone from the waiting room before the powers pass
+        self.grace = grace
         self.members: dict[str, set[Member]] = {}
         self._buckets: dict[tuple[str, int], Bucket] = {}
         self._closing: set[asyncio.Task[None]] = set()
@@ -81,13 +85,36 @@ class Rooms:
                 yield conn, None
 
     def tell(self, table: FriendTable, row: GameRow | None = None) -> None:
-        """Send every socket of the table the table as it is now (each for its seat)."""
+        """Send every socket of the table the table as it is now (each for its seat: a
+        person moved is told their new one)."""
+        for m in self.members.get(table.id, ()):
+            person = None if m.player is None else table.person({m.player})
+            if person is not None:
+                m.seat = m.conn.seat = person.seat
         served = self.lobby.tables.get(table.id)
         if row is None and served is not None:
             row = served.row
         here = self.here(table.id)
         for conn, seat in self._game_sockets(table.id):
             conn.send({"type": "table", "table": table_object(table, seat, row, here=here)})
+
+    async def host_gone(self, table_id: str, seat: int) -> None:
+        """The host's last socket of the waiting room closed: after the grace period, if
+        they are still away, the host's powers pass to the next person clockwise who is
+        here."""
+        await asyncio.sleep(self.grace)
+        if seat in self.here(table_id):
+            return
+        async with self.hall.lock(table_id):
+            table = await self.hall.load(table_id)
+            if table is None or table.status != WAITING or host_seat(table) != seat:
+                return
+            host = next_clockwise(table.seats, seat, players_of(table), self.here(table_id))
+            if host is None:
+                return
+            table = dataclasses.replace(table, host=host)
+            await self.hall.save(table)
+        self.tell(table)
 
     async def presence_changed(self, table_id: str) -> None:
         """A socket of the table opened or closed: everyone sees who is here."""
@@ -138,7 +165,8 @@ async def not_found(ws: WebSocket) -> None:
         await ws.close(code=4404)
 
 
-def member(ws: WebSocket, seat: int | None, watcher: Watcher) -> Member:
+def member(ws: WebSocket, seat: int | None, watcher: Watcher,
+           player: str | None = None) -> Member:
     """A room's or a spectator's socket: its connection sends in order; a watcher that
     ends (a sign-out, a person removed, watching closed) sends its reason last, then
     closes."""
@@ -147,7 +175,7 @@ def member(ws: WebSocket, seat: int | None, watcher: Watcher) -> Member:
         await ws.close(code=POLICY_CLOSE)
 
     conn = Connection(-1 if seat is None else seat, ws.send_text, None, hang_up)
-    joined = Member(conn, seat, ws, asyncio.create_task(conn.pump(dumps)))
+    joined = Member(conn, seat, ws, asyncio.create_task(conn.pump(dumps)), player)
     watcher.on_end = lambda why: _keep(joined.finish(
         {"type": "error", "code": why.code, "message": why.reason, "version": None},
         why.close, why.reason))
@@ -205,17 +233,22 @@ async def serve_room(ws: WebSocket, ticket: Ticket, watcher: Watcher, rooms: Roo
 async def room(ws: WebSocket, table: FriendTable, seat: int | None, watcher: Watcher,
                rooms: Rooms) -> None:
     """A waiting room's socket: the table now and at every change, phrases, the start."""
-    joined = member(ws, seat, watcher)
+    joined = member(ws, seat, watcher, None if seat is None else watcher.player)
     members = rooms.members.setdefault(table.id, set())
     members.add(joined)
     try:
+        if seat is not None:
+            await rooms.hall.touch(table.id)
         await rooms.presence_changed(table.id)
         while (text := await _receive(ws, joined)) is not None:
             await room_message(rooms, table.id, joined, text)
     finally:
         members.discard(joined)
-        # in a task of its own: this socket's task may be cancelled as it closes
-        _keep(asyncio.get_running_loop().create_task(rooms.presence_changed(table.id)))
+        # in tasks of their own: this socket's task may be cancelled as it closes
+        loop = asyncio.get_running_loop()
+        _keep(loop.create_task(rooms.presence_changed(table.id)))
+        if joined.seat is not None and joined.seat not in rooms.here(table.id):
+            _keep(loop.create_task(rooms.host_gone(table.id, joined.seat)))
         await _leave(joined, watcher)
 
 

@@ -98,6 +98,9 @@ async def read_hello(ws: WebSocket) -> Ticket | None:
         await refuse(ws, "ticket", 'the first message is {"type": "hello", "ticket": ...} '
                      "with a ticket from POST /api/games/{id}/ticket", TICKET_CLOSE)
         return None
+    since = data.get("since")  # the last step the page saw, if it comes back
+    if isinstance(since, int) and not isinstance(since, bool) and since >= 0:
+        ws.scope["spades.since"] = since
     ticket = tickets_of(ws).redeem(data.get("ticket"), ws.path_params["game_id"])
     if ticket is None:
         await refuse(ws, "ticket", "that ticket does not open this game (a ticket works "
@@ -217,8 +220,8 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
     buckets = limits.socket(), limits.player(player)
     presence: Presence = ws.app.state.presence
     try:
-        table.join(conn)
-        presence.opened(table, seat)
+        table.join(conn, ws.scope.get("spades.since"))
+        presence.opened(table, seat, conn)
         while not conn.closed:
             await limits.take(*buckets)  # a flood is read at a person's pace at most
             message = await ws.receive()

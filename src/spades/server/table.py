@@ -84,8 +84,8 @@ class ServedTable:
 
     # ------------------------------------------------------------------ the sockets
 
-    def join(self, conn: Connection) -> None:
-        self.hub.join(conn)
+    def join(self, conn: Connection, since: int | None = None) -> None:
+        self.hub.join(conn, since)
         self.session.kick()
 
     def leave(self, conn: Connection) -> None:
@@ -109,7 +109,7 @@ class ServedTable:
 
     @property
     def idle(self) -> bool:
-        return self.hub.idle and self.session.idle
+        return self.hub.idle and self.session.idle and not self.audience.connections
 
     async def stop(self) -> None:
         for task in list(self._reviewing):

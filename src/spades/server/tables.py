@@ -118,6 +118,13 @@ class Hall:
     async def save(self, table: FriendTable) -> None:
         await asyncio.to_thread(self.store.friends.save, table)
 
+    async def touch(self, table_id: str) -> None:
+        """Someone opened the waiting table: it lives 24 hours from now."""
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            if table is not None and table.status == WAITING and not expired(table):
+                await self.save(dataclasses.replace(table, touched=now()))
+
     # ------------------------------------------------------------------ the access check
 
     async def reach(self, table_id: str, players: Collection[str]) -> tuple[
@@ -125,7 +132,7 @@ class Hall:
         """The table and the asker's seat, if one of ``players`` sits at it (never a
         person removed, nor one who left for good); None otherwise."""
         table = await self.load(table_id)
-        if table is None or table.status not in (WAITING, STARTED, FINISHED):
+        if table is None or table.status not in (WAITING, STARTED, FINISHED) or expired(table):
             return None
         seat = table.person(players)
         if seat is None or seat.state == "left" or set(players) & set(table.barred):
@@ -142,7 +149,7 @@ class Hall:
         code = read_code(text)
         finder = self.store.friends.by_watch if watch else self.store.friends.by_invite
         table = None if code is None else await asyncio.to_thread(finder, digest(code))
-        if table is not None and (set(players) & set(table.barred) or not (
+        if table is not None and (set(players) & set(table.barred) or expired(table) or not (
                 table.options["watching"] if watch else invites_open(table))):
             table = None
         if table is None:
@@ -159,7 +166,7 @@ class Hall:
         count = rules_for(options["preset"], options["house_rules"])[0].players
         seat = seat_number(data.get("seat", 0), count)
         hosted = await asyncio.to_thread(self.store.friends.hosted, players)
-        if len(hosted) >= MOST_WAITING:
+        if len([t for t in hosted if not expired(t)]) >= MOST_WAITING:
             raise TableError(409, f"you have {MOST_WAITING} tables waiting to start: start "
                              "or leave one first")
         code, watch = new_code(), new_code() if options["watching"] else None
@@ -401,15 +408,6 @@ class Hall:
                 await self.save(nxt_found)
             return nxt_found
 
-    async def expire(self) -> list[str]:
-        """Close the waiting tables nobody opened for 24 hours; their ids."""
-        closed = []
-        for table in await asyncio.to_thread(self.store.friends.live):
-            if table.status == WAITING and table.touched + TABLE_LIFE <= now():
-                async with self.lock(table.id):
-                    await self.save(dataclasses.replace(table, status="closed"))
-                closed.append(table.id)
-        return closed
 
 
 def next_clockwise(seats: Collection[FriendSeat], after: int, players: int,
@@ -422,6 +420,11 @@ def next_clockwise(seats: Collection[FriendSeat], after: int, players: int,
         if seat in by_seat and (among is None or seat in among):
             return by_seat[seat].player_id
     return None
+
+
+def expired(table: FriendTable) -> bool:
+    """A waiting table nobody opened for 24 hours is gone (as if it never was)."""
+    return table.status == WAITING and table.touched + TABLE_LIFE <= now()
 
 
 def _sorted(seats: Collection[FriendSeat]) -> tuple[FriendSeat, ...]:
