@@ -342,3 +342,45 @@ def test_after_the_game_play_again_is_one_click_for_each_person(
     at_table(bob.table)
     assert ann.table.state["game"]["id"] != old
     assert bob.table.state["game"]["you"] == 2
+
+
+def test_deleting_a_friends_account_leaves_the_game_playable_for_the_others(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    link = make_table(ann)
+    # Bob opens the link, makes an account there, then sits down (with its player id)
+    bob.page.goto(link)
+    bob.page.wait_for_selector("[data-key='sit-2']")
+    bob.page.click("#btn-account")
+    dialog = bob.page.locator("#dlg-account")
+    dialog.get_by_role("button", name="Create an account").click()
+    dialog.get_by_label("Email").fill(f"bob-{id(bob):x}@example.org")
+    dialog.get_by_label("Password").fill("a long pass phrase")
+    dialog.get_by_role("button", name="Create account").click()
+    dialog.get_by_role("heading", name="Signed in as").wait_for()
+    bob.page.keyboard.press("Escape")
+    bob.page.fill("#friends-name", "Bob")
+    bob.page.click("[data-key='sit-2']")
+    bob.page.wait_for_selector("#friends-leave")
+    wait_seated(ann, "Bob")
+    ann.page.click("#friends-start")
+    at_table(ann.table)
+    at_table(bob.table)
+    play_until_mid_hand([ann.table, bob.table])
+    deleted = bob.page.evaluate("""async () => {
+        const session = await (await fetch('/api/session')).json();
+        const answer = await fetch('/api/account/delete', {method: 'POST', headers: {
+            'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf},
+            body: JSON.stringify({password: 'a long pass phrase'})});
+        return [answer.status, await answer.json()];
+    }""")
+    assert deleted[0] == 200, deleted
+    # Ann is told, Bob's seat is a computer player's, and the hand plays on to its end
+    ann.page.wait_for_function(
+        "() => /Bob left the table/.test(document.getElementById('live').textContent)")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#felt .seat[data-seat=\"2\"] .name').textContent"
+        ".startsWith('a former player')")
+    play_hand([ann.table])
+    game = load(friends_server, ann.table.state["game"]["id"])
+    assert check_seat(ann.table.frames, game, 0) > 10
