@@ -384,3 +384,25 @@ def test_deleting_a_friends_account_leaves_the_game_playable_for_the_others(
     play_hand([ann.table])
     game = load(friends_server, ann.table.state["game"]["id"])
     assert check_seat(ann.table.frames, game, 0) > 10
+
+
+def test_a_friend_takes_a_computer_players_seat_in_a_game_under_way(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    link = make_table(ann, take_seats=True)
+    ann.page.click("#friends-start")  # Ann alone with three computer players
+    at_table(ann.table)
+    play_until_mid_hand([ann.table])
+    bob.page.goto(link)
+    bob.page.wait_for_selector("[data-key='sit-2']")
+    assert "Take a computer player's seat" in bob.page.inner_text("#friends-body")
+    assert serious_violations(bob.page) == [], "taking a seat in a game under way"
+    bob.page.fill("#friends-name", "Bob")
+    bob.page.click("[data-key='sit-2']")
+    at_table(bob.table)
+    assert bob.table.state["game"]["you"] == 2
+    play_hand([ann.table, bob.table])
+    assert ann.table.state["game"]["players"][2] == "Bob"  # Ann's table names him
+    assert any(f["type"] == "state" and f["legal"] for f in bob.table.frames), "Bob never decided"
+    game = load(friends_server, ann.table.state["game"]["id"])
+    assert check_seat(bob.table.frames, game, 2) > 5

@@ -49,12 +49,13 @@ export class JoinPage {
 
   draw(t) {
     const started = t.status !== "waiting";
-    const free = (s) => (started ? s.kind === "computer" : s.kind === "empty");
+    // started: a computer player's seat (the contract's word; "empty" taken as one too)
+    const free = (s) => (started ? s.kind !== "person" : s.kind === "empty");
     const name = el("input", { id: "friends-name", type: "text", maxlength: "24", autocomplete: "nickname",
       value: lastName(), required: true, "aria-describedby": "friends-name-hint" });
     const list = seatList(t, (s) => (free(s) ? [button(started ? "Take this seat" : "Sit here", () => this.take(s.seat),
       { "data-key": `sit-${s.seat}`, class: "primary",
-        "aria-label": `${started ? "Take" : "Sit at"} ${seatLabel(s.seat).toLowerCase()}${started ? ` from ${s.name}` : ""}` })] : []));
+        "aria-label": `${started ? "Take" : "Sit at"} ${seatLabel(s.seat).toLowerCase()}${started && s.name ? ` from ${s.name}` : ""}` })] : []));
     this.root.replaceChildren(
       el("p", { class: "variant-help", id: "friends-rules", text: rulesLine(t) }),
       el("section", { class: "seats-box", "aria-labelledby": "join-title" },
