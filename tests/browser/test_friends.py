@@ -401,8 +401,10 @@ def test_a_friend_takes_a_computer_players_seat_in_a_game_under_way(
     bob.page.click("[data-key='sit-2']")
     at_table(bob.table)
     assert bob.table.state["game"]["you"] == 2
+    ann.page.wait_for_function(  # Ann's table names him at once
+        "() => document.querySelector('#felt .seat[data-seat=\"2\"] .name').textContent"
+        ".startsWith('Bob')")
     play_hand([ann.table, bob.table])
-    assert ann.table.state["game"]["players"][2] == "Bob"  # Ann's table names him
     assert any(f["type"] == "state" and f["legal"] for f in bob.table.frames), "Bob never decided"
     game = load(friends_server, ann.table.state["game"]["id"])
     assert check_seat(bob.table.frames, game, 2) > 5

@@ -102,9 +102,21 @@ export class FriendTable {
       this.waiting.show(t, Boolean(state.watchCode));
     } else {
       for (const line of presenceNews(before, t, t.you)) announce(line);
+      this.namesChanged(t);
     }
     this.presence.update(this.playing(), state.timer, t.you, true);
     this.buttons();
+  }
+
+  /** A seat changed hands (a friend took it, someone left): the table's names are the
+   * state's, so ask for it again now (``sync``), once for each new set of names. */
+  namesChanged(t) {
+    const shown = state.msg && state.msg.game.players;
+    const names = t.seats.map((s, i) => s.name || (shown && shown[i]));
+    const key = names.join("\u0000");
+    if (!shown || key === this.syncedNames || names.every((n, i) => n === shown[i])) return;
+    this.syncedNames = key;
+    if (state.socket) state.socket.send({ type: "sync" });
   }
 
   /** A state came: the turns played for someone are shown for a moment (the live region
