@@ -109,9 +109,10 @@ function onState(msg) {
     announce(msg.view.over ? "The game is over." : `Hand ${msg.view.hand_number}.`);
   }
   render(news.fresh);
-  if (news.gameOver) showOver(news.handLine, true);
-  if (news.gameOver && friends) friends.overShown(true);
-  else if (news.handLine) showOver(news.handLine, false);
+  if (news.gameOver) {
+    showOver(news.handLine, true);
+    if (friends) friends.overShown(true); // Play again, at a table with friends
+  } else if (news.handLine) showOver(news.handLine, false);
 }
 
 function showOver(line, gameOver) {
