@@ -7,7 +7,7 @@ in the thinking processes' review lane (one process at nice 19), as a server run
 prints the median, p95 and max time of a decision in each case, and how long the review
 took (or that it was still running), the machine and the load; it never fails on speed.
 
-    python bench/review_queue.py [--decisions 40] [--workers 2] [--seed 0]
+    python bench/review_queue.py [--decisions 40] [--workers 2] [--seed 0] [--preset partnership]
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from spades.engine import GameState, apply, find_preset, legal_actions, new_game
 from spades.session import Thinker
 
 
-def finished(seed: int) -> GameState:
-    """A partnership game whose first hand was played at random."""
+def finished(seed: int, preset: str = "partnership") -> GameState:
+    """A game of ``preset`` whose first hand was played at random."""
     rng = random.Random(seed)
-    state = new_game(find_preset("partnership"), seed)
+    state = new_game(find_preset(preset), seed)
     while not state.results:
         state = apply(state, rng.choice(list(legal_actions(state))))
     return state
@@ -51,8 +51,8 @@ def summary(times: list[float]) -> str:
             f"max {1000 * ordered[-1]:.0f} ms over {len(ordered)} decisions")
 
 
-async def run(count: int, workers: int, seed: int) -> None:
-    state = finished(seed)
+async def run(count: int, workers: int, seed: int, preset: str) -> None:
+    state = finished(seed, preset)
     thinker = Thinker(workers=workers, seed=1)
     await thinker.start()
     try:
@@ -61,7 +61,7 @@ async def run(count: int, workers: int, seed: int) -> None:
         print(f"Easy decisions alone:            {summary(alone)}")
         start = time.perf_counter()
         review = asyncio.create_task(thinker.review(state, 1, "reviewed", lambda d, t: None))
-        while not thinker.reviews.busy:
+        while not thinker.reviews.busy and not review.done():
             await asyncio.sleep(0.05)
         beside = await decisions(thinker, count)
         running = not review.done()
@@ -69,7 +69,7 @@ async def run(count: int, workers: int, seed: int) -> None:
               f"{' (the review still running after them)' if running else ''}")
         await review
         print(f"The review of the hand: {time.perf_counter() - start:.1f} s wall "
-              f"(partnership, seed {seed})")
+              f"({preset}, seed {seed})")
     finally:
         thinker.close()
 
@@ -79,10 +79,12 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--preset", default="partnership",
+                        help="the reviewed hand's preset (default partnership: a long review)")
     args = parser.parse_args()
     print(machine())
     print(f"load average before: {os.getloadavg()}")
-    asyncio.run(run(args.decisions, args.workers, args.seed))
+    asyncio.run(run(args.decisions, args.workers, args.seed, args.preset))
     print(f"load average after: {os.getloadavg()}")
 
 

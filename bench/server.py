@@ -17,6 +17,7 @@ Goals (issue 4): p95 at most 100 ms; at most 150 KB of HTML, JS and CSS uncompre
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +114,19 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return action
 
 
+@contextlib.contextmanager
+def open_table(port: int, game_id: str) -> Iterator[Any]:
+    """The game's websocket as the page opens it (docs/protocol.md): a ticket asked for
+    with the player's id, then the socket, whose first message is the hello."""
+    base = f"http://127.0.0.1:{port}"
+    response = httpx.post(f"{base}/api/games/{game_id}/ticket",
+                          headers={"X-Spades-Player": PLAYER})
+    response.raise_for_status()
+    with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "ticket": response.json()["ticket"]}))
+        yield ws
+
+
 def play(port: int, hands: int, rng: random.Random, limit: float) -> tuple[list[float], int]:
     """Card-to-decision latencies over ``hands`` hands (new games as needed)."""
     base = f"http://127.0.0.1:{port}"
@@ -122,7 +137,7 @@ def play(port: int, hands: int, rng: random.Random, limit: float) -> tuple[list[
     while played_hands < hands and time.monotonic() < deadline:
         game = httpx.post(f"{base}/api/games", headers={"X-Spades-Player": PLAYER},
                           json={"preset": "house", "level": "random"}).json()
-        with connect(f"ws://127.0.0.1:{port}{game['websocket']}?player={PLAYER}") as ws:
+        with open_table(port, game["id"]) as ws:
 
             def decision() -> dict[str, Any]:
                 nonlocal frames

@@ -1,23 +1,36 @@
-"""Soak benchmark: 20 normal tables beside hostile clients, on loopback, for N minutes.
+"""Soak benchmark: normal tables beside hostile clients, on loopback, in paired rounds.
 
-Runs `spades serve`'s app (the same uvicorn server, limits and process pool) in a child
-process wrapped in a timing layer, then two runs of ``--minutes`` each, in a fresh SQLite file:
+Runs `spades serve`'s app (the same uvicorn server, limits and thinking processes) in a
+child process wrapped in a timing layer, in a fresh SQLite file, and ``--tables`` people-like
+clients (a card ``--pause`` seconds or so after their turn comes, against instant computer
+players) for the whole run. The run is made of windows of ``--seconds`` each, in paired
+rounds: for each round and each attack of ``--attacks``, a **quiet** window and then the
+same time beside that **attack**, a hostile client process pinned to one core
+(``os.sched_setaffinity``) so its own CPU use does not decide the figure. Quiet and hostile
+windows alternate, so the machine's load (a shared machine is loaded) hits both alike. The
+attacks:
 
-1. **quiet**: 20 tables played by people-like clients (a card 0.2 to 0.6 s after their turn
-   comes) against instant computer players;
-2. **hostile**: the same 20 tables, and beside them hostile clients pinned to one core
-   (``os.sched_setaffinity``) so their own CPU use does not decide the figure: sockets that
-   flood syncs and never read, ping and stale-act floods, JSON nested 5000 deep and numbers of
-   5000 digits, a slowloris with half-open connections, 1 MB request heads, 8 MB streamed
-   bodies and text/plain posts, and websockets for game ids that do not exist.
+- ``neverread``: websockets that send syncs as fast as the socket takes them and never read;
+- ``flood``: pings and stale acts as fast as possible, answers read;
+- ``badjson``: JSON nested 5000 deep and numbers of 5000 digits;
+- ``slowloris``: up to 200 connections whose request head never ends;
+- ``heads``: request heads of 1 MB;
+- ``bodies``: 8 MB bodies (streamed without a length, and declared), and text/plain posts;
+- ``unknown``: websockets for game ids that do not exist;
+- ``all``: every one of them at once.
 
-For each run it prints the normal tables' time from a card to their next turn **measured in
-the server** (from the moment the app reads the card's frame to the moment it hands over the
+For each window it measures the normal tables' time from a card to their next turn **in the
+server** (from the moment the app reads the card's frame to the moment it hands over the
 state that asks that seat to act again: the engine, four saves, three computer decisions in
-the process pool and the event loop's queue), the server's peak RSS (and with its thinking
-processes), and its peak of open file descriptors. Loopback only; it stops by itself.
+the thinking processes and the event loop's queue); it prints each attack's p95 beside the
+p95 of its paired quiet windows, and their ratio (the goal, issue 37: within 1.2), the
+CPU the server used in each window (its own process, and its thinking processes, in cores:
+a figure the machine's load moves less than a latency), the server's peak RSS (and with
+its thinking processes), its peak of open file descriptors and what the hostile clients
+got. Loopback only; it stops by itself.
 
-    python bench/soak.py [--minutes 5] [--tables 20] [--workers N]
+    python bench/soak.py [--seconds 60] [--rounds 3] [--attacks bodies,heads,neverread]
+                         [--tables 20] [--workers N] [--pause 0.4]
 
 The figures depend on the machine and its load: the load average is printed with them.
 """
@@ -47,17 +60,23 @@ from engine import machine  # bench/engine.py
 
 NORMAL = "soak-normal-"
 HOSTILE = "soak-hostile-"
-#: Each attack comes from its own loopback address, so the per-address cap meets it alone.
+#: The people's addresses (127.0.1.x): the timing layer times their sockets only.
+PEOPLE = "127.0.1."
+#: Each attack comes from its own loopback address, so the per-address caps meet it alone.
 ADDRESSES = {"neverread": "127.0.0.2", "flood": "127.0.0.3", "badjson": "127.0.0.4",
              "slowloris": "127.0.0.5", "heads": "127.0.0.6", "bodies": "127.0.0.7",
              "unknown": "127.0.0.8"}
+ATTACKS = (*ADDRESSES, "all")
+#: Seconds at the start of each window left out of its figures (a hostile process starts).
+SETTLE = 1.5
 
 
 # ------------------------------------------------------------------ the server, timed inside
 
 class Timing:
-    """ASGI layer: for the websockets of normal players, the time from reading an ``act``
-    frame to sending the next ``state`` that asks the seat to act; one line per card."""
+    """ASGI layer: for the websockets of the people (from ``PEOPLE`` addresses), the time
+    from reading an ``act`` frame to sending the next ``state`` that asks the seat to act;
+    one line per card: when (``time.monotonic``) and how long."""
 
     def __init__(self, app: Any, out: Any):
         self.app = app
@@ -65,8 +84,8 @@ class Timing:
         self.out = out
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        query = scope.get("query_string", b"").decode()
-        if scope["type"] != "websocket" or f"player={NORMAL}" not in query:
+        client = scope.get("client") or ("", 0)
+        if scope["type"] != "websocket" or not str(client[0]).startswith(PEOPLE):
             await self.app(scope, receive, send)
             return
         pending: list[float | None] = [None]
@@ -82,7 +101,7 @@ class Timing:
             if start is not None and message["type"] == "websocket.send":
                 text = message.get("text") or ""
                 if text.startswith('{"type":"state"') and '"legal":null' not in text:
-                    self.out.write(f"{time.perf_counter() - start:.6f}\n")
+                    self.out.write(f"{time.monotonic():.4f} {time.perf_counter() - start:.6f}\n")
                     self.out.flush()
                     pending[0] = None
             await send(message)
@@ -108,7 +127,36 @@ def serve(port: int, url: str, workers: int | None, timings: Path) -> None:
         asyncio.run(server.serve())
 
 
-# ------------------------------------------------------------------ people at 20 tables
+# ------------------------------------------------------------------ opening a table
+
+async def new_game(http: httpx.AsyncClient, player: str, preset: str = "house") -> str:
+    response = await http.post("/api/games", headers={"X-Spades-Player": player},
+                               json={"preset": preset, "level": "random"})
+    response.raise_for_status()
+    game_id: str = response.json()["id"]
+    return game_id
+
+
+async def open_table(http: httpx.AsyncClient, game_id: str, player: str,
+                     address: str, **options: Any) -> Any:
+    """The game's websocket as the page opens it (docs/protocol.md): a ticket asked for
+    with the player's id, then the socket, whose first message is the hello."""
+    response = await http.post(f"/api/games/{game_id}/ticket",
+                               headers={"X-Spades-Player": player})
+    response.raise_for_status()
+    ticket = response.json()["ticket"]
+    url = str(http.base_url).rstrip("/").replace("http", "ws", 1) + f"/ws/games/{game_id}"
+    ws = await websockets.connect(url, open_timeout=30, local_addr=(address, 0), **options)
+    await ws.send(json.dumps({"type": "hello", "ticket": ticket}))
+    return ws
+
+
+def client(base: str, address: str) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=base, transport=transport, timeout=30)
+
+
+# ------------------------------------------------------------------ people at the tables
 
 def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     legal = state["legal"]
@@ -119,33 +167,36 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return action
 
 
-async def person(base: str, index: int, until: float, counts: dict[str, int]) -> None:
-    """One table: a person who plays a card 0.2 to 0.6 s after their turn comes."""
+async def play_game(ws: Any, rng: random.Random, pause: float, until: float,
+                    counts: dict[str, int]) -> None:
+    while time.monotonic() < until:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        if message["type"] == "error":
+            raise RuntimeError(f"the server said {message}")
+        if message["type"] != "state":
+            continue
+        if message["view"]["over"]:
+            counts["games"] += 1
+            return
+        if message["legal"]:
+            await asyncio.sleep(rng.uniform(0.5 * pause, 1.5 * pause))
+            await ws.send(json.dumps({"type": "act", "version": message["version"],
+                                      "action": choose(message, rng)}))
+            counts["actions"] += 1
+
+
+async def person(base: str, index: int, pause: float, until: float,
+                 counts: dict[str, int]) -> None:
+    """One table: a person who plays a card about ``pause`` s after their turn comes."""
     rng = random.Random(index)
     player = f"{NORMAL}{index:04d}"
-    address = f"127.0.1.{1 + index % 250}"  # a person's own address, as on the internet
-    transport = httpx.AsyncHTTPTransport(local_address=address)
-    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
+    address = f"{PEOPLE}{1 + index % 250}"  # a person's own address, as on the internet
+    async with client(base, address) as http:
         while time.monotonic() < until:
             try:
-                game = (await http.post("/api/games", headers={"X-Spades-Player": player},
-                                        json={"preset": "house", "level": "random"})).json()
-                ws_url = base.replace("http", "ws") + f"{game['websocket']}?player={player}"
-                async with websockets.connect(ws_url, open_timeout=30,
-                                              local_addr=(address, 0)) as ws:
-                    while time.monotonic() < until:
-                        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
-                        if message["type"] != "state":
-                            continue
-                        if message["view"]["over"]:
-                            counts["games"] += 1
-                            break
-                        if message["legal"]:
-                            await asyncio.sleep(rng.uniform(0.2, 0.6))
-                            await ws.send(json.dumps({
-                                "type": "act", "version": message["version"],
-                                "action": choose(message, rng)}))
-                            counts["actions"] += 1
+                game_id = await new_game(http, player)
+                async with await open_table(http, game_id, player, address) as ws:
+                    await play_game(ws, rng, pause, until, counts)
             except Exception as error:  # a normal table must never fail: count it
                 counts["errors"] += 1
                 counts[f"error: {type(error).__name__}: {str(error)[:80]}"] += 1
@@ -154,87 +205,75 @@ async def person(base: str, index: int, until: float, counts: dict[str, int]) ->
 
 # ------------------------------------------------------------------ hostile clients
 
-async def new_game(base: str, address: str, player: str) -> str:
-    transport = httpx.AsyncHTTPTransport(local_address=address)
-    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
-        response = await http.post("/api/games", headers={"X-Spades-Player": player},
-                                   json={"level": "random"})
-        game_id: str = response.json()["id"]
-        return game_id
-
-
-async def ws_connect(base: str, path: str, address: str) -> Any:
-    url = base.replace("http", "ws") + path
-    return await websockets.connect(url, open_timeout=30, max_size=None, max_queue=None,
-                                    local_addr=(address, 0), ping_interval=None)
-
-
 async def never_read(base: str, until: float, counts: dict[str, int], n: int) -> None:
-    """Send syncs as fast as the socket takes them and never read (item 1)."""
+    """Send syncs as fast as the socket takes them and never read."""
     address = ADDRESSES["neverread"]
     player = f"{HOSTILE}neverread{n}"
-    while time.monotonic() < until:
-        with contextlib.suppress(Exception):
-            game_id = await new_game(base, address, player)
-            ws = await ws_connect(base, f"/ws/games/{game_id}?player={player}", address)
-            ws.transport.pause_reading()  # take nothing from the server
+    async with client(base, address) as http:
+        game_id = await new_game(http, player)
+        while time.monotonic() < until:
             with contextlib.suppress(Exception):
-                while time.monotonic() < until:
-                    await asyncio.wait_for(ws.send('{"type":"sync"}'), 5)
-                    counts["neverread frames"] += 1
-            ws.transport.abort()
-        await asyncio.sleep(0.5)
+                ws = await open_table(http, game_id, player, address, max_size=None,
+                                      max_queue=None, ping_interval=None)
+                ws.transport.pause_reading()  # take nothing from the server
+                with contextlib.suppress(Exception):
+                    while time.monotonic() < until:
+                        await asyncio.wait_for(ws.send('{"type":"sync"}'), 5)
+                        counts["neverread frames"] += 1
+                ws.transport.abort()
+            await asyncio.sleep(0.5)
 
 
 async def flood(base: str, until: float, counts: dict[str, int], n: int) -> None:
-    """Pings and stale acts as fast as possible, reading the answers (item 4)."""
+    """Pings and stale acts as fast as possible, reading the answers."""
     address = ADDRESSES["flood"]
     player = f"{HOSTILE}flood{n}"
     frames = ['{"type":"ping"}', '{"type":"act","version":0,"action":{"bid":3}}',
               '{"type":"sync"}']
-    while time.monotonic() < until:
-        with contextlib.suppress(Exception):
-            game_id = await new_game(base, address, player)
-            async with await ws_connect(base, f"/ws/games/{game_id}?player={player}",
-                                        address) as ws:
+    async with client(base, address) as http:
+        game_id = await new_game(http, player)
+        while time.monotonic() < until:
+            with contextlib.suppress(Exception):
+                async with await open_table(http, game_id, player, address,
+                                            ping_interval=None) as ws:
 
-                async def drain() -> None:
-                    while True:
-                        await ws.recv()
-                        counts["flood answers"] += 1
+                    async def drain() -> None:
+                        while True:
+                            await ws.recv()
+                            counts["flood answers"] += 1
 
-                reader = asyncio.create_task(drain())
-                try:
-                    i = 0
-                    while time.monotonic() < until:
-                        await ws.send(frames[i % 3])
-                        i += 1
-                        counts["flood frames"] += 1
-                finally:
-                    reader.cancel()
-        await asyncio.sleep(0.5)
+                    reader = asyncio.create_task(drain())
+                    try:
+                        i = 0
+                        while time.monotonic() < until:
+                            await ws.send(frames[i % 3])
+                            i += 1
+                            counts["flood frames"] += 1
+                    finally:
+                        reader.cancel()
+            await asyncio.sleep(0.5)
 
 
 async def bad_json(base: str, until: float, counts: dict[str, int]) -> None:
-    """JSON nested 5000 deep and numbers of 5000 digits (item 7)."""
+    """JSON nested 5000 deep and numbers of 5000 digits."""
     address = ADDRESSES["badjson"]
     player = f"{HOSTILE}badjson"
     frames = ["[" * 5000 + "]" * 5000,
               '{"type":"act","version":' + "9" * 5000 + ',"action":{"bid":1}}']
-    while time.monotonic() < until:
-        with contextlib.suppress(Exception):
-            game_id = await new_game(base, address, player)
-            async with await ws_connect(base, f"/ws/games/{game_id}?player={player}",
-                                        address) as ws:
-                i = 0
-                while time.monotonic() < until:
-                    await ws.send(frames[i % 2])
-                    i += 1
-                    answer = json.loads(await ws.recv())
-                    while answer["type"] != "error":
+    async with client(base, address) as http:
+        game_id = await new_game(http, player)
+        while time.monotonic() < until:
+            with contextlib.suppress(Exception):
+                async with await open_table(http, game_id, player, address) as ws:
+                    i = 0
+                    while time.monotonic() < until:
+                        await ws.send(frames[i % 2])
+                        i += 1
                         answer = json.loads(await ws.recv())
-                    counts[f"badjson answered {answer['code']}"] += 1
-        await asyncio.sleep(0.5)
+                        while answer["type"] != "error":
+                            answer = json.loads(await ws.recv())
+                        counts[f"badjson answered {answer['code']}"] += 1
+            await asyncio.sleep(0.5)
 
 
 async def slowloris(port: int, until: float, counts: dict[str, int], most: int = 200) -> None:
@@ -286,55 +325,68 @@ async def huge_heads(port: int, until: float, counts: dict[str, int]) -> None:
 
 
 async def bodies(base: str, until: float, counts: dict[str, int]) -> None:
-    """8 MB bodies streamed without a length, and text/plain posts (item 2)."""
-    transport = httpx.AsyncHTTPTransport(local_address=ADDRESSES["bodies"])
+    """8 MB bodies, streamed without a length and with their length declared, and
+    text/plain posts."""
     player = f"{HOSTILE}bodies"
+    headers = {"X-Spades-Player": player, "Content-Type": "application/json"}
 
     async def big() -> Any:
         for _ in range(2048):
             yield b" " * 4096
 
-    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
+    async with client(base, ADDRESSES["bodies"]) as http:
         while time.monotonic() < until:
-            try:
-                response = await http.post(
-                    "/api/games", content=big(),
-                    headers={"X-Spades-Player": player, "Content-Type": "application/json"})
-                counts[f"bodies 8 MB answered {response.status_code}"] += 1
-            except Exception as error:  # the server closed the connection mid-body
-                counts[f"bodies 8 MB cut off ({type(error).__name__})"] += 1
+            for kind, content in (("streamed", big()), ("declared", b" " * 2**23)):
+                try:
+                    response = await http.post("/api/games", content=content, headers=headers)
+                    counts[f"bodies 8 MB {kind} answered {response.status_code}"] += 1
+                except Exception as error:  # the server closed the connection mid-body
+                    counts[f"bodies 8 MB {kind} cut off ({type(error).__name__})"] += 1
             with contextlib.suppress(Exception):
-                response = await http.post(f"/api/games?player={player}", content=b"{}",
-                                           headers={"Content-Type": "text/plain"})
+                response = await http.post("/api/games", content=b"{}", headers={
+                    "X-Spades-Player": player, "Content-Type": "text/plain"})
                 counts[f"bodies text/plain answered {response.status_code}"] += 1
             await asyncio.sleep(0.05)
 
 
 async def unknown_games(base: str, until: float, counts: dict[str, int]) -> None:
-    """Websockets for game ids that do not exist (item 7: nothing may be kept for them)."""
+    """Websockets for game ids that do not exist (nothing may be kept for them)."""
     address = ADDRESSES["unknown"]
-    player = f"{HOSTILE}unknown"
+    url = base.replace("http", "ws", 1)
     i = 0
     while time.monotonic() < until:
         with contextlib.suppress(Exception):
-            async with await ws_connect(base, f"/ws/games/nosuch{i:08d}?player={player}",
-                                        address) as ws:
+            async with websockets.connect(f"{url}/ws/games/nosuch{i:08d}", open_timeout=30,
+                                          local_addr=(address, 0)) as ws:
+                await ws.send(json.dumps({"type": "hello", "ticket": f"made-up-{i}"}))
                 await ws.recv()
                 counts["unknown game ids asked"] += 1
         i += 1
         await asyncio.sleep(0.01)
 
 
-async def hostile(port: int, seconds: float) -> dict[str, int]:
+def attacks_of(kind: str, base: str, port: int, until: float,
+               counts: dict[str, int]) -> list[Any]:
+    """The coroutines of one attack (``all``: every attack at once)."""
+    made = {
+        "neverread": lambda: [never_read(base, until, counts, n) for n in range(4)],
+        "flood": lambda: [flood(base, until, counts, n) for n in range(2)],
+        "badjson": lambda: [bad_json(base, until, counts)],
+        "slowloris": lambda: [slowloris(port, until, counts)],
+        "heads": lambda: [huge_heads(port, until, counts)],
+        "bodies": lambda: [bodies(base, until, counts)],
+        "unknown": lambda: [unknown_games(base, until, counts)],
+    }
+    kinds = list(made) if kind == "all" else [kind]
+    return [coroutine for name in kinds for coroutine in made[name]()]
+
+
+async def hostile(port: int, seconds: float, kind: str) -> dict[str, int]:
     base = f"http://127.0.0.1:{port}"
     until = time.monotonic() + seconds
     counts: dict[str, int] = _Counts()
-    await asyncio.gather(
-        *(never_read(base, until, counts, n) for n in range(4)),
-        *(flood(base, until, counts, n) for n in range(2)),
-        bad_json(base, until, counts), slowloris(port, until, counts),
-        huge_heads(port, until, counts), bodies(base, until, counts),
-        unknown_games(base, until, counts))
+    await asyncio.gather(*attacks_of(kind, base, port, until, counts),
+                         return_exceptions=True)
     return dict(counts)
 
 
@@ -343,11 +395,11 @@ class _Counts(dict[str, int]):
         return 0
 
 
-def hostile_main(port: int, seconds: float, out: Path) -> None:
+def hostile_main(port: int, seconds: float, out: Path, kind: str) -> None:
     """The hostile process, pinned to the last core."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
-    counts = asyncio.run(hostile(port, seconds))
+    counts = asyncio.run(hostile(port, seconds, kind))
     out.write_text(json.dumps(counts))
 
 
@@ -380,6 +432,20 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) ``pid`` has used so far, in seconds."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds used so far by the server's process, and by its thinking processes."""
+    return cpu_seconds(pid), sum(cpu_seconds(c) for c in children(pid))
+
+
 def open_files(pid: int) -> int:
     try:
         return len(os.listdir(f"/proc/{pid}/fd"))
@@ -396,98 +462,191 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def one_run(name: str, minutes: float, tables: int, workers: int | None,
-            with_hostile: bool, folder: Path) -> dict[str, Any]:
+def start_server(folder: Path, workers: int | None) -> tuple[subprocess.Popen[bytes], int,
+                                                              Path]:
+    """The timed server in a child process of its own session; its port and timings file."""
     port = free_port()
-    url = f"sqlite:///{folder / f'{name}.db'}"
-    timings = folder / f"{name}.timings"
+    url = f"sqlite:///{folder / 'soak.db'}"
+    timings = folder / "soak.timings"
     timings.write_text("")
     command = [sys.executable, __file__, "--serve", str(port), url, str(timings),
                str(workers if workers is not None else -1)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               start_new_session=True)
-    seconds = minutes * 60
-    hostile_proc: subprocess.Popen[bytes] | None = None
-    counts_file = folder / f"{name}.hostile.json"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not start: "
-                                 + (server.stderr.read().decode() if server.stderr else ""))
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        start_load = load()
-        if with_hostile:
-            hostile_proc = subprocess.Popen(
-                [sys.executable, __file__, "--hostile", str(port), str(seconds),
-                 str(counts_file)], stdout=subprocess.DEVNULL, start_new_session=True)
-        peak = {"rss": 0, "rss_all": 0, "fds": 0}
+    deadline = time.monotonic() + 60
+    while True:
+        if server.poll() is not None or time.monotonic() > deadline:
+            stop(server)
+            raise SystemExit("the server did not start: "
+                             + (server.stderr.read().decode() if server.stderr else ""))
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
+            return server, port, timings
+        except httpx.HTTPError:
+            time.sleep(0.2)
 
-        async def watch(until: float) -> None:
-            while time.monotonic() < until:
-                workers_rss = sum(rss(c) for c in children(server.pid))
-                main_rss = rss(server.pid)
-                peak["rss"] = max(peak["rss"], main_rss)
-                peak["rss_all"] = max(peak["rss_all"], main_rss + workers_rss)
-                peak["fds"] = max(peak["fds"], open_files(server.pid))
-                await asyncio.sleep(0.5)
 
-        async def run() -> dict[str, int]:
-            until = time.monotonic() + seconds
-            counts: dict[str, int] = _Counts()
-            base = f"http://127.0.0.1:{port}"
-            await asyncio.gather(watch(until),
-                                 *(person(base, i, until, counts) for i in range(tables)))
-            return dict(counts)
-
-        normal = asyncio.run(run())
-        end_load = load()
-    finally:
-        if hostile_proc is not None:
-            try:
-                hostile_proc.wait(30)
-            except subprocess.TimeoutExpired:
-                hostile_proc.kill()
-                hostile_proc.wait()
+def stop(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is None:
         server.send_signal(signal.SIGINT)
         try:
             server.wait(30)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGKILL)
-    samples = [float(x) for x in timings.read_text().split()]
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGKILL)
+
+
+# ------------------------------------------------------------------ the windows
+
+async def window(kind: str, port: int, server_pid: int, seconds: float, folder: Path,
+                 n: int) -> dict[str, Any]:
+    """One window: ``seconds`` quiet, or beside the hostile process of attack ``kind``
+    (started ``SETTLE`` seconds before the window's figures begin)."""
+    began = time.monotonic()
+    counts_file = folder / f"window{n}.hostile.json"
+    proc = None
+    if kind != "quiet":
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--hostile", str(port), str(SETTLE + seconds),
+            str(counts_file), kind, stdout=subprocess.DEVNULL, start_new_session=True)
+    start_load = load()
+    await asyncio.sleep(SETTLE)
+    cpu_before = server_cpu(server_pid)
+    await asyncio.sleep(seconds)
+    cpu_after = server_cpu(server_pid)
+    if proc is not None:
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
     hostile_counts = json.loads(counts_file.read_text()) if counts_file.exists() else {}
-    return {"name": name, "samples": samples, "normal": normal, "hostile": hostile_counts,
-            "peak": peak, "load": (start_load, end_load)}
+    return {"kind": kind, "start": began + SETTLE, "end": began + SETTLE + seconds,
+            "load": (start_load, load()), "hostile": hostile_counts,
+            "cpu": [(b - a) / seconds for a, b in zip(cpu_before, cpu_after, strict=True)]}
 
 
-def report(run: dict[str, Any]) -> None:
-    samples = run["samples"]
-    peak = run["peak"]
-    print(f"\n[{run['name']}] load average at start {run['load'][0]}, at end {run['load'][1]}")
-    if samples:
-        ms = [x * 1000 for x in samples]
-        print(f"  card -> next turn, in the server, over {len(ms)} cards of the normal "
-              f"tables: median {statistics.median(ms):.1f} ms, p95 "
-              f"{percentile(ms, 0.95):.1f} ms, max {max(ms):.1f} ms")
-    else:
-        print("  no card of the normal tables was timed")
-    normal = run["normal"]
-    print(f"  normal tables: {normal.get('actions', 0)} actions, {normal.get('games', 0)} "
+def plan(attacks: list[str], rounds: int) -> list[str]:
+    """Quiet and attack windows alternating: for each round, each attack after a quiet
+    window of its own (its pair)."""
+    return [kind for _ in range(rounds) for attack in attacks for kind in ("quiet", attack)]
+
+
+async def run_all(port: int, server_pid: int, args: argparse.Namespace,
+                  folder: Path) -> tuple[list[dict[str, Any]], dict[str, int], dict[str, int]]:
+    """The people at their tables for the whole run, the windows one after another, and
+    the server's peaks watched meanwhile."""
+    windows = plan(args.attacks, args.rounds)
+    until = time.monotonic() + len(windows) * (SETTLE + args.seconds) + 3600
+    counts: dict[str, int] = _Counts()
+    peak = {"rss": 0, "rss_all": 0, "fds": 0}
+    base = f"http://127.0.0.1:{port}"
+    people = [asyncio.create_task(person(base, i, args.pause, until, counts))
+              for i in range(args.tables)]
+
+    async def watch() -> None:
+        while True:
+            main_rss = rss(server_pid)
+            peak["rss"] = max(peak["rss"], main_rss)
+            peak["rss_all"] = max(peak["rss_all"],
+                                  main_rss + sum(rss(c) for c in children(server_pid)))
+            peak["fds"] = max(peak["fds"], open_files(server_pid))
+            await asyncio.sleep(0.5)
+
+    watching = asyncio.create_task(watch())
+    done = []
+    try:
+        for n, kind in enumerate(windows):
+            done.append(await window(kind, port, server_pid, args.seconds, folder, n))
+    finally:
+        for task in (*people, watching):
+            task.cancel()
+        await asyncio.gather(*people, watching, return_exceptions=True)
+    return done, dict(counts), peak
+
+
+# ------------------------------------------------------------------ the figures
+
+def samples_in(timings: Path, windows: list[dict[str, Any]]) -> None:
+    """Each window's card times (ms), from the server's timings file."""
+    lines = [line.split() for line in timings.read_text().splitlines() if line.strip()]
+    for w in windows:
+        w["ms"] = [float(took) * 1000 for when, took in lines
+                   if w["start"] <= float(when) < w["end"]]
+
+
+def figures(ms: list[float]) -> str:
+    if not ms:
+        return "no card timed"
+    return (f"{len(ms)} cards, median {statistics.median(ms):.1f} ms, p95 "
+            f"{percentile(ms, 0.95):.1f} ms, max {max(ms):.1f} ms")
+
+
+def cpu(shares: list[float]) -> str:
+    """The server's CPU use: its own process, and its thinking processes, in cores."""
+    return f"{shares[0]:.2f} + {shares[1]:.2f} cores"
+
+
+def mean_cpu(windows: list[dict[str, Any]]) -> list[float]:
+    return [statistics.fmean(w["cpu"][i] for w in windows) for i in (0, 1)]
+
+
+def report(windows: list[dict[str, Any]], normal: dict[str, int],
+           peak: dict[str, int]) -> None:
+    for n, w in enumerate(windows):
+        print(f"  window {n + 1:2d} {w['kind']:>9}: {figures(w['ms'])}; server CPU "
+              f"{cpu(w['cpu'])}; load {w['load'][0]} -> {w['load'][1]}")
+    print()
+    for kind in dict.fromkeys(w["kind"] for w in windows if w["kind"] != "quiet"):
+        pairs = [(windows[i - 1], w) for i, w in enumerate(windows) if w["kind"] == kind]
+        quiet = [x for q, _ in pairs for x in q["ms"]]
+        loud = [x for _, w in pairs for x in w["ms"]]
+        print(f"[{kind}] beside it: {figures(loud)}")
+        print(f"[{kind}] its quiet pairs: {figures(quiet)}")
+        if quiet and loud:
+            ratio = percentile(loud, 0.95) / percentile(quiet, 0.95)
+            print(f"[{kind}] p95 beside it / quiet: {ratio:.2f} (goal: at most 1.20)")
+        print(f"[{kind}] server CPU beside it {cpu(mean_cpu([w for _, w in pairs]))}, "
+              f"in its quiet pairs {cpu(mean_cpu([q for q, _ in pairs]))}")
+        hostile: dict[str, int] = _Counts()
+        for _, w in pairs:
+            for key, value in w["hostile"].items():
+                hostile[key] += value
+        for key, value in sorted(hostile.items()):
+            print(f"    hostile: {key}: {value}")
+    print(f"\nnormal tables: {normal.get('actions', 0)} actions, {normal.get('games', 0)} "
           f"games finished, {normal.get('errors', 0)} errors")
     for key, value in sorted(normal.items()):
         if key.startswith("error: "):
             print(f"    {value} x {key[7:]}")
-    print(f"  server: peak RSS {peak['rss'] / 2**20:.0f} MB ({peak['rss_all'] / 2**20:.0f} MB "
+    print(f"server: peak RSS {peak['rss'] / 2**20:.0f} MB ({peak['rss_all'] / 2**20:.0f} MB "
           f"with its thinking processes), peak open file descriptors {peak['fds']}")
-    for key, value in sorted(run["hostile"].items()):
-        print(f"  hostile: {key}: {value}")
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="length of each window (default 60)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="pairs of windows (quiet, attack) per attack (default 3)")
+    parser.add_argument("--attacks", default="bodies,heads,neverread",
+                        help=f"comma-separated, of {', '.join(ATTACKS)} "
+                             "(default bodies,heads,neverread)")
+    parser.add_argument("--tables", type=int, default=20, help="normal tables (default 20)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="thinking processes (default: one per core)")
+    parser.add_argument("--pause", type=float, default=0.4,
+                        help="a person's time to play, on average (default 0.4: 0.2-0.6 s)")
+    args = parser.parse_args()
+    args.attacks = [a.strip() for a in args.attacks.split(",") if a.strip()]
+    if not set(args.attacks) <= set(ATTACKS) or not args.attacks:
+        parser.error(f"--attacks are among {', '.join(ATTACKS)}")
+    if not 0 < args.seconds <= 3600 or args.tables < 1 or args.rounds < 1 or args.pause < 0:
+        parser.error("--seconds is more than 0 and at most 3600; --tables and --rounds at "
+                     "least 1; --pause not negative")
+    return args
 
 
 def main() -> int:
@@ -496,31 +655,26 @@ def main() -> int:
         serve(int(port), url, None if int(workers) < 0 else int(workers), Path(timings))
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--hostile":
-        hostile_main(int(sys.argv[2]), float(sys.argv[3]), Path(sys.argv[4]))
+        hostile_main(int(sys.argv[2]), float(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
         return 0
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=5.0,
-                        help="length of each of the two runs (default 5)")
-    parser.add_argument("--tables", type=int, default=20, help="normal tables (default 20)")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="thinking processes (default: one per core)")
-    parser.add_argument("--only", choices=["quiet", "hostile"], default=None,
-                        help="make only one of the two runs")
-    args = parser.parse_args()
-    if not 0 < args.minutes <= 60 or args.tables < 1:
-        parser.error("--minutes is more than 0 and at most 60; --tables at least 1")
+    args = arguments()
     print(f"machine: {machine()}")
-    print(f"{args.tables} normal tables (house rules, random computer players, a card 0.2-0.6 s "
-          f"after the turn comes), {args.minutes:g} min per run, workers "
-          f"{args.workers if args.workers is not None else os.cpu_count()}; hostile clients "
-          f"pinned to core {max(os.sched_getaffinity(0))}")
-    with tempfile.TemporaryDirectory() as folder:
-        runs = [("quiet", False), ("hostile", True)]
-        for name, with_hostile in runs:
-            if args.only in (None, name):
-                report(one_run(name, args.minutes, args.tables, args.workers, with_hostile,
-                               Path(folder)))
-    return 0
+    print(f"{args.tables} normal tables (house rules, random computer players, a card "
+          f"{0.5 * args.pause:g}-{1.5 * args.pause:g} s after the turn comes); "
+          f"{args.rounds} round(s) of a quiet and an attack window of {args.seconds:g} s "
+          f"for each of {', '.join(args.attacks)}; workers "
+          f"{args.workers if args.workers is not None else os.cpu_count()}; hostile "
+          f"clients pinned to core {max(os.sched_getaffinity(0))}; load at start {load()}")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        server, port, timings = start_server(folder, args.workers)
+        try:
+            windows, normal, peak = asyncio.run(run_all(port, server.pid, args, folder))
+        finally:
+            stop(server)
+        samples_in(timings, windows)
+    report(windows, normal, peak)
+    return 0 if any(w["ms"] for w in windows) else 1
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from server_testkit import TEST_HOSTS
+from server_testkit import ROOMY_ACCOUNTS, ROOMY_GAMES, TEST_HOSTS
 from storekit import POSTGRES, drop_prefixed, postgres_reachable
 
 from spades.accounts import Cost
@@ -54,8 +54,9 @@ def server(url: str, prefix: str, peer: str = "192.0.2.10",
     """The app on this database; requests come from the address ``peer``."""
     options: dict[str, Any] = {"db_url": url, "table_prefix": prefix, "workers": 0,
                                "pace": 0.0, "seed": 5, "password_cost": FAST,
-                               "public_url": "https://spades.example.org",
-                               "allowed_hosts": TEST_HOSTS}
+                               "public_url": "http://spades.example.org",
+                               "allowed_hosts": TEST_HOSTS, "game_limits": ROOMY_GAMES,
+                               "account_limits": ROOMY_ACCOUNTS}
     options.update(settings)
     try:
         with TestClient(create_app(Settings(**options)), client=(peer, 50000)) as http:

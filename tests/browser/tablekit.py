@@ -16,6 +16,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Limits no browser test meets (one server serves the whole session from 127.0.0.1); a
+#: test of a limit starts its own server (as tests/server/server_testkit.py's ROOMY_FLAGS).
+ROOMY_FLAGS = ("--games-limit", "10000/minute", "--games-limit-address", "10000/minute",
+               "--unfinished-games", "10000", "--signup-limit", "10000/minute",
+               "--signup-limit-all", "10000/minute")
 
 
 def free_port() -> int:
@@ -45,7 +50,8 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "spades.cli.main", "serve", "--port", str(self.port),
-                 "--db", self.db_url, "--pace", str(self.pace), *self.args],
+                 "--db", self.db_url, "--pace", str(self.pace), *ROOMY_FLAGS,
+                 *self.args],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

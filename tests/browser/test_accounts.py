@@ -90,7 +90,8 @@ def test_two_devices_one_account_resume_at_the_same_trick(browser: Any,
         game_id = left["game"]["id"]
         assert left["view"]["tricks_played"] == 3
 
-        # device two: signs in, finds the game in its list, resumes it
+        # device two: signs in; the game in play opens there (issue 38 item 3), and its list
+        # says where the games are saved
         table_two = Table(page_two, server.url)
         table_two.open()
         page_two.wait_for_selector("#new-preset option", state="attached")
@@ -98,12 +99,12 @@ def test_two_devices_one_account_resume_at_the_same_trick(browser: Any,
         signed_in(dialog, address)
         assert not dialog.get_by_text("Move the").count()  # nothing to move: no games here
         dialog.get_by_role("button", name="Close").click()
+        page_two.wait_for_selector("#screen-table:not([hidden])")
         page_two.click("#btn-games")
-        resume = page_two.get_by_role("button", name="Resume House rules")
-        resume.wait_for()
+        page_two.get_by_text("(open now)").wait_for()
         assert page_two.locator("#games-hint").inner_text().startswith(
             f"Saved in your account ({address})")
-        resume.click()
+        page_two.click("#games-back")
         page_two.wait_for_function(
             "v => Number(document.getElementById('screen-table').dataset.version) === v",
             arg=left["version"])
@@ -339,6 +340,8 @@ def test_a_forgotten_password_is_reset_by_the_link(browser: Any, server: ServerP
         assert "#reset" not in page.url  # the token leaves the address bar at once
         dialog.get_by_label("New password", exact=True).fill("a-new-felt-table-77")
         dialog.get_by_role("button", name="Set the password").click()
+        signed_in(dialog, address)  # this device is signed in with the new password
+        dialog.get_by_role("button", name="Sign out", exact=True).click()
         dialog.get_by_role("heading", name="Sign in").wait_for()
         dialog.get_by_label("Email").fill(address)
         dialog.get_by_label("Password").fill(PASSWORD)  # the old one no longer works

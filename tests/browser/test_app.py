@@ -91,6 +91,13 @@ def test_the_table_opens_from_the_cache_and_says_the_server_is_away(
         notice = page.locator("#app-notice")
         notice.wait_for(state="visible")
         assert "server cannot be reached" in notice.inner_text()
+        # one banner says it (issue 38 item 5), not one more for the table's connection:
+        # give the table's socket the time to fail and retry
+        page.wait_for_timeout(2500)
+        shown = page.eval_on_selector_all(
+            "main .connection", "es => es.filter(e => e.getClientRects().length)"
+            ".map(e => e.textContent)")
+        assert len(shown) == 1, shown
         assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()

@@ -20,6 +20,8 @@ REVIEW_WAIT = 240_000
 
 FOCUS_TEXT = "document.activeElement ? document.activeElement.textContent.trim() : ''"
 LIVE = "document.getElementById('review-live').textContent"
+#: The whole review is shown (its first tricks may be shown before, while it is worked out).
+READY = "() => !document.getElementById('review-status')"
 
 
 def seed_last_card(db_url: str, player: str) -> tuple[str, list[str]]:
@@ -130,6 +132,7 @@ def test_review_a_hand_by_keyboard(browser: Any, server: ServerProcess) -> None:
         assert page.evaluate(FOCUS_TEXT) == "Review"
         page.keyboard.press("Enter")
         page.wait_for_selector("#dlg-review[open] #review-trick h3", timeout=REVIEW_WAIT)
+        page.wait_for_function(READY, timeout=REVIEW_WAIT)  # the first tricks come sooner
         assert page.locator("#review-title").inner_text() == "Review of hand 1"
         # the server told its progress, then the review
         kinds = [f["type"] for f in table.frames if f["type"].startswith("review")]
@@ -189,6 +192,7 @@ def test_review_on_a_phone_from_the_score_sheet(browser: Any, server: ServerProc
         page.locator("#over-actions button", has_text="Score sheet").tap()
         page.locator("#sheet-body button", has_text="Review").first.tap()
         page.wait_for_selector("#dlg-review[open] #review-trick h3", timeout=REVIEW_WAIT)
+        page.wait_for_function(READY, timeout=REVIEW_WAIT)
         page.locator("#review-next-mark").tap()
         assert page.locator(".review-play.current .mark").count() >= 1
         assert no_sideways_scroll(page) == []

@@ -129,9 +129,10 @@ def test_the_two_player_draw(page: Any, server: ServerProcess) -> None:
             break
         state = table.synced()  # our turn: the table waits, the page is still
         discards = state["view"]["discards"]
-        assert page.locator("#actions .discards .card").count() == len(discards)
+        assert page.locator("#actions .discards [data-card]").count() == len(discards)
         if discards:
-            assert f"{state['view']['stock_left']} cards left" in page.locator(
+            left = state["view"]["stock_left"]
+            assert f"{left} card{'' if left == 1 else 's'} left" in page.locator(
                 "#actions").inner_text()
         legal = state["legal"]
         drawn = legal["card"]

@@ -146,3 +146,32 @@ def test_a_server_configured_by_the_environment_answers_only_to_its_names(
     finally:
         proc.terminate()
         proc.wait(15)
+
+
+def test_every_flag_is_in_the_table_of_docs_self_hosting() -> None:
+    text = (ROOT / "docs" / "self-hosting.md").read_text(encoding="utf-8")
+    table = [line for line in text.splitlines() if line.startswith("| `--")]
+    for dest, variable in ENVIRONMENT.items():
+        assert any(f"| `{variable}` |" in row for row in table), (dest, variable)
+
+
+def test_the_limits_are_flags_and_environment_variables() -> None:
+    from spades.cli.serve import account_settings
+
+    args, problem = parsed("--signup-limit", "2/minute", "--unfinished-games", "7",
+                           SPADES_GAMES_LIMIT="4/minute;30/hour", SPADES_HASH_WORKERS="3",
+                           SPADES_SIGNIN_DELAY="0.5", SPADES_DEVICE_SECRET="s3cret")
+    assert problem is None
+    settings = account_settings(args, "127.0.0.1")
+    assert isinstance(settings, dict)
+    accounts, games = settings["account_limits"], settings["game_limits"]
+    assert (accounts.signups_per_address, accounts.hash_workers, accounts.slow_delay) == (
+        "2/minute", 3, 0.5)
+    assert accounts.signups_in_all == "30/minute"  # not given: the default
+    assert (games.per_player, games.unfinished) == ("4/minute;30/hour", 7)
+    assert settings["device_secret"] == "s3cret"
+    _, problem = parsed(SPADES_GAMES_LIMIT="lots")
+    assert problem is not None and "SPADES_GAMES_LIMIT (for --games-limit) should be a rate" \
+        in problem
+    args, problem = parsed("--hash-workers", "0")
+    assert problem is None and "at least 1" in str(account_settings(args, "127.0.0.1"))

@@ -16,6 +16,7 @@ from spades.engine import (
     contract_of,
     contract_points,
     nil_made,
+    score_hand,
     side_points,
 )
 
@@ -72,3 +73,27 @@ def test_side_points_scores_the_contract_contract_of_makes(data: st.DataObject) 
                 bags = contract.taken - contract.bid if contract.made else 0
             expected = [expected[0] + points, expected[1] + bags]
         assert side_points(rules, side, bids, tricks) == tuple(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_a_hand_score_says_the_bags_each_side_took(data: st.DataObject) -> None:
+    """``bags_taken`` (sent on every score sheet line, so that a page never works bags out
+    itself) is what ``side_points`` counts: a failed nil's or moon's tricks included where
+    the rules make them bags; the bags after the hand are those before plus these, less the
+    penalties paid."""
+    rules = PRESETS[data.draw(st.sampled_from(sorted(PRESETS)), label="preset")]
+    n = rules.players
+    bids = data.draw(st.lists(st.sampled_from([NIL, BLIND_NIL, *(Bid(t) for t in range(
+        rules.hand_size + 1))]), min_size=n, max_size=n), label="bids")
+    tricks = data.draw(st.lists(st.integers(0, rules.hand_size), min_size=n, max_size=n),
+                       label="tricks")
+    before = data.draw(st.lists(st.integers(0, 9), min_size=len(rules.sides),
+                                max_size=len(rules.sides)), label="bags")
+    score = score_hand(rules, bids, tricks, [0] * len(rules.sides), before)
+    assert score.bags_taken == tuple(side_points(rules, side, bids, tricks)[1]
+                                     for side in rules.sides)
+    for i in range(len(rules.sides)):
+        limit = rules.bag_limit
+        total = before[i] + score.bags_taken[i]
+        assert score.bags[i] == (total if limit is None else total % limit)

@@ -19,6 +19,7 @@ from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from spades.accounts import AccountLimits
 from spades.engine import (
     GameState,
     apply,
@@ -32,6 +33,7 @@ from spades.engine.cards import CODE_OF, NAME_OF
 from spades.engine.record import parse_action, rules_from_json
 from spades.server import Settings, create_app
 from spades.server.hosts import LOCAL_HOSTS
+from spades.server.quotas import GameLimits
 from spades.store import Store, StoredGame
 
 with warnings.catch_warnings():
@@ -53,11 +55,24 @@ def db_url(tmp_path: Path) -> str:
 TEST_HOSTS = (*LOCAL_HOSTS, "testserver")
 
 
-def client(tmp_path: Path, **settings: Any) -> TestClient:
+#: Limits on new games (and sign-ups) no test meets unless it means to: a test sets its own.
+ROOMY_GAMES = GameLimits(per_player="10000/minute", per_address="10000/minute",
+                         unfinished=10_000)
+ROOMY_ACCOUNTS = AccountLimits(signups_per_address="10000/minute",
+                               signups_in_all="10000/minute")
+#: The same for a real `spades serve` (LiveServer, the browser tests' server).
+ROOMY_FLAGS = ("--games-limit", "10000/minute", "--games-limit-address", "10000/minute",
+               "--unfinished-games", "10000", "--signup-limit", "10000/minute",
+               "--signup-limit-all", "10000/minute")
+
+
+def client(tmp_path: Path, peer: str = "testclient", **settings: Any) -> TestClient:
+    """The app on a SQLite file in ``tmp_path``; requests come from the address ``peer``."""
     options: dict[str, Any] = {"db_url": db_url(tmp_path), "workers": 0, "pace": 0.0,
-                               "seed": 5, "allowed_hosts": TEST_HOSTS}
+                               "seed": 5, "allowed_hosts": TEST_HOSTS,
+                               "game_limits": ROOMY_GAMES, "account_limits": ROOMY_ACCOUNTS}
     options.update(settings)
-    return TestClient(create_app(Settings(**options)))
+    return TestClient(create_app(Settings(**options)), client=(peer, 50000))
 
 
 def new_game_id(http: TestClient, preset: str = "house", level: str = "random",
@@ -308,7 +323,7 @@ class LiveServer:
         self.log = folder / "server.log"
         self.command = [sys.executable, "-m", "spades.cli.main", "serve", "--port",
                         str(self.port), "--db", self.db_url, "--pace", "0",
-                        "--workers", str(workers), *args]
+                        "--workers", str(workers), *ROOMY_FLAGS, *args]
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property

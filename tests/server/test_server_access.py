@@ -229,6 +229,9 @@ def test_the_tables_own_page_and_a_script_open_a_socket(tmp_path: Path) -> None:
     ("http://cards.lan:8000", "10.0.0.2:8000", ("cards.lan",), True),
     ("http://evil.lan:8000", "10.0.0.2:8000", ("cards.lan",), False),
     ("null", "127.0.0.1:8000", (), False),
+    ("http://evil.example", "127.0.0.1:8000@evil.example", (), False),  # a userinfo part
+    ("http://127.0.0.1:8000", "127.0.0.1:8000@evil.example", (), False),
+    ("http://localhost.:8000", "LocalHost:8000", (), True),  # one final dot: the same name
 ])
 def test_origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...],
                         ok: bool) -> None:

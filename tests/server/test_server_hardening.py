@@ -6,12 +6,20 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import httpx
 import pytest
 from server_testkit import HEADERS, PLAYER, TEST_HOSTS, client, db_url, new_game_id, open_table
 
 from spades import __version__
 from spades.server.headers import CONTENT_SECURITY_POLICY
-from spades.server.hosts import LOCAL_HOSTS, WRONG_HOST, allowed_names, host_name
+from spades.server.hosts import (
+    LOCAL_HOSTS,
+    TWO_HOSTS,
+    WRONG_HOST,
+    allowed_names,
+    host_name,
+    parse_host,
+)
 from spades.store import Store
 
 with warnings.catch_warnings():
@@ -69,6 +77,57 @@ def test_strict_transport_security_only_over_https(tmp_path: Path) -> None:
     ("Cards.LAN.:8443", "cards.lan"), ("[::1", ""), ("", "")])
 def test_host_names_lose_their_port_brackets_case_and_final_dot(value: str, name: str) -> None:
     assert host_name(value) == name
+
+
+#: Host values that are not a host and a port (each was read as an allowed name before the
+#: parsing was made strict: ``127.0.0.1:8622@evil.example`` as 127.0.0.1, say).
+MALFORMED = ["127.0.0.1:8622@evil.example", "user@localhost", "localhost:", "localhost:80a",
+             "localhost:99999", "localhost..", "localhost:8000:1", "::1", "[::1]x",
+             "[::1]:", "[127.0.0.1]", "local host", "localhost/x", "localhost%2e",
+             ".localhost", "localhost:+80", "local\thost"]
+
+
+@pytest.mark.parametrize("value", [*MALFORMED, "localhost:８０", "ｌocalhost"])
+def test_a_malformed_host_is_no_name(value: str) -> None:
+    assert parse_host(value) is None
+
+
+@pytest.mark.parametrize("value, parsed", [
+    ("localhost", ("localhost", None)), ("LocalHost.:8000", ("localhost", 8000)),
+    ("127.0.0.1:8622", ("127.0.0.1", 8622)), ("[::1]:80", ("::1", 80)),
+    ("[0:0::1]", ("::1", None)), ("cards_web.lan", ("cards_web.lan", None))])
+def test_a_host_is_a_name_and_a_port(value: str, parsed: tuple[str, int | None]) -> None:
+    assert parse_host(value) == parsed
+
+
+@pytest.mark.parametrize("host", MALFORMED)
+def test_a_malformed_host_header_gets_400(tmp_path: Path, host: str) -> None:
+    with client(tmp_path, allowed_hosts=LOCAL_HOSTS) as http:
+        for method, path in (("GET", "/api/health"), ("POST", "/api/games")):
+            response = http.request(method, path, headers={**HEADERS, "host": host},
+                                    json={"preset": "house"})
+            assert response.status_code == 400, (host, path)
+            assert response.json() == {"error": WRONG_HOST}
+        assert http.get("/api/games", headers={**HEADERS, "host": "localhost"}).json() == {
+            "games": []}
+
+
+@pytest.mark.parametrize("hosts", [("localhost", EVIL), ("localhost", "localhost"),
+                                   (EVIL, "localhost")])
+def test_a_request_with_two_host_headers_gets_400(tmp_path: Path,
+                                                   hosts: tuple[str, str]) -> None:
+    with client(tmp_path, allowed_hosts=LOCAL_HOSTS) as http:
+        headers = httpx.Headers([("host", hosts[0]), ("host", hosts[1]),
+                                 ("x-spades-player", PLAYER)])
+        response = http.post("/api/games", headers=headers, json={"preset": "house"})
+        assert response.status_code == 400
+        assert response.json() == {"error": TWO_HOSTS}
+        with pytest.raises(WebSocketDenialResponse) as refused, \
+                http.websocket_connect("/ws/games/x", headers=headers):
+            pass
+        assert refused.value.status_code == 400
+        assert http.get("/api/games", headers={**HEADERS, "host": "localhost"}).json() == {
+            "games": []}
 
 
 def test_allowed_names_are_local_plus_the_configured_but_never_every_interface() -> None:

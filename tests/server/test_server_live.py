@@ -4,18 +4,23 @@ bounded memory (issue 7, items 1, 2, 3 and 5)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import multiprocessing
 import os
 import signal
 import socket
 import threading
 import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
-from server_testkit import LiveServer, live_socket, run_async
+from server_testkit import PLAYER, Driver, LiveServer, live_socket, run_async
 
 from spades.engine import find_preset, new_game, player_view
+from spades.server.listen import head_bytes
 from spades.session import StoppingError, Thinker
 
 pytestmark = pytest.mark.timeout(120)
@@ -52,6 +57,71 @@ def test_thinking_processes_end_with_the_server(tmp_path: Path, how: str) -> Non
     assert "starting a new pool" not in server.log.read_text()
 
 
+def children(pid: int) -> dict[int, str]:
+    """Every living descendant of ``pid`` (walking /proc), with its command line."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in found:
+                with contextlib.suppress(OSError):
+                    found[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(
+                        b"\0", b" ").decode(errors="replace")
+                todo.append(child)
+    return found
+
+
+class Frames:
+    """A ``websockets`` client's socket read and written as JSON (for ``Driver``)."""
+
+    def __init__(self, ws: Any):
+        self.ws = ws
+
+    def receive_json(self) -> Any:
+        return json.loads(self.ws.recv(timeout=30))
+
+    def send_json(self, message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+
+def test_thinking_processes_die_within_a_second_of_a_kill_9(tmp_path: Path) -> None:
+    """Hard players are thinking (in compiled search code, at a lower priority) when the
+    server is killed -9: within a second none of its processes is left, and it never had
+    multiprocessing's resource tracker (before the fix it had, and a worker or the tracker
+    outlived the kill by seconds: issue 37 item 8)."""
+    with LiveServer(tmp_path, workers=2) as server:
+        assert wait_for(lambda: len(children(server.pid)) >= 2, 30), children(server.pid)
+        request = urllib.request.Request(
+            server.url + "/api/games", data=b'{"level": "hard"}', method="POST",
+            headers={"X-Spades-Player": PLAYER, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            game_id = json.loads(response.read())["id"]
+        with live_socket(server.port, game_id, open_timeout=30) as ws:
+            seat = Driver(Frames(ws))
+            seat.act(seat.choose(seat.until_decision()))  # the computer players think
+            time.sleep(0.3)
+            old = children(server.pid)
+            os.kill(server.pid, signal.SIGKILL)
+            killed = time.monotonic()
+            while time.monotonic() - killed < 1.0 and any(alive(p) for p in old):
+                time.sleep(0.02)
+            left = {pid: line for pid, line in old.items() if alive(pid)}
+    trackers = [line for line in old.values() if "resource_tracker" in line]
+    assert not trackers, f"multiprocessing's resource tracker was started: {trackers}"
+    assert len(old) >= 2, old
+    assert not left, f"alive a second after the kill: {left}"
+
+
 def test_a_stopped_brain_never_starts_a_pool_again() -> None:
     async def scenario() -> tuple[str, bool]:
         brain = Thinker(workers=1, seed=3)
@@ -70,7 +140,9 @@ def test_a_stopped_brain_never_starts_a_pool_again() -> None:
                 outcome = str(error)
             else:
                 outcome = "a decision was made"
-            started = [p for p in multiprocessing.active_children() if p.pid not in pids]
+            started = [w.process.pid for lane in (brain.quick, brain.deep)
+                       for w in lane.workers if w.process.pid not in pids]
+            started += [p.pid for p in multiprocessing.active_children()]
             return outcome, not started
         finally:
             brain.close()
@@ -177,6 +249,96 @@ def test_a_huge_request_head_is_refused_with_bounded_memory(tmp_path: Path) -> N
         sock.close()
     assert sent < most, "the server read a 64 MB head"
     assert grown < 30 * 1024 * 1024, f"the server grew {grown / 2**20:.0f} MB"
+
+
+# ------------------------------------------------------------------ bodies and refusals (issue 37)
+
+def until_closed(sock: socket.socket, seconds: float = 10) -> tuple[bytes, bool]:
+    """What the server sends within ``seconds``, and whether it closed the connection."""
+    sock.settimeout(seconds)
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except TimeoutError:
+        return data, False
+    except ConnectionResetError:
+        pass
+    return data, True
+
+
+OVERSIZED = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Spades-Player: player-0000-aaaa"
+             b"\r\nContent-Type: text/plain\r\nContent-Length: 8388608\r\n\r\n")
+
+
+@pytest.mark.parametrize("tail, data, count", [
+    (b"", b"GET / HTTP/1.1\r\n\r\n" + b"x" * 40000, 18), (b"\r\n\r", b"\nbody", 1),
+    (b"abc", b"defg", 4), (b"", b"", 0)])
+def test_only_the_heads_bytes_count_as_head(tail: bytes, data: bytes, count: int) -> None:
+    """A body that comes in the same read as the end of its head is not head: before, a
+    head and 98 KB of body in one read were refused as a 431."""
+    assert head_bytes(tail, data) == count
+
+
+def test_an_oversized_content_length_is_refused_before_the_body(tmp_path: Path) -> None:
+    """The head alone says 8 MB: 413 and a closed connection at once, whatever the route
+    would have said (before the fix the app answered 415 and the connection stayed open,
+    reading the 8 MB that were to come)."""
+    with LiveServer(tmp_path) as server:
+        sock = raw(server.port)
+        sock.sendall(OVERSIZED)  # and not a byte of the body
+        answer, closed = until_closed(sock)
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert b"body is over" in answer and closed
+
+
+def test_a_body_streamed_past_the_limit_is_not_read(tmp_path: Path) -> None:
+    """A chunked body to a route that never reads it: the server closes the connection
+    once the body passes the limit, instead of reading 4 MB (it did before the fix)."""
+    with LiveServer(tmp_path) as server:
+        sock = raw(server.port)
+        sock.sendall(b"POST /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
+        time.sleep(0.3)  # the head is read alone
+        sent, cut = 0, False
+        try:
+            while sent < 4 * 2**20:
+                sock.sendall(b"10000\r\n" + b" " * 0x10000 + b"\r\n")
+                sent += 0x10000
+            sock.sendall(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            cut = True
+        _, closed = until_closed(sock, 5)
+        sock.close()
+    assert cut or closed, f"the server read a body of {sent} bytes and kept the connection"
+
+
+def test_refusals_past_the_cap_drop_the_addresses_connections(tmp_path: Path) -> None:
+    """Three refusals a second for one address: its fourth and fifth connections are
+    dropped unread; another address is answered; a second later it is answered again."""
+    with LiveServer(tmp_path, "--refusals-per-second", "3") as server:
+        answers = []
+        for _ in range(5):
+            sock = raw(server.port)
+            with contextlib.suppress(OSError):
+                sock.sendall(OVERSIZED)
+            answers.append(until_closed(sock, 5)[0][:12])
+            sock.close()
+        other = raw(server.port, "127.0.0.9")
+        other.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Connection: close\r\n\r\n")
+        elsewhere = until_closed(other)[0][:12]
+        other.close()
+        time.sleep(1.1)
+        again = raw(server.port)
+        again.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Connection: close\r\n\r\n")
+        later = until_closed(again)[0][:12]
+        again.close()
+    assert answers[:3] == [b"HTTP/1.1 413"] * 3, answers
+    assert answers[3:] == [b"", b""], answers
+    assert elsewhere == b"HTTP/1.1 200" and later == b"HTTP/1.1 200"
 
 
 # ------------------------------------------------------------------ 1. a client that never reads

@@ -1,7 +1,8 @@
 """Behind a TLS reverse proxy: the real uvicorn server of `spades serve`, in-process, with
 the headers nginx sends (docs/self-hosting.md). From a trusted proxy X-Forwarded-Proto and
 X-Forwarded-For are believed (the scheme is https, the client is the real one, HSTS is
-sent); from any other address they are ignored."""
+sent); from any other address they are ignored. A public URL that starts with https:// says
+the pages are served over TLS: the cookie is Secure and HSTS is sent on every answer."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import db_url
+from server_testkit import client, db_url
 
 from spades.server import Settings, create_app
 from spades.server.hosts import allowed_names
@@ -143,3 +144,54 @@ def test_uvicorn_refuses_a_websocket_to_another_host_with_400(tmp_path: Path) ->
         assert response.status_code == 400
         assert b"does not answer to that host name" in response.body
         assert response.headers["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize("public, https", [("https://cards.example.org", True),
+                                           ("HTTPS://cards.example.org/", True),
+                                           ("http://cards.example.org", False)])
+def test_an_https_public_url_alone_sends_hsts_and_marks_the_cookie_secure(
+        tmp_path: Path, public: str, https: bool) -> None:
+    """No proxy is trusted and the hop is plain HTTP: the public URL alone decides (before
+    the fix only a trusted proxy's X-Forwarded-Proto did, and these failed)."""
+    with client(tmp_path, public_url=public) as http:
+        for path in ("/api/health", "/", "/no/such/page"):
+            headers = http.get(path).headers
+            assert ("strict-transport-security" in headers) is https, path
+            if https:
+                assert headers["strict-transport-security"].startswith("max-age=")
+        started = http.post("/api/session", json={})
+        assert started.status_code == 201
+        cookie = started.headers["set-cookie"].lower()
+        assert cookie.startswith("spades_session=") and "httponly" in cookie
+        assert ("; secure" in cookie) is https
+
+
+def raw_request(url: str, head: str) -> bytes:
+    """Send ``head`` as it is (no client library would send two Host headers) and read the
+    whole answer."""
+    port = int(url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head.encode("latin-1"))
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize("hosts", [("localhost", "rebind.attacker.example"),
+                                   ("127.0.0.1:8622@rebind.attacker.example",)])
+def test_the_real_server_refuses_two_hosts_and_a_userinfo_host(
+        tmp_path: Path, hosts: tuple[str, ...]) -> None:
+    """uvicorn passes every Host header on: two of them, or one with a userinfo part, get
+    400 (before the fix the first ``localhost``, or the ``127.0.0.1`` before ``@``, was
+    believed)."""
+    with serving(tmp_path, []) as (url, seen):
+        lines = "".join(f"Host: {host}\r\n" for host in hosts)
+        answer = raw_request(url, f"GET /api/health HTTP/1.1\r\n{lines}"
+                                  "Connection: close\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+        assert b"rebind" not in answer
+        assert seen.scopes  # it reached the app, which refused it
+        fine = raw_request(url, "GET /api/health HTTP/1.1\r\nHost: LocalHost.:8622\r\n"
+                                "Connection: close\r\n\r\n")
+        assert fine.startswith(b"HTTP/1.1 200 "), fine[:200]

@@ -1,8 +1,9 @@
-// sheet.js's bag-penalty note in hands with a nil or a shot at the moon. A KNOWN GAP, run by
-// tests/web/test_js_units.py as an expected failure: the note counts a side's new bags as its
-// tricks over its bid, while the engine's scoring (scoring.side_points) also counts a failed
-// nil's tricks as bags ("penalty-bags", "bags"), none of them under "penalty-void", and a
-// failed moon's tricks; so the note is missed, or shown, where the engine did otherwise.
+// sheet.js's bag-penalty note in hands with a nil or a shot at the moon, where the engine's
+// scoring (scoring.side_points) also counts a failed nil's tricks as bags ("penalty-bags",
+// "bags"), none of them under "penalty-void", and a failed moon's tricks: the note follows
+// the bags the server says each side took (the sheet line's ``bags_taken``), so it is shown
+// exactly where the engine charged the penalty. (Once a known gap, when the note counted a
+// side's tricks over its bid.)
 
 import assert from "node:assert/strict";
 import { test } from "node:test";

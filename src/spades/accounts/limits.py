@@ -1,75 +1,165 @@
-"""Holding back password guessing: failed sign-ins are counted per account and per client
-address over a window; past the limit, further tries are refused until the oldest failure
-leaves the window (HTTP 429 with when to retry). In memory: a restart forgets them."""
+"""Holding back what costs a password hash or tells about accounts, without handing a
+lock-out to an attacker (docs/self-hosting.md, "Limits"):
+
+- ``Signups``: sign-ups per client address and in all, counted before any hash is made;
+- ``Guesses``: failed sign-ins counted per account and address *together* (an attacker's
+  address is held, not the account), per address, and per device cookie; the tries of one
+  account from browsers it does not know go one at a time, and past a number of their
+  failures each is slowed down (a delay) rather than refused, so that the owner still gets
+  in, at once from a browser that signed in before (a device cookie, ``devices.DeviceKeys``);
+- ``Resets``: password reset links asked for, per email and per address;
+- ``Limited``: the refusal, with when to retry (HTTP 429 with ``Retry-After``).
+
+The counts live in memory (``rates.Rates``): a restart forgets them.
+"""
 
 from __future__ import annotations
 
-import time
-from collections import deque
-from collections.abc import Callable
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-#: Failures allowed per account and per client address in WINDOW seconds.
-PER_ACCOUNT = 5
-PER_ADDRESS = 20
-WINDOW = 15 * 60.0
-#: Keys remembered at most; the stalest are forgotten first.
-KEEP = 50_000
+from .rates import Rates
+
+#: Sign-ups one client address may make, and all addresses together.
+SIGNUPS_PER_ADDRESS = "3/minute;10/hour"
+SIGNUPS_IN_ALL = "30/minute"
+#: Failed sign-ins allowed per account and address together, per address, per device cookie.
+GUESSES_PER_PAIR = "5/15minutes"
+GUESSES_PER_ADDRESS = "20/15minutes"
+#: Failures for one account from browsers without its device cookie past which their tries
+#: are slowed down, and the delay of each slowed try.
+SLOW_AFTER = "10/15minutes"
+SLOW_DELAY = 2.0
+#: Tries from browsers without the device cookie that may wait for one account at once;
+#: beyond it they get 429.
+LANE_QUEUE = 16
+
+
+@dataclass(eq=False)  # not frozen: raising through a context manager sets __traceback__
+class Limited(Exception):
+    """Held back: try again in ``retry`` seconds. ``why`` is the sentence before when."""
+
+    retry: int
+    why: str = "too many failed sign-ins"
+
+    def message(self) -> str:
+        if self.retry < 60:
+            return f"{self.why}: try again in {self.retry} second{'s' if self.retry > 1 else ''}"
+        minutes = -(-self.retry // 60)
+        return f"{self.why}: try again in {minutes} minute{'s' if minutes > 1 else ''}"
 
 
 @dataclass(frozen=True)
-class Limited(Exception):
-    """Too many failures: try again in ``retry`` seconds."""
+class AccountLimits:
+    """The limits of accounts, each a ``spades serve`` flag (``limits`` rates as text)."""
 
-    retry: int
+    signups_per_address: str = SIGNUPS_PER_ADDRESS
+    signups_in_all: str = SIGNUPS_IN_ALL
+    guesses_per_pair: str = GUESSES_PER_PAIR
+    guesses_per_address: str = GUESSES_PER_ADDRESS
+    slow_after: str = SLOW_AFTER
+    slow_delay: float = SLOW_DELAY
+    hash_workers: int = 2
+    hash_queue: int = 16
 
-    def message(self) -> str:
-        minutes = max(1, -(-self.retry // 60))
-        return (f"too many failed sign-ins: try again in {minutes} minute"
-                f"{'s' if minutes > 1 else ''}")
+
+class Signups:
+    """Sign-ups per address and in all, counted before the password is hashed."""
+
+    def __init__(self, limits: AccountLimits = AccountLimits()):
+        self.per_address = Rates(limits.signups_per_address)
+        self.in_all = Rates(limits.signups_in_all)
+
+    def take(self, address: str) -> None:
+        """Count one sign-up from ``address``, or raise Limited (nothing counted)."""
+        wait = self.per_address.wait(address) or self.in_all.wait("all")
+        if wait:
+            raise Limited(wait, "too many new accounts from here just now")
+        self.per_address.hit(address)
+        self.in_all.hit("all")
 
 
-class Attempts:
-    """Failures by key ("account:ann@example.org", "address:192.0.2.7")."""
+class Guesses:
+    """Failed sign-ins, and the slow lane of the accounts under attack."""
 
-    def __init__(self, per_account: int = PER_ACCOUNT, per_address: int = PER_ADDRESS,
-                 window: float = WINDOW, clock: Callable[[], float] = time.monotonic):
-        self.per_account, self.per_address, self.window = per_account, per_address, window
-        self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
+    def __init__(self, limits: AccountLimits = AccountLimits()):
+        self.pair = Rates(limits.guesses_per_pair)
+        self.address = Rates(limits.guesses_per_address)
+        self.device = Rates(limits.guesses_per_pair)
+        self.untrusted = Rates(limits.slow_after)
+        self.delay = limits.slow_delay
+        self._lanes: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        found = self._failures.get(key)
-        if found is None:
-            return deque()
-        while found and found[0] <= now - self.window:
-            found.popleft()
-        if not found:
-            del self._failures[key]
-        return found
+    def check(self, account: str, address: str, device: str | None = None) -> None:
+        """Raise Limited if this try is held back (before the password is checked: a held
+        try tells nothing). A device cookie of the account (``device``, its nonce) is held
+        by its own failures only; any other try by those of its address, and of this
+        account from its address."""
+        if device is not None:
+            wait = self.device.wait(device)
+        else:
+            wait = self.address.wait(address) or self.pair.wait(account, address)
+        if wait:
+            raise Limited(wait)
 
-    def check(self, account: str, address: str) -> None:
-        """Raise Limited if either key is past its limit (checked before the password)."""
-        now = self.clock()
-        waits = []
-        for key, limit in ((f"account:{account}", self.per_account),
-                           (f"address:{address}", self.per_address)):
-            recent = self._recent(key, now)
-            if len(recent) >= limit:
-                waits.append(recent[len(recent) - limit] + self.window - now)
-        if waits:
-            raise Limited(max(1, int(max(waits)) + 1))
+    def fail(self, account: str, address: str, device: str | None = None) -> None:
+        if device is not None:
+            self.device.hit(device)
+            return
+        self.address.hit(address)
+        self.pair.hit(account, address)
+        self.untrusted.hit(account)
 
-    def fail(self, account: str, address: str) -> None:
-        now = self.clock()
-        if len(self._failures) >= KEEP:
-            for key in list(self._failures):
-                self._recent(key, now)
-            while len(self._failures) >= KEEP:
-                del self._failures[next(iter(self._failures))]
-        for key in (f"account:{account}", f"address:{address}"):
-            self._failures.setdefault(key, deque()).append(now)
+    def succeed(self, account: str, address: str, device: str | None = None) -> None:
+        """A right password clears the failures of this account from this address (or
+        of this device cookie), not those of the account from elsewhere."""
+        self.pair.clear(account, address)
+        if device is not None:
+            self.device.clear(device)
 
-    def succeed(self, account: str) -> None:
-        """A right password clears the account's failures (not the address's)."""
-        self._failures.pop(f"account:{account}", None)
+    def reset(self, account: str) -> None:
+        """A new password: the guesses at the old one no longer slow anyone down."""
+        self.untrusted.clear(account)
+
+    @asynccontextmanager
+    async def lane(self, account: str, device: str | None = None) -> AsyncIterator[None]:
+        """Where a try of ``account`` checks its password. A browser with the account's
+        device cookie goes at once. Others go one at a time per account, so that their
+        failures are counted exactly; past SLOW_AFTER of them each waits ``delay`` seconds
+        first: however many addresses guess, the account then meets one guess per delay
+        from browsers it does not know, and its owner on a new browser still gets in.
+        Limited when LANE_QUEUE tries already wait."""
+        if device is not None:
+            yield
+            return
+        lock, waiting = self._lanes.setdefault(account, (asyncio.Lock(), [0]))
+        if waiting[0] >= LANE_QUEUE:
+            raise Limited(max(1, int(self.delay * waiting[0]) + 1), "too many tries at once")
+        waiting[0] += 1
+        try:
+            async with lock:
+                if self.untrusted.wait(account):
+                    await asyncio.sleep(self.delay)
+                yield
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                del self._lanes[account]
+
+
+class Resets:
+    """Asking for password reset links, per email and per address: every ask counts, so
+    an inbox is not flooded with links."""
+
+    def __init__(self, per_email: str = "3/hour", per_address: str = "10/hour"):
+        self.per_email = Rates(per_email)
+        self.per_address = Rates(per_address)
+
+    def take(self, email: str, address: str) -> None:
+        wait = self.per_email.wait(email) or self.per_address.wait(address)
+        if wait:
+            raise Limited(wait, "too many reset links asked for")
+        self.per_email.hit(email)
+        self.per_address.hit(address)

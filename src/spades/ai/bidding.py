@@ -347,7 +347,8 @@ def normal_bid(view: PlayerView, *, blind_nil: bool = False) -> BidChoice:
     bag_limit = rules.bag_limit
     if bag_limit is not None and rules.bag_penalty > 0 and mine.bags >= bag_limit - 3:
         lean += 0.35
-        notes.append(f"{mine.bags} bags already: bid up to avoid more")
+        notes.append(f"{mine.bags} bag{'' if mine.bags == 1 else 's'} already: "
+                     "bid up to avoid more")
     if (rules.losing_score is not None
             and mine.score - _made(rules, round(tricks)) <= rules.losing_score):
         lean -= 0.3
@@ -387,7 +388,15 @@ def best_solo_bid(mean: float, rules: Rules, lowest: int | None = None) -> int:
     return _best_contract(mean, rules, rules.min_bid if lowest is None else lowest)[0]
 
 
-def _best_contract(mean: float, rules: Rules, lowest: int) -> tuple[int, float]:
+def contract_value(mean: float, rules: Rules, bid: int) -> float:
+    """The expected score of plain bid ``bid`` for a player alone whose tricks spread around
+    ``mean``, in points (bags charged their share of the penalty), as ``best_solo_bid``
+    weighs it."""
+    return _best_contract(mean, rules, bid, bid)[1]
+
+
+def _best_contract(mean: float, rules: Rules, lowest: int,
+                   highest: int | None = None) -> tuple[int, float]:
     spread = _SPREAD.get(rules.players, 1.0)
     top = rules.max_bid
     weights = [math.exp(-((taken - mean) ** 2) / (2 * spread * spread))
@@ -400,7 +409,7 @@ def _best_contract(mean: float, rules: Rules, lowest: int) -> tuple[int, float]:
     # what each trick of the contract scores when it is made, and when it is set
     made, missed = contract_points(rules, 1, 1), contract_points(rules, 1, 0)
     best, best_value = lowest, float("-inf")
-    for bid in range(lowest, top + 1):
+    for bid in range(lowest, (top if highest is None else highest) + 1):
         value = 0.0
         for taken, p in enumerate(chances):
             if taken >= bid:

@@ -33,6 +33,7 @@ The review is only for a finished hand: ``review_hand`` refuses any other.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -77,6 +78,8 @@ class PlayReview:
     after: int  #: the same just after it
     best: tuple[str, ...]  #: the legal cards that keep ``before``
     marks: tuple[Mark, ...] = ()
+    #: False when ``before`` or ``after`` is an estimate (docs/review.md, "Estimates")
+    exact: bool = True
 
     @property
     def cost(self) -> int:
@@ -88,8 +91,9 @@ class SideReview:
     side: int
     seats: tuple[int, ...]
     bids: tuple[int | str, ...]  #: each seat's bid as a record writes it
-    par: int  #: the side's double-dummy tricks at the opening lead
+    par: int | None  #: the side's double-dummy tricks at the opening lead (None: not yet)
     took: int  #: the tricks it took
+    exact: bool = True  #: False when ``par`` is an estimate
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,8 @@ class HandReview:
     positions: int = 0  #: positions solved
     nodes: int = 0  #: search nodes
     notes: tuple[str, ...] = field(default=())
+    #: True while the review is worked out: ``plays`` are the first ones only
+    partial: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -114,6 +120,8 @@ class HandReview:
 
 
 Progress = Callable[[int, int], None]
+#: Hears the review of the plays worked out so far (``HandReview.partial``).
+Partial = Callable[["HandReview"], None]
 
 
 def finished_hand(state: GameState, hand: int) -> HandResult:
@@ -158,60 +166,156 @@ def _line(book: k.Rulebook, start: k.Position, line: Sequence[int]) -> list[k.Po
     return out
 
 
-class _Values:
-    """Best-play counts of positions for each side, one reused solver per side."""
+#: Search nodes one attempt at a position's exact count may take: a position out of that
+#: reach gets bounds, and its count is an estimate (docs/review.md, "Estimates").
+ATTEMPT_NODES = 400_000
+#: Search nodes of the whole review: an attempt gets at most half of what is left of them
+#: (the tricks further on, far cheaper, get the rest), and at least ``LATE_NODES`` (the last
+#: tricks of a hand take a few hundred). The compiled search does some 300,000 to 800,000
+#: nodes a second (bench/RESULTS.md), the pure one about a third of that.
+REVIEW_NODES = 1_000_000
+LATE_NODES = 20_000
+#: Wall-clock seconds after which each attempt gets a tenth of ``LATE_NODES`` (a machine far
+#: too busy): the review ends soon, exact from where that reaches, estimated before.
+REVIEW_SECONDS = 20.0
+#: Search nodes for the cards that would have kept a count (a costly card's ``best``, and
+#: the best line after it that its sentence names).
+BEST_NODES = 50_000
 
-    def __init__(self, book: k.Rulebook, positions: Sequence[k.Position]) -> None:
+
+class _Values:
+    """Best-play counts of positions for each side, one reused solver per side, each a
+    count for the whole hand (the tricks already taken included). A position whose search
+    needs more nodes than its budget gets the bounds the search proved; its count is
+    carried back from the next exact count of its side within those bounds (an estimate:
+    a card there is taken to cost nothing unless the bounds prove it)."""
+
+    def __init__(self, book: k.Rulebook, positions: Sequence[k.Position],
+                 seconds: float | None = None) -> None:
         self.book = book
         self.positions_of = positions
         self.two = len(book.sides) == 2
         self.solvers: dict[int, TrickSolver] = {}
-        self.cache: dict[tuple[int, int], int] = {}
-        #: each solver's last answer (the position's index, the count for the hand): the
-        #: next position's guess, and a bound when it is the very next position
-        self.last: dict[int, tuple[int, int]] = {}
+        #: exact counts and estimates by (position, side), and the positions of a side
+        #: waiting for its next exact count to be estimated
+        self.exact: dict[tuple[int, int], int] = {}
+        self.estimates: dict[tuple[int, int], int] = {}
+        self.bounds: dict[tuple[int, int], tuple[int, int]] = {}
+        self.pending: dict[int, list[int]] = {}
+        #: each side's last count (exact, or its guess within bounds): the next guess
+        self.guess: dict[int, int] = {}
+        #: each side's last position settled: a bound on the very next one
+        self.last: dict[int, int] = {}
+        #: below this position a side is not searched again (after an attempt cut off)
+        self.skip: dict[int, int] = {}
+        self.spent = 0
+        self.deadline = time.monotonic() + (REVIEW_SECONDS if seconds is None else seconds)
         self.positions = 0
 
+    def own(self, side: int) -> int:
+        return 0 if self.two else side
+
     def solver(self, side: int) -> TrickSolver:
-        if self.two:
-            side = 0
+        side = self.own(side)
         found = self.solvers.get(side)
         if found is None:
             found = self.solvers[side] = TrickSolver(self.book, side)
         return found
 
-    def total(self, index: int, pos: k.Position, side: int) -> int:
-        """The side's tricks for the whole hand under best play from ``pos``."""
-        own = 0 if self.two else side
-        key = (index, own)
-        value = self.cache.get(key)
-        if value is None:
-            taken = sum(pos.tricks[s] for s in self.book.sides[own])
-            value = 0 if pos.over else self._solve(index, pos, own, taken)
-            self.cache[key] = value
-            self.last[own] = (index, value + taken)
-            self.positions += 1
-        seats = self.book.sides[side]
-        if self.two and side != 0:
-            value = pos.left - value
-        return value + sum(pos.tricks[s] for s in seats)
+    def taken(self, pos: k.Position, own: int) -> int:
+        return sum(pos.tricks[s] for s in self.book.sides[own])
 
-    def _solve(self, index: int, pos: k.Position, own: int, taken: int) -> int:
-        """The count from ``pos`` on, searched from the previous position's count: one card
-        of the side cannot raise the side's count for the hand, and one card of any other
-        seat cannot lower it (each seat plays its best, so a card can only give ground)."""
-        solver = self.solver(own)
-        last = self.last.get(own)
-        if last is None:
-            return solver.tricks(pos)
-        before_index, before = last
-        guess = before - taken
-        if before_index == index - 1:
-            seat = self.positions_of[before_index].turn
-            if self.book.side_of[seat] == own:
-                return solver.tricks(pos, guess, at_most=guess)
-            return solver.tricks(pos, guess, at_least=guess)
-        return solver.tricks(pos, guess)
+    def settle(self, index: int, side: int) -> None:
+        """Work out the side's count at position ``index``: exactly within the budget, else
+        bounds (and the estimate once the side's next exact count is known)."""
+        own = self.own(side)
+        key = (index, own)
+        if key in self.exact or key in self.bounds:
+            return
+        pos = self.positions_of[index]
+        taken = self.taken(pos, own)
+        low, high = self._chain(index, own, taken, taken + pos.left)
+        budget = self._budget(index, own)
+        if low < high and budget != 0:
+            solver = self.solver(own)
+            before = solver.nodes
+            guess = min(max(self.guess.get(own, low), low), high)
+            a, b = solver.span(pos, guess - taken, at_least=low - taken,
+                               at_most=high - taken, nodes=budget)
+            self.spent += solver.nodes - before
+            low, high = a + taken, b + taken
+            if low < high:  # cut off: not searched again before the next trick
+                self.skip[own] = index + self.book.n - len(pos.trick)
+        self.last[own] = index
+        self.positions += 1
+        if low == high:
+            self.exact[key] = low
+            self.guess[own] = low
+            self._carry(own, low)
+        else:
+            self.bounds[key] = (low, high)
+            self.pending.setdefault(own, []).append(index)
+            self.guess[own] = min(max(self.guess.get(own, low), low), high)
+
+    def _chain(self, index: int, own: int, low: int, high: int) -> tuple[int, int]:
+        """Bounds on the side's count at ``index`` from the position just before, when the
+        side's count there is settled: a card of the side cannot raise its count, a card of
+        another seat cannot lower it (each seat plays its best)."""
+        if self.positions_of[index].over:
+            return low, low
+        if self.last.get(own) != index - 1:
+            return low, high
+        key = (index - 1, own)
+        before = self.exact.get(key)
+        below, above = (before, before) if before is not None else self.bounds[key]
+        if self.book.side_of[self.positions_of[index - 1].turn] == own:
+            return low, min(high, above)
+        return max(low, below), high
+
+    def _budget(self, index: int, own: int) -> int:
+        """The nodes an attempt at ``index`` may take (0: none, the count is estimated)."""
+        if index < self.skip.get(own, 0):
+            return 0
+        if time.monotonic() > self.deadline:
+            return LATE_NODES // 10
+        return min(ATTEMPT_NODES, max(LATE_NODES, (REVIEW_NODES - self.spent) // 2))
+
+    def _carry(self, own: int, value: int) -> None:
+        """The side's exact count ``value`` is known: the positions before it waiting for
+        one get their estimates, each carried back within its bounds."""
+        for index in reversed(self.pending.pop(own, [])):
+            low, high = self.bounds[(index, own)]
+            value = min(max(value, low), high)
+            self.estimates[(index, own)] = value
+
+    def known(self, index: int, side: int) -> bool:
+        key = (index, self.own(side))
+        return key in self.exact or key in self.estimates or self.positions_of[index].over
+
+    def is_exact(self, index: int, side: int) -> bool:
+        return (index, self.own(side)) in self.exact or self.positions_of[index].over
+
+    def total(self, index: int, pos: k.Position, side: int) -> int:
+        """The side's tricks for the whole hand under best play from ``pos`` (exact, or the
+        estimate): ``settle`` first."""
+        own = self.own(side)
+        if pos.over:
+            return self.taken(pos, side)
+        key = (index, own)
+        value = self.exact.get(key)
+        if value is None:
+            value = self.estimates[key]
+        if self.two and side != 0:
+            # zero-sum: the other side takes the rest of the hand
+            return sum(pos.tricks) + pos.left - value
+        return value
+
+    def finish(self) -> None:
+        """The end of the hand is exact: every count still waiting gets its estimate."""
+        end = len(self.positions_of) - 1
+        final = self.positions_of[end]
+        for own in list(self.pending):
+            self._carry(own, self.taken(final, own))
 
     @property
     def nodes(self) -> int:
@@ -262,9 +366,11 @@ def _cost_text(book: k.Rulebook, values: _Values, positions: list[k.Position], i
     after = positions[i + 1].copy()
     solver = values.solver(side)
     while after.trick:
-        move = solver.best_moves(after)[0]
-        cards.append(move)
-        k.play(book, after, move)
+        moves = solver.best_moves(after, BEST_NODES)
+        if not moves:  # out of its budget: the sentence says less
+            break
+        cards.append(moves[0])
+        k.play(book, after, moves[0])
     if len(cards) == book.n and trick_winner(cards, pos.leader, book.n) not in mine:
         top = cards[trick_winner(cards, 0, book.n)]  # the card that won the trick
         if top != card and SUIT_MASK_OF[top] == SUIT_MASK_OF[card]:
@@ -275,64 +381,134 @@ def _cost_text(book: k.Rulebook, values: _Values, positions: list[k.Position], i
     return f"{head}{keeper}" if keeper else head, named
 
 
-def review_hand(state: GameState, hand: int, progress: Progress | None = None) -> HandReview:
-    """The double-dummy review of finished hand ``hand`` (from 1) of a replayed game."""
+def review_hand(state: GameState, hand: int, progress: Progress | None = None,
+                partial: Partial | None = None) -> HandReview:
+    """The double-dummy review of finished hand ``hand`` (from 1) of a replayed game
+    (``review_line`` says what ``progress`` and ``partial`` hear)."""
     result = finished_hand(state, hand)
     book = k.rulebook_of(state.rules)
     start, line = _start(book, result)
-    return review_line(book, start, line, result.bids, hand=hand, progress=progress)
+    return review_line(book, start, line, result.bids, hand=hand, progress=progress,
+                       partial=partial)
 
 
 def review_line(book: k.Rulebook, start: k.Position, line: Sequence[int], bids: Sequence[Bid], *,
-                hand: int = 1, progress: Progress | None = None) -> HandReview:
+                hand: int = 1, progress: Progress | None = None, partial: Partial | None = None,
+                seconds: float | None = None) -> HandReview:
     """The review of the cards ``line`` played in order from ``start`` (a trick boundary)
     to the end of the hand; ``par`` is the sides' counts at ``start``. ``review_hand``
-    starts at the opening lead; a test may start at any ending."""
-    n = book.n
+    starts at the opening lead; a test may start at any ending. ``progress(done, total)``
+    hears each position settled; ``partial`` the review of the plays worked out so far,
+    each time more are (the first tricks can be read while the rest are worked out).
+    ``seconds``: the wall-clock limit (default ``REVIEW_SECONDS``)."""
     positions = _line(book, start, line)
-    values = _Values(book, positions)
-    # every (position, side) the review needs, in the order of play
+    values = _Values(book, positions, seconds)
+    todo = _needed(book, positions)
+    plays: list[PlayReview] = []
+    for done, (i, s) in enumerate(todo, start=1):
+        values.settle(i, s)
+        ready = len(plays)
+        while len(plays) < len(line) and _ready(book, values, positions, len(plays)):
+            plays.append(_play_review(book, values, positions, line, bids, len(plays)))
+        if partial is not None and len(plays) > ready:
+            partial(_hand_review(book, values, positions, bids, plays, hand, partial=True))
+        if progress is not None:
+            progress(done, len(todo))
+    values.finish()
+    while len(plays) < len(line):
+        plays.append(_play_review(book, values, positions, line, bids, len(plays)))
+    return _hand_review(book, values, positions, bids, plays, hand)
+
+
+def _needed(book: k.Rulebook, positions: Sequence[k.Position]) -> list[tuple[int, int]]:
+    """Every (position, side) the review needs, in the order of play."""
     needed: list[tuple[int, int]] = []
-    for i in range(len(line)):
+    for i in range(len(positions) - 1):
         side = book.side_of[positions[i].turn]
         needed += [(i + 1, side), (i, side)]
     needed += [(0, s) for s in range(len(book.sides))]
-    order = sorted(set(needed))
-    todo = [(i, s) for i, s in order if not positions[i].over]
-    for done, (i, s) in enumerate(todo, start=1):
-        values.total(i, positions[i], s)
-        if progress is not None:
-            progress(done, len(todo))
-    plays: list[PlayReview] = []
+    return [(i, s) for i, s in sorted(set(needed)) if not positions[i].over]
+
+
+def _ready(book: k.Rulebook, values: _Values, positions: Sequence[k.Position], i: int) -> bool:
+    side = book.side_of[positions[i].turn]
+    return values.known(i, side) and values.known(i + 1, side)
+
+
+def _play_review(book: k.Rulebook, values: _Values, positions: list[k.Position],
+                 line: Sequence[int], bids: Sequence[Bid], i: int) -> PlayReview:
+    """The review of play ``i`` of the line (its counts known)."""
+    n = book.n
+    pos = positions[i]
+    card = line[i]
+    seat = pos.turn
+    side = book.side_of[seat]
+    before = values.total(i, pos, side)
+    after = values.total(i + 1, positions[i + 1], side)
+    exact = values.is_exact(i, side) and values.is_exact(i + 1, side)
+    best: list[int] = []
+    marks: list[Mark] = []
+    if after < before and exact:
+        best = values.solver(side).best_moves(pos, BEST_NODES)
+        text, cards = _cost_text(book, values, positions, i, card, seat, side, best)
+        marks.append(Mark("cost", _sentence(text), cards))
+    start_of_trick = i - len(pos.trick)
+    trick = line[start_of_trick:start_of_trick + n]
+    index = len(pos.trick)
+    winner = trick_winner(trick, positions[start_of_trick].leader, n)
     final = positions[-1].tricks
-    done = sum(start.tricks)  # tricks played before ``start``
-    for i, card in enumerate(line):
-        pos = positions[i]
-        seat = pos.turn
-        side = book.side_of[seat]
-        before = values.total(i, pos, side)
-        after = values.total(i + 1, positions[i + 1], side)
-        best = values.solver(side).best_moves(pos) if after < before else []
-        marks: list[Mark] = []
-        if after < before:
-            text, cards = _cost_text(book, values, positions, i, card, seat, side, best)
-            marks.append(Mark("cost", _sentence(text), cards))
-        start_of_trick = i - len(pos.trick)
-        trick = line[start_of_trick:start_of_trick + n]
-        index = len(pos.trick)
-        winner = trick_winner(trick, positions[start_of_trick].leader, n)
-        marks += _bag_mark(book, pos, bids, final, trick, index, seat, side, winner, card)
-        marks += _nil_mark(book, pos, bids, trick, index, seat, winner, card)
-        plays.append(PlayReview(trick=i // n + 1 + done, seat=seat, side=side,
-                                card=CODE_OF[card], before=before, after=after,
-                                best=tuple(CODE_OF[c] for c in best), marks=tuple(marks)))
+    marks += _bag_mark(book, pos, bids, final, trick, index, seat, side, winner, card)
+    marks += _nil_mark(book, pos, bids, trick, index, seat, winner, card)
+    done = sum(positions[0].tricks)  # tricks played before the line starts
+    return PlayReview(trick=i // n + 1 + done, seat=seat, side=side, card=CODE_OF[card],
+                      before=before, after=after, best=tuple(CODE_OF[c] for c in best),
+                      marks=tuple(marks), exact=exact)
+
+
+def _hand_review(book: k.Rulebook, values: _Values, positions: list[k.Position],
+                 bids: Sequence[Bid], plays: list[PlayReview], hand: int, *,
+                 partial: bool = False) -> HandReview:
+    """The review of ``plays`` (all of them, or the first ones while the rest are worked
+    out: ``partial``, a side's par then None until it is known)."""
+    final = positions[-1].tricks
     sides = tuple(SideReview(side=s, seats=tuple(seats),
                              bids=tuple(bids[x].code for x in seats),
-                             par=values.total(0, positions[0], s),
-                             took=sum(final[x] for x in seats))
+                             par=values.total(0, positions[0], s)
+                             if values.known(0, s) else None,
+                             took=sum(final[x] for x in seats),
+                             exact=values.is_exact(0, s))
                   for s, seats in enumerate(book.sides))
+    notes = _estimate_notes(plays, sides)
     return HandReview(hand=hand, preset=book.rules.name, sides=sides, plays=tuple(plays),
-                      positions=values.positions, nodes=values.nodes)
+                      positions=values.positions, nodes=values.nodes, notes=notes,
+                      partial=partial)
+
+
+def _estimate_notes(plays: Sequence[PlayReview], sides: Sequence[SideReview]) -> tuple[str, ...]:
+    """The sentence saying which counts are estimates, if any are."""
+    tricks = sorted({p.trick for p in plays if not p.exact})
+    if not tricks:
+        return ()
+    words = _trick_words(tricks)
+    par = "" if all(s.exact for s in sides) else " (and the par)"
+    return (f"An estimate: the counts of {words}{par} are not exact; solving them exactly "
+            "takes too long, so a bounded search proved what it could and each count is "
+            "carried back from the next exact one. No card there is marked as costing a "
+            "trick.",)
+
+
+def _trick_words(tricks: Sequence[int]) -> str:
+    """"trick 1", "tricks 1 to 3", "tricks 1 to 3 and 7"."""
+    runs: list[list[int]] = []
+    for trick in tricks:
+        if runs and runs[-1][-1] == trick - 1:
+            runs[-1].append(trick)
+        else:
+            runs.append([trick])
+    parts = [str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs]
+    head = "trick" if len(tricks) == 1 else "tricks"
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{head} {text}"
 
 
 def _sentence(text: str) -> str:

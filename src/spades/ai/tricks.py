@@ -53,6 +53,12 @@ _OFFSUIT, _ANY_SPADE, _VOID = k.BREAK_OFFSUIT, k.BREAK_ANY_SPADE, k.BREAK_VOID
 _NO: Final = 0
 _YES: Final = 1
 _OPEN: Final = -1
+#: No limit on a search's nodes.
+_NO_LIMIT: Final = 1 << 62
+
+
+class SearchCutOff(Exception):
+    """A search with a node limit (``TrickSolver.span``) reached it."""
 
 
 def _runs(cards: int, others: int) -> tuple[int, ...]:
@@ -161,6 +167,8 @@ class TrickSolver:
             tuple(1 << (16 * seat + _RANK[c]) for c in range(54)) for seat in range(book.n))
         self.packed = [0, 0, 0, 0]
         self.nodes = 0
+        #: ``nodes`` at which a search with a limit (``span``) is cut off
+        self.stop_at = _NO_LIMIT
         # the position being searched, changed in place and restored on the way back
         self.hands: list[int] = []
         self.rest = 0
@@ -180,6 +188,15 @@ class TrickSolver:
         count. ``at_least`` and ``at_most`` are bounds the caller knows to hold (in a hand
         review: a card of the side cannot raise its count, another seat's card cannot lower
         it); a test they settle is not searched."""
+        return self.span(pos, guess, at_least=at_least, at_most=at_most)[0]
+
+    def span(self, pos: k.Position, guess: int | None = None, *, at_least: int = 0,
+             at_most: int | None = None, nodes: int = -1) -> tuple[int, int]:
+        """The least and the most tricks the side can take from ``pos`` on, as far as the
+        search proves them within ``nodes`` more search nodes (``-1``: no limit; then the
+        two are equal, the count ``tricks`` gives). A search cut off by the limit leaves the
+        bounds of the tests it finished (a hand review's estimate); what it stored in the
+        transposition table stays true."""
         if self.entries > self.max_entries:
             self.table.clear()
             self.entries = 0
@@ -187,44 +204,65 @@ class TrickSolver:
         low = max(at_least, 0)
         high = self.left if at_most is None else min(at_most, self.left)
         if low >= high:
-            return high
-        if guess is not None:
-            # from the guess, steps of 1, 2, 4... until the count is bracketed, then
-            # halves (``low`` is known to hold: it needs no test)
-            guess = min(max(guess, low), high)
-            if guess == low or self._test(pos, guess):
-                low, step = guess, 1
-                while low < high:
-                    target = min(low + step, high)
-                    if not self._test(pos, target):
-                        high = target - 1
-                        break
-                    low, step = target, step * 2
-            else:
-                high, step = guess - 1, 1
-                while low < high:
-                    target = max(high - step + 1, low)
-                    if self._test(pos, target):
-                        low = target
-                        break
-                    high, step = target - 1, step * 2
-        while low < high:
-            target = (low + high + 1) // 2
-            if self._test(pos, target):
-                low = target
-            else:
-                high = target - 1
-        return low
+            return high, high
+        self.stop_at = self.nodes + nodes if nodes >= 0 else _NO_LIMIT
+        try:
+            if guess is not None:
+                # from the guess, steps of 1, 2, 4... until the count is bracketed, then
+                # halves (``low`` is known to hold: it needs no test)
+                guess = min(max(guess, low), high)
+                if guess == low or self._test(pos, guess):
+                    low, step = guess, 1
+                    while low < high:
+                        target = min(low + step, high)
+                        if not self._test(pos, target):
+                            high = target - 1
+                            break
+                        low, step = target, step * 2
+                else:
+                    high, step = guess - 1, 1
+                    while low < high:
+                        target = max(high - step + 1, low)
+                        if self._test(pos, target):
+                            low = target
+                            break
+                        high, step = target - 1, step * 2
+            while low < high:
+                target = (low + high + 1) // 2
+                if self._test(pos, target):
+                    low = target
+                else:
+                    high = target - 1
+        except SearchCutOff:
+            self._load(pos)  # the search stopped half way down: the position again
+        finally:
+            self.stop_at = _NO_LIMIT
+        return low, high
 
-    def best_moves(self, pos: k.Position) -> list[int]:
+    def best_moves(self, pos: k.Position, nodes: int = -1) -> list[int]:
         """The legal cards of the seat to act that keep the value of ``pos`` (for the side
-        to act: the most tricks it can take; for the others: the fewest they can allow)."""
+        to act: the most tricks it can take; for the others: the fewest they can allow).
+        With a limit of ``nodes`` search nodes (``-1``: none), none when it is reached."""
         if pos.over:
             return []
+        start = self.nodes
+        low, high = self.span(pos, nodes=nodes)
+        if low != high:
+            return []
+        try:
+            self.stop_at = start + nodes if nodes >= 0 else _NO_LIMIT
+            return self._keepers(pos, self._taken(pos) + low)
+        except SearchCutOff:
+            return []
+        finally:
+            self.stop_at = _NO_LIMIT
+
+    def _keepers(self, pos: k.Position, best: int) -> list[int]:
+        """The legal cards of the seat to act that keep the side's count ``best`` (the
+        tricks it ends the hand with, those already taken included)."""
         book = self.book
         seat = pos.turn
-        taken = self._taken(pos)
-        best = taken + self.tricks(pos)
+        self._load(pos)
         legal = k.legal_mask(book, pos)
         others = self.rest ^ self.hands[seat]
         for card in pos.trick:
@@ -408,6 +446,8 @@ class TrickSolver:
             return False
         if left == 1:  # the last trick plays itself
             return self._last_trick()
+        if self.nodes > self.stop_at:
+            raise SearchCutOff
         # the seat with the top spade out wins a trick with each of its spades above every
         # other seat's spades, whoever leads
         spades = self.rest & _SPADES

@@ -201,7 +201,8 @@ class TerminalTable:
             self.say(f"{who(event.seat, 'take') if event.take else who(event.seat, 'keep')} "
                      f"{'the kitty' if event.take else 'the 2 of clubs'}.")
         elif isinstance(event, CardsPassed):
-            self.say(f"{who(event.giver, 'pass', 'es')} {event.count} cards to "
+            cards = "card" if event.count == 1 else "cards"
+            self.say(f"{who(event.giver, 'pass', 'es')} {event.count} {cards} to "
                      f"{self.names[event.receiver]}.")
         elif isinstance(event, TrickWon):
             self.tricks += 1

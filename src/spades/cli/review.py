@@ -77,8 +77,9 @@ def _show(console: Console, review: HandReview) -> None:
     for name in ("side", "seats", "bids", "par", "took"):
         sides.add_column(name)
     for side in review.sides:
+        par = ("" if side.exact else "≈ ") + str(side.par)
         sides.add_row(str(side.side), " ".join(str(s) for s in side.seats),
-                      " + ".join(str(b) for b in side.bids), str(side.par), str(side.took))
+                      " + ".join(str(b) for b in side.bids), par, str(side.took))
     console.print(sides)
     plays = Table(box=box.SIMPLE, title=f"Hand {review.hand}: every play")
     for name in ("trick", "seat", "card", "before", "after", "note"):
@@ -86,8 +87,11 @@ def _show(console: Console, review: HandReview) -> None:
     for play in review.plays:
         note = " ".join(m.text for m in play.marks)
         style = "bold red" if play.marks else None
-        plays.add_row(str(play.trick), str(play.seat), play.card, str(play.before),
-                      str(play.after), note, style=style)
+        about = "" if play.exact else "≈ "  # an estimate (docs/review.md)
+        plays.add_row(str(play.trick), str(play.seat), play.card, about + str(play.before),
+                      about + str(play.after), note, style=style)
     console.print(plays)
+    for text in review.notes:
+        console.print(text)
     marked = sum(1 for p in review.plays if p.marks)
     console.print(f"{marked} play(s) marked; {review.positions} positions solved.")

@@ -13,6 +13,8 @@ from typing import Any
 
 from spades.store import Upgrade, default_url
 
+from .limit_flags import LIMIT_FLAGS, add_limit_flags, limit_settings
+
 #: The environment variable beside each flag of ``spades serve``; a flag given wins.
 ENVIRONMENT = {
     "host": "SPADES_HOST",
@@ -22,10 +24,12 @@ ENVIRONMENT = {
     "workers": "SPADES_WORKERS",
     "per_address": "SPADES_PER_ADDRESS",
     "head_timeout": "SPADES_HEAD_TIMEOUT",
+    "refusals": "SPADES_REFUSALS_PER_SECOND",
     "allowed_host": "SPADES_ALLOWED_HOSTS",
     "trusted_proxy": "SPADES_TRUSTED_PROXY",
     "smtp": "SPADES_SMTP",
     "public_url": "SPADES_PUBLIC_URL",
+    **{f.dest: f.variable for f in LIMIT_FLAGS},  # the limits of issue 37 (limit_flags.py)
     "invite_limit": "SPADES_INVITE_LIMIT",
     "grace": "SPADES_GRACE",
 }
@@ -76,6 +80,11 @@ def register(subparsers: Any) -> None:
     option("--head-timeout", "head_timeout",
            "time a client has to send a request's headers (default 10)",
            type=float, metavar="SECONDS")
+    option("--refusals-per-second", "refusals", "refused requests (a head too big or too "
+           "slow, a body too big, too many connections) one address gets answered in a "
+           "second; past it, its new connections are dropped unread for the rest of that "
+           "second (default 20; 0: no cap; behind a proxy every client has the proxy's "
+           "address)", type=int, metavar="N")
     option("--allowed-host", "allowed_host", "a host name the server answers to besides "
            "127.0.0.1, localhost and [::1], e.g. the name of this computer on your network "
            "or behind your proxy (repeat it, or separate names with commas)",
@@ -89,6 +98,7 @@ def register(subparsers: Any) -> None:
            "TLS from the start; default: write the links to the server's log)", metavar="URL")
     option("--public-url", "public_url", "the address people open, which reset links start "
            "with (default http://HOST:PORT)", metavar="URL")
+    add_limit_flags(parser)
     option("--invite-limit", "invite_limit", "wrong invite or watch codes one address may "
            "try a minute (default 20)", type=int, metavar="N")
     option("--grace", "grace", "how long a seat at a table for friends is held after its "
@@ -104,10 +114,12 @@ FLAGS = {
     "workers": Flag("--workers", whole, "a whole number"),
     "per_address": Flag("--per-address", whole, "a whole number"),
     "head_timeout": Flag("--head-timeout", float, "a number of seconds"),
+    "refusals": Flag("--refusals-per-second", whole, "a whole number"),
     "allowed_host": Flag("--allowed-host", names, "host names separated by commas"),
     "trusted_proxy": Flag("--trusted-proxy", names, "addresses separated by commas"),
     "smtp": Flag("--smtp", str, "an smtp:// or smtps:// URL"),
     "public_url": Flag("--public-url", str, "an http:// or https:// address"),
+    **{f.dest: Flag(f.flag, f.kind, f.meaning) for f in LIMIT_FLAGS},
     "invite_limit": Flag("--invite-limit", whole, "a whole number"),
     "grace": Flag("--grace", float, "a number of seconds"),
 }
@@ -149,7 +161,7 @@ def is_address(value: str) -> bool:
 
 
 def account_settings(args: argparse.Namespace, shown: str) -> dict[str, Any] | str:
-    """The settings of accounts from the flags, or why they are wrong."""
+    """The settings of accounts (and of the limits) from the flags, or why they are wrong."""
     from spades.accounts import MailError, smtp_target
     from spades.server.forwarded import parse_trusted
 
@@ -165,7 +177,11 @@ def account_settings(args: argparse.Namespace, shown: str) -> dict[str, Any] | s
     public = args.public_url or f"http://{shown}:{args.port}"
     if not public.startswith(("http://", "https://")):
         return "--public-url starts with http:// or https://"
-    return {"trusted_proxies": trusted, "smtp_url": args.smtp or None, "public_url": public}
+    limits = limit_settings(args)  # and the limits of issue 37
+    if isinstance(limits, str):
+        return limits
+    return {"trusted_proxies": trusted, "smtp_url": args.smtp or None, "public_url": public,
+            **limits}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -184,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
             or (args.head_timeout is not None and args.head_timeout <= 0)):
         print("spades serve: --per-address and --head-timeout must be positive",
               file=sys.stderr)
+        return 2
+    if args.refusals is not None and args.refusals < 0:
+        print("spades serve: --refusals-per-second must not be negative", file=sys.stderr)
         return 2
     url = args.db or default_url()
     checked = check_db(url)  # and its tables created, adopted or upgraded
@@ -248,8 +267,9 @@ def check_db(url: str) -> Upgrade | str:
 
 def listening(app: Any, args: argparse.Namespace) -> Any:
     """The uvicorn server for ``app`` with the limits of the command line."""
-    from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, Guard, make_server
+    from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, REFUSALS, Guard, make_server
 
     guard = Guard(per_address=args.per_address or PER_ADDRESS,
-                  head_timeout=args.head_timeout or HEAD_TIMEOUT)
+                  head_timeout=args.head_timeout or HEAD_TIMEOUT,
+                  refusals=REFUSALS if args.refusals is None else args.refusals)
     return make_server(app, args.host, args.port, guard, trusted_proxy=args.trusted_proxy)

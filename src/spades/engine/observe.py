@@ -118,7 +118,8 @@ Event = (Looked | BidMade | CardPlayed | SpadesBroken | TrickWon | CardDrawn | C
 def sheet_line(result: HandResult) -> SheetLine:
     return SheetLine(number=result.number, dealer=result.dealer, bids=result.bids,
                      tricks=result.tricks, points=result.score.points,
-                     bags=result.score.bags, scores=result.score.scores)
+                     bags=result.score.bags, scores=result.score.scores,
+                     bags_taken=result.score.bags_taken)
 
 
 def actions_between(before: GameState, after: GameState) -> list[tuple[int, Action]]:

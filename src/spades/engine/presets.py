@@ -191,7 +191,8 @@ def _help(rules: Rules, name: str) -> str:
             text += (f"; offered only when your side is behind by {on.blind_nil_deficit} "
                      "points or more")
         if on.blind_nil_pass:
-            text += (f"; then {on.blind_nil_pass} cards go to your partner and "
+            cards = "card goes" if on.blind_nil_pass == 1 else "cards go"
+            text += (f"; then {on.blind_nil_pass} {cards} to your partner and "
                      f"{on.blind_nil_pass} come back")
         return text
     if name == "bag_penalty":

@@ -122,16 +122,19 @@ def score_hand(rules: Rules, bids: Sequence[Bid], tricks: Sequence[int],
     """Score one finished hand: ``scores`` and ``bags`` are each side's before it."""
     points: list[int] = []
     new_bags: list[int] = []
+    taken: list[int] = []
     for index, side in enumerate(rules.sides):
         earned, fresh = side_points(rules, side, bids, tricks)
         penalty, count = apply_bags(rules, bags[index], fresh)
         points.append(earned + penalty)
         new_bags.append(count)
+        taken.append(fresh)
     return HandScore(
         points=tuple(points),
         bags=tuple(new_bags),
         scores=tuple(s + p for s, p in zip(scores, points, strict=True)),
         boston=boston_side(rules, tricks),
+        bags_taken=tuple(taken),
     )
 
 

@@ -38,12 +38,15 @@ class Trick(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class HandScore:
     """What one hand scored, per side: points this hand, bags after penalties, running
-    score after the hand."""
+    score after the hand; ``bags_taken``: the bags each side took in this hand, before any
+    penalty (``scoring.side_points``: tricks over the bid, and a failed nil's or moon's
+    tricks where the rules count them as bags)."""
 
     points: tuple[int, ...]
     bags: tuple[int, ...]
     scores: tuple[int, ...]
     boston: int | None = None
+    bags_taken: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,8 @@ class SheetLine:
     points: tuple[int, ...]
     bags: tuple[int, ...]
     scores: tuple[int, ...]
+    #: The bags each side took in this hand, before any penalty (``HandScore.bags_taken``).
+    bags_taken: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +115,8 @@ def player_view(state: GameState, seat: int) -> PlayerView:
     trick = tuple(((hand.leader + i) % n, c) for i, c in enumerate(hand.trick))
     sheet = tuple(
         SheetLine(number=r.number, dealer=r.dealer, bids=r.bids, tricks=r.tricks,
-                  points=r.score.points, bags=r.score.bags, scores=r.score.scores)
+                  points=r.score.points, bags=r.score.bags, scores=r.score.scores,
+                  bags_taken=r.score.bags_taken)
         for r in state.results)
     stock_left = len(hand.deck) - hand.stock if rules.draw else 0
     return PlayerView(

@@ -24,19 +24,23 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from spades.accounts import (
-    Attempts,
+    DeviceKeys,
+    Guesses,
+    Hashing,
     Limited,
     Outbox,
     Passwords,
     PolicyError,
+    Resets,
+    Signups,
     check_password,
     normalise_email,
 )
 from spades.store import AccountExistsError, AccountRow, LoginRow, StoreError
 
 from .bodies import json_object
-from .common import error_response, lobby_of, watchers_of
-from .forwarded import client_address
+from .common import error_response, limited, lobby_of, watchers_of
+from .forwarded import client_address, is_https
 from .identity import CSRF_REFUSED, Identity, csrf_ok, identify, login_of, now, person, store_of
 from .sessions import describe, new_player_id, start_login, with_cookie, without_cookie
 from .watchers import (
@@ -57,19 +61,43 @@ CREDENTIALS = ("email", "password")
 EXAMPLE = '{"email": "ann@example.org", "password": "..."}'
 
 
+#: The device cookie (``DeviceKeys``): sent to the account routes only, kept 400 days.
+DEVICE_COOKIE = "spades_device"
+DEVICE_PATH = "/api/account"
+DEVICE_LIFETIME = 400 * 24 * 3600
+
+
 def passwords_of(request: Request) -> Passwords:
     found: Passwords = request.app.state.passwords
     return found
 
 
-def attempts_of(request: Request, kind: str = "attempts") -> Attempts:
-    found: Attempts = getattr(request.app.state, kind)
+def hashing_of(request: Request) -> Hashing:
+    found: Hashing = request.app.state.hashing
     return found
 
 
-def limited(error: Limited) -> Response:
-    return JSONResponse({"error": error.message(), "retry_after": error.retry},
-                        status_code=429, headers={"Retry-After": str(error.retry)})
+def guesses_of(request: Request) -> Guesses:
+    found: Guesses = request.app.state.guesses
+    return found
+
+
+def devices_of(request: Request) -> DeviceKeys:
+    found: DeviceKeys = request.app.state.devices
+    return found
+
+
+def known_device(request: Request, email: str) -> str | None:
+    """The nonce of this browser's device cookie for ``email`` (None: not one it knows)."""
+    return devices_of(request).known(email, request.cookies.get(DEVICE_COOKIE))
+
+
+def with_device(response: Response, request: Request, email: str) -> Response:
+    """Remember on this browser that it signed in as ``email`` (a new device token)."""
+    value = devices_of(request).remember(email, request.cookies.get(DEVICE_COOKIE))
+    response.set_cookie(DEVICE_COOKIE, value, max_age=DEVICE_LIFETIME, path=DEVICE_PATH,
+                        httponly=True, samesite="lax", secure=is_https(request))
+    return response
 
 
 async def _anonymous_checked(request: Request) -> Response | None:
@@ -95,10 +123,13 @@ async def _moving(request: Request) -> str | None:
     return player if await asyncio.to_thread(waiting) else None
 
 
-async def _signed_in(request: Request, account: AccountRow, status: int = 200) -> Response:
+async def _signed_in(request: Request, account: AccountRow, status: int = 200,
+                     said: dict[str, Any] | None = None) -> Response:
+    """A new login of ``account`` for this device; the answer describes it (``said``: more
+    fields of the answer)."""
     moving = await _moving(request)
     token, login = await start_login(request, account.player_id, account.id, moving)
-    answer = await describe(request, login)
+    answer = {**await describe(request, login), **(said or {})}
     return with_cookie(JSONResponse(answer, status_code=status), request, token, login)
 
 
@@ -116,18 +147,41 @@ async def signup(request: Request) -> Response:
     except StoreError:
         log.exception("could not read a session")
         return error_response(503, UNAVAILABLE)
-    hashed = await asyncio.to_thread(passwords_of(request).hash, password)
+    try:
+        signups: Signups = request.app.state.signups
+        signups.take(client_address(request))  # counted before the hash is made
+        hashed = await hashing_of(request).hash(password)
+    except Limited as error:
+        return limited(error)
     account = AccountRow(id=secrets.token_urlsafe(16), email=email, password=hashed,
                          player_id=new_player_id(), created=now())
     try:
         await asyncio.to_thread(store_of(request).accounts.create, account)
-        return await _signed_in(request, account, status=201)
+        answer = await _signed_in(request, account, status=201)
+        return with_device(answer, request, email)
     except AccountExistsError:
         return error_response(409, "there is an account with that email: sign in, or reset "
                               "its password if it is forgotten")
     except StoreError:
         log.exception("could not sign up")
         return error_response(503, UNAVAILABLE)
+
+
+async def _account_if_right(request: Request, email: str, password: str,
+                            device: str | None) -> AccountRow | None:
+    """The account of ``email`` if ``password`` is its own (held back as ``Guesses`` say:
+    Limited, or a wait in the account's lane first)."""
+    guesses = guesses_of(request)
+    guesses.check(email, client_address(request), device)  # a held try tells nothing
+    accounts = store_of(request).accounts
+
+    async def checked() -> AccountRow | None:
+        account = await asyncio.to_thread(accounts.by_email, email)
+        stored = account.password if account is not None else None
+        return account if await hashing_of(request).verify(stored, password) else None
+
+    async with guesses.lane(email, device):  # one at a time, slowed under attack
+        return await checked()
 
 
 async def signin(request: Request) -> Response:
@@ -141,24 +195,20 @@ async def signin(request: Request) -> Response:
         email = normalise_email(email)
     except PolicyError:
         return error_response(401, WRONG)
-    attempts, address = attempts_of(request), client_address(request)
+    guesses, address = guesses_of(request), client_address(request)
+    device = known_device(request, email)
     try:
         if (refused := await _anonymous_checked(request)) is not None:
             return refused
-        attempts.check(email, address)  # before the password: a locked door tells nothing
-        accounts = store_of(request).accounts
-        account = await asyncio.to_thread(accounts.by_email, email)
-        passwords = passwords_of(request)
-        right = await asyncio.to_thread(passwords.verify,
-                                        account.password if account else None, password)
-        if not right or account is None:
-            attempts.fail(email, address)
+        account = await _account_if_right(request, email, password, device)
+        if account is None:
+            guesses.fail(email, address, device)
             return error_response(401, WRONG)
-        attempts.succeed(email)
-        if passwords.stale(account.password):
-            hashed = await asyncio.to_thread(passwords.hash, password)
-            await asyncio.to_thread(accounts.set_password, account.id, hashed)
-        return await _signed_in(request, account)
+        guesses.succeed(email, address, device)
+        if passwords_of(request).stale(account.password):
+            hashed = await hashing_of(request).hash(password)
+            await asyncio.to_thread(store_of(request).accounts.set_password, account.id, hashed)
+        return with_device(await _signed_in(request, account), request, email)
     except Limited as error:
         return limited(error)
     except StoreError:
@@ -222,12 +272,12 @@ async def delete_account(request: Request) -> Response:
         account = await asyncio.to_thread(accounts.get, who.account)
         if account is None:
             return error_response(401, SIGN_IN_FIRST)
-        attempts, address = attempts_of(request), client_address(request)
-        attempts.check(account.email, address)
-        right = await asyncio.to_thread(passwords_of(request).verify, account.password,
-                                        str(data.get("password", "")))
+        guesses, address = guesses_of(request), client_address(request)
+        guesses.check(account.email, address)
+        right = await hashing_of(request).verify(account.password,
+                                                 str(data.get("password", "")))
         if not right:
-            attempts.fail(account.email, address)
+            guesses.fail(account.email, address)
             return error_response(403, "the password is wrong: nothing was deleted")
         seated = await asyncio.to_thread(accounts.games_of, account.id)
         deleted = await asyncio.to_thread(accounts.delete, account.id)
@@ -312,12 +362,11 @@ async def reset(request: Request) -> Response:
         email = normalise_email(data.get("email"))
     except PolicyError as error:
         return error_response(400, str(error))
-    resets, address = attempts_of(request, "resets"), client_address(request)
+    resets: Resets = request.app.state.resets
     try:
-        resets.check(email, address)
+        resets.take(email, client_address(request))  # every ask counts
     except Limited as error:
         return limited(error)
-    resets.fail(email, address)  # every ask counts: an inbox is not flooded with links
     task = asyncio.create_task(_send_reset(request, email))
     request.app.state.mailing.add(task)
     task.add_done_callback(request.app.state.mailing.discard)
@@ -352,24 +401,36 @@ async def reset_confirm(request: Request) -> Response:
         return error_response(400, "token is the code at the end of the reset link")
     accounts = store_of(request).accounts
     try:
+        if (refused := await _anonymous_checked(request)) is not None:
+            return refused
         owner = await asyncio.to_thread(accounts.reset_owner, reset_id(token), now())
         if owner is None:
             return error_response(400, "this reset link is unknown, used or over an hour "
                                   "old: ask for a new one")
         password = check_password(data.get("password"), owner.email)
-        hashed = await asyncio.to_thread(passwords_of(request).hash, password)
+        hashed = await hashing_of(request).hash(password)
         done = await asyncio.to_thread(accounts.reset_password, reset_id(token), hashed, now())
     except PolicyError as error:
         return error_response(400, str(error))
+    except Limited as error:
+        return limited(error)
     except StoreError:
         log.exception("could not reset a password")
         return error_response(503, UNAVAILABLE)
     if done is None:
         return error_response(400, "this reset link was used meanwhile: ask for a new one")
     watchers_of(request).end(PASSWORD_RESET, account=done)  # every device was signed out
-    attempts_of(request).succeed(owner.email)
-    return JSONResponse({"reset": True, "message": "the password is changed and every "
-                         "device is signed out: sign in with the new one"})
+    guesses_of(request).reset(owner.email)
+    # The link proved the mailbox and the new password is set: this device is signed in
+    # with it (a new login; every other device was signed out above).
+    try:
+        answer = await _signed_in(request, owner, said={
+            "reset": True, "message": "your password is changed; you are signed in"})
+        return with_device(answer, request, owner.email)
+    except StoreError:
+        log.exception("could not sign in after a password reset")
+        return JSONResponse({"reset": True, "message": "the password is changed and every "
+                             "device is signed out: sign in with the new one"})
 
 
 async def move(request: Request) -> Response:

@@ -14,22 +14,28 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from spades import __version__
+from spades.accounts import Limited
 from spades.session import OverrunError, ReviewError, StoppingError
 from spades.stats import store_stats
-from spades.store import StoreError
+from spades.store import PLAYING, StoreError
 
 from .common import (
     MAX_MESSAGE,
     NOT_FOUND,
     error_response,
+    limited,
     lobby_of,
     read_body,
     reason,
+    watchers_of,
 )
-from .identity import person
+from .forwarded import client_address
+from .identity import Identity, person
 from .lobby import summary_json
 from .presets import ChoiceError, presets_json
-from .review import failure
+from .quotas import GameQuota, too_many
+from .review import ClientGone, failure, while_connected
+from .watchers import GAME_ABANDONED
 
 log = logging.getLogger("spades.server")
 #: What a new game's body may hold.
@@ -117,6 +123,8 @@ async def create_game(request: Request) -> Response:
     if isinstance(data, Response):
         return data
     try:
+        if (refused := await new_game_refused(request, who)) is not None:
+            return refused
         row = await lobby_of(request).create(
             who.player, data.get("preset", "house"), data.get("house_rules"),
             data.get("level", "normal"), data.get("seats"), who.players)
@@ -129,6 +137,47 @@ async def create_game(request: Request) -> Response:
         return error_response(503, "the game could not be saved; try again")
     return JSONResponse({"id": row.id, "websocket": f"/ws/games/{row.id}",
                          "game": summary_json(row)}, status_code=201)
+
+
+async def new_game_refused(request: Request, who: Identity) -> Response | None:
+    """A new game past the limits (docs/protocol.md): started too fast (429, counted per
+    player id and per address), or too many unfinished ones (409, which says how to delete
+    one); None: it may be made."""
+    quota: GameQuota = request.app.state.game_quota
+    try:
+        quota.take(who.player, client_address(request))
+    except Limited as error:
+        return limited(error)
+    most = quota.limits.unfinished
+    if await lobby_of(request).unfinished(who.players) >= most:
+        return error_response(409, too_many(most))
+    return None
+
+
+async def delete_game(request: Request) -> Response:
+    """``DELETE /api/games/{id}``: the person who started a game in play deletes it. The
+    game is marked abandoned (its rows stay: every record of it still verifies); it leaves
+    the games list, and its sockets close (4404)."""
+    who = await person(request, change=True)
+    if isinstance(who, Response):
+        return who
+    game_id = request.path_params["game_id"]
+    lobby = lobby_of(request)
+    try:
+        row = await lobby.seated_row(game_id, who.players)
+        if row is None:
+            return error_response(404, NOT_FOUND)
+        if row.owner not in who.players:
+            return error_response(403, "only the player who started this game can delete it")
+        if row.status != PLAYING or not await lobby.abandon(game_id):
+            return error_response(409, "this game is over: only a game in play can be "
+                                  "deleted, and a finished one stays in the list")
+    except StoreError:
+        log.exception("could not delete game %s", game_id)
+        return error_response(503, "this game cannot be deleted right now; try again")
+    watchers_of(request).end(GAME_ABANDONED, games=[game_id])  # its sockets first,
+    await lobby.forget([game_id])  # then its table
+    return JSONResponse({"deleted": True, "id": game_id})
 
 
 async def game_summary(request: Request) -> Response:
@@ -200,7 +249,9 @@ async def hand_review(request: Request) -> Response:
         return error_response(404, NOT_FOUND)
     state = table.state
     try:
-        review = await table.reviews.review(table.id, state, hand)
+        review = await while_connected(request, table.reviews.review(table.id, state, hand))
+    except ClientGone:
+        return Response(status_code=499)  # nobody to answer: the review was stopped
     except ReviewError as error:
         # the hand in play is not over yet (409); a hand that does not exist is not found
         in_play = hand == len(state.results) + 1 and not state.over

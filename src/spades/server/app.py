@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -15,19 +16,21 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from spades.accounts import Attempts, Outbox, Passwords
+from spades.accounts import DeviceKeys, Guesses, Hashing, Outbox, Passwords, Resets, Signups
 from spades.session import Thinker
 from spades.stats import FigureCache
 from spades.store import Store
 
 from . import account_api, api, sessions, tables_api, tickets
 from .common import Settings
+from .forwarded import served_over_tls
 from .guesses import WrongCodes
 from .headers import SecurityHeaders
 from .hosts import AllowedHosts
 from .limits import Limits
 from .lobby import Lobby
 from .presence import Presence
+from .quotas import GameQuota
 from .rooms import Rooms
 from .sockets import game_socket
 from .tables import OPTION_FIELDS, Hall
@@ -58,6 +61,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         finally:
             state.presence.close()
             await lobby.close()
+            state.hashing.close()
             thinker.close()
             store.close()
 
@@ -65,11 +69,16 @@ def lifespan_of(settings: Settings) -> Lifespan:
 
 
 def account_parts(state: Any, settings: Settings) -> None:
-    """What accounts need while the server runs: the password hasher, the counts of failed
-    sign-ins and of reset links asked for, where reset links go, the mails being sent."""
+    """What accounts need while the server runs: the password hasher and its pool, the
+    counts of sign-ups, of failed sign-ins and of reset links asked for, the key of device
+    cookies, where reset links go, the mails being sent; and the counts of new games."""
+    limits = settings.account_limits
     state.passwords = Passwords(settings.password_cost)
-    state.attempts = Attempts()
-    state.resets = Attempts(per_account=3, per_address=10, window=3600.0)
+    state.hashing = Hashing(state.passwords, limits.hash_workers, limits.hash_queue)
+    state.signups, state.guesses, state.resets = Signups(limits), Guesses(limits), Resets()
+    secret = settings.device_secret
+    state.devices = DeviceKeys(secret.encode() if secret else secrets.token_bytes(32))
+    state.game_quota = GameQuota(settings.game_limits)
     state.outbox = Outbox(settings.smtp_url)
     state.mailing = set()
 
@@ -139,7 +148,8 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/api/health", api.health),
         Route("/api/games", api.list_games, methods=["GET"]),
         Route("/api/games", api.create_game, methods=["POST"]),
-        Route("/api/games/{game_id}", api.game_summary),
+        Route("/api/games/{game_id}", api.game_summary, methods=["GET"]),
+        Route("/api/games/{game_id}", api.delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/record", api.record),
         Route("/api/games/{game_id}/hands/{hand}/review", api.hand_review),
         Route("/api/games/{game_id}/ticket", tickets.ticket, methods=["POST"]),
@@ -157,7 +167,8 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     web_dir = Path(settings.web_dir)
-    guards = [Middleware(SecurityHeaders),  # outermost: a refused host gets them too
+    guards = [Middleware(SecurityHeaders,  # outermost: a refused host gets them too
+                         https=served_over_tls(settings.public_url)),
               Middleware(AllowedHosts, names=settings.allowed_hosts)]
     app = Starlette(routes=routes_of(web_dir), middleware=guards, lifespan=lifespan_of(settings))
     app.state.web_version = api.web_version(web_dir)  # the web client's, for /api/version

@@ -6,14 +6,15 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from spades.accounts import COST, Cost
+from spades.accounts import COST, AccountLimits, Cost, Limited
 
 from .hosts import LOCAL_HOSTS
 from .lobby import Lobby
+from .quotas import GameLimits
 from .watchers import Watchers
 from .wire import Json
 
@@ -38,7 +39,11 @@ class Settings:
     ``trusted_proxies`` are the addresses or networks whose X-Forwarded-For and
     X-Forwarded-Proto are believed; ``smtp_url`` sends password reset links by email
     (None: they are written to the server's log); ``public_url`` is the address those links
-    start with (never taken from a request's Host header)."""
+    start with (never taken from a request's Host header); an https:// one says the pages
+    are served over TLS, so the session cookie is Secure and HSTS is sent; ``account_limits``
+    and ``game_limits`` hold back sign-ups, password guessing, hashes at once and new games
+    (docs/self-hosting.md, "Limits"); ``device_secret`` signs device cookies (None: a random
+    key at each start, which forgets the devices)."""
 
     db_url: str | None = None
     web_dir: Path = field(default=WEB_DIR)
@@ -51,6 +56,10 @@ class Settings:
     smtp_url: str | None = None
     public_url: str = "http://127.0.0.1:8000"
     password_cost: Cost = COST
+    # the limits of issue 37 items 1-4, together
+    account_limits: AccountLimits = field(default_factory=AccountLimits)
+    game_limits: GameLimits = field(default_factory=GameLimits)
+    device_secret: str | None = None
     #: seconds a person's seat is held after their last socket closes (tables for friends)
     grace: float = 30.0
     #: wrong invite or watch codes a minute per address (None: SPADES_INVITE_LIMIT or 20)
@@ -63,6 +72,12 @@ def dumps(message: Json) -> str:
 
 def error_response(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def limited(error: Limited) -> JSONResponse:
+    """429 with when to retry, in seconds (Retry-After and the body)."""
+    return JSONResponse({"error": error.message(), "retry_after": error.retry},
+                        status_code=429, headers={"Retry-After": str(error.retry)})
 
 
 def lobby_of(request: Request | WebSocket) -> Lobby:
@@ -79,17 +94,20 @@ def watchers_of(request: Request | WebSocket) -> Watchers:
 
 async def read_body(request: Request, limit: int = MAX_MESSAGE) -> bytes | None:
     """The request body, or None as soon as it is over ``limit`` bytes (it is never read
-    whole: a huge body costs no memory)."""
+    whole: a huge body costs no memory) or the client is gone."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         return None
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                return None
+            chunks.append(chunk)
+    except ClientDisconnect:  # gone, or cut off by the server (a body over its limit)
+        return None
     return b"".join(chunks)
 
 

@@ -70,10 +70,19 @@ def client_address(conn: HTTPConnection) -> str:
     return hops[0] if hops else address
 
 
+def served_over_tls(public_url: str) -> bool:
+    """Whether ``--public-url`` says the pages are served over HTTPS (by a proxy in front
+    that does TLS): then every page a browser opens came over HTTPS, whatever the hop from
+    the proxy to us said."""
+    return public_url.strip().lower().startswith("https://")
+
+
 def is_https(conn: HTTPConnection) -> bool:
-    """Whether the browser reached us over HTTPS (directly, or through a trusted proxy
-    that says so in ``X-Forwarded-Proto``)."""
+    """Whether the browser reached us over HTTPS (directly, through a trusted proxy that
+    says so in ``X-Forwarded-Proto``, or because ``--public-url`` is an https:// one)."""
     if conn.url.scheme in ("https", "wss"):
+        return True
+    if served_over_tls(conn.app.state.settings.public_url):
         return True
     if _is_trusted(peer(conn), _trusted_of(conn)):
         proto = conn.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()

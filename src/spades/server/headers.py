@@ -3,8 +3,10 @@
 The page runs only its own files: no inline script, no inline style attribute, nothing from
 another site, never inside another site's frame. ``Strict-Transport-Security`` is sent only
 on a request that came over HTTPS (directly, or through a trusted reverse proxy that says so
-with ``X-Forwarded-Proto``): over plain HTTP it would be meaningless, and on a local server
-it could pin a browser to HTTPS for the name ``localhost``.
+with ``X-Forwarded-Proto``), or on every request when ``--public-url`` is an https:// address
+(the pages are served over TLS by a proxy in front): over plain HTTP it would be
+meaningless, and on a local server it could pin a browser to HTTPS for the name
+``localhost``.
 """
 
 from __future__ import annotations
@@ -41,16 +43,18 @@ STRICT_TRANSPORT = ("strict-transport-security", "max-age=31536000")
 
 class SecurityHeaders:
     """ASGI middleware: the headers above on every HTTP response (and on a refused
-    websocket's HTTP answer)."""
+    websocket's HTTP answer); ``https``: HSTS on every response too (an https:// public
+    URL)."""
 
-    def __init__(self, app: ASGIApp):
+    def __init__(self, app: ASGIApp, https: bool = False):
         self.app = app
+        self.https = https
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        secure = scope.get("scheme") in ("https", "wss")
+        secure = self.https or scope.get("scheme") in ("https", "wss")
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] in ("http.response.start", "websocket.http.response.start"):

@@ -6,8 +6,14 @@ or gigabytes of memory. The HTTP protocol here adds, before the application sees
 
 - a time limit on reading a request's head, from the connection (or from the first byte of
   the next request on a kept-alive one) to its last header line;
-- a size limit on that head (431, and the connection is closed);
-- a cap on the connections open at once from one address, websockets included.
+- a size limit on that head, counted as its bytes arrive (431, and the connection is closed);
+- a size limit on a request's body: a ``Content-Length`` over it is refused before a byte
+  of the body is read, a body sent without one as soon as it passes the limit (413, and the
+  connection is closed: the rest is never read);
+- a cap on the connections open at once from one address, websockets included;
+- a cap on the refusals answered to one address in a second: past it, that address's new
+  connections are dropped unread until the second is over, so a flood of bad requests
+  costs the server little more than accepting them.
 
 Each refusal is logged (at most once in ``QUIET`` seconds per address and kind).
 """
@@ -24,6 +30,8 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from .common import MAX_MESSAGE
+
 log = logging.getLogger("spades.server")
 
 #: Connections open at once from one address (a browser uses a handful).
@@ -32,6 +40,8 @@ PER_ADDRESS = 50
 HEAD_TIMEOUT = 10.0
 #: The largest request head (request line and headers), in bytes.
 HEAD_LIMIT = 32 * 1024
+#: Refusals answered to one address in a second; past it, its new connections are dropped.
+REFUSALS = 20
 #: The largest websocket message (a frame of the protocol is at most 16 KB of JSON).
 WS_LIMIT = 64 * 1024
 #: A refusal of the same kind for the same address is logged at most this often.
@@ -42,14 +52,19 @@ class Guard:
     """Counts the open connections of each address and logs refusals."""
 
     def __init__(self, per_address: int = PER_ADDRESS, head_timeout: float = HEAD_TIMEOUT,
-                 head_limit: int = HEAD_LIMIT, clock: Callable[[], float] = time.monotonic):
+                 head_limit: int = HEAD_LIMIT, clock: Callable[[], float] = time.monotonic,
+                 body_limit: int = MAX_MESSAGE, refusals: int = REFUSALS):
         self.per_address = per_address
         self.head_timeout = head_timeout
         self.head_limit = head_limit
+        self.body_limit = body_limit
+        self.refusals = refusals  # 0: no cap
         self.clock = clock
         self.open: dict[str, set[asyncio.BaseTransport]] = {}
         self._prune_at = 256
         self._told: dict[tuple[str, str], float] = {}
+        #: each address's refusals in the second that began at the time kept with them
+        self._refused: dict[str, tuple[float, int]] = {}
 
     def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
         """Count ``transport`` for ``address``, or False if that address has its fill.
@@ -73,6 +88,21 @@ class Guard:
             if not held:
                 del self.open[address]
 
+    def refused(self, address: str) -> None:
+        """Count a refusal answered to ``address``."""
+        now = self.clock()
+        start, count = self._refused.get(address, (now, 0))
+        if now - start >= 1.0:
+            start, count = now, 0
+        if len(self._refused) > 10_000:
+            self._refused.clear()
+        self._refused[address] = (start, count + 1)
+
+    def over_refusals(self, address: str) -> bool:
+        """Whether ``address`` had its fill of refusals this second."""
+        start, count = self._refused.get(address, (0.0, 0))
+        return 0 < self.refusals <= count and self.clock() - start < 1.0
+
     def tell(self, kind: str, address: str, message: str, *args: Any) -> None:
         now = self.clock()
         if now - self._told.get((kind, address), -QUIET) >= QUIET:
@@ -82,18 +112,33 @@ class Guard:
             log.warning(message, address, *args)
 
 
+def head_bytes(tail: bytes, data: bytes) -> int:
+    """How many bytes of ``data`` belong to a request head still being read (``tail``: the
+    bytes read just before): up to the blank line that ends it, the body after it not."""
+    end = (tail + data).find(b"\r\n\r\n")
+    return len(data) if end < 0 else max(0, end + 4 - len(tail))
+
+
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol under ``guard`` (a subclass per server sets it)."""
 
     guard: Guard
     _head: int | None = 0  # bytes of the request head read so far; None: in the body
+    _body = 0  # bytes of the request body read so far
+    _tail = b""  # the last bytes read while in a head (its end may straddle two reads)
     _timer: asyncio.TimerHandle | None = None
     _address = ""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._address = self.client[0] if self.client else ""
+        if self.guard.over_refusals(self._address):
+            self.guard.tell("dropped", self._address, "dropping connections from %s for a "
+                            "second: it had %d requests refused in one", self.guard.refusals)
+            transport.abort()
+            return
         if not self.guard.admit(self._address, transport):
+            self.guard.refused(self._address)
             self.guard.tell("crowd", self._address, "refused a connection from %s: it has %d "
                        "open already (the most for one address)", self.guard.per_address)
             transport.abort()
@@ -106,8 +151,11 @@ class GuardedHttp(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self.transport.is_closing():
+            return  # refused: nothing more is read
         if self._head is not None:
-            self._head += len(data)
+            self._head += head_bytes(self._tail, data)
+            self._tail = data[-3:]
             if self._head > self.guard.head_limit:
                 self.guard.tell("head", self._address, "refused a request from %s: its head "
                            "is over %d bytes", self.guard.head_limit)
@@ -118,13 +166,45 @@ class GuardedHttp(HttpToolsProtocol):
         super().data_received(data)
 
     def on_headers_complete(self) -> None:
+        if self.transport.is_closing():
+            return  # a request after a refusal in the same read
         self._stop_timer()
         self._head = None
+        self._body = 0
+        if self._declared_length() > self.guard.body_limit:
+            self._body_refused()  # before a byte of the body is read or the app sees it
+            return
         super().on_headers_complete()
 
+    def on_body(self, body: bytes) -> None:
+        if self.transport.is_closing():
+            return
+        self._body += len(body)
+        if self._body > self.guard.body_limit:  # a body sent without a length
+            if self.cycle is not None and self.cycle.response_started:
+                self.transport.close()  # the app answered already: read no more
+            else:
+                self._body_refused()
+            return
+        super().on_body(body)
+
     def on_message_complete(self) -> None:
+        if self.transport.is_closing():
+            return
         self._head = 0  # the next request's head is counted and timed from its start
+        self._tail = b""
         super().on_message_complete()
+
+    def _declared_length(self) -> int:
+        for name, value in self.headers:
+            if name == b"content-length":
+                return int(value) if value.isdigit() else 0
+        return 0
+
+    def _body_refused(self) -> None:
+        self.guard.tell("body", self._address, "refused a request from %s: its body is over "
+                        "%d bytes", self.guard.body_limit)
+        self._refuse(413, f"the request body is over {self.guard.body_limit} bytes")
 
     def _start_timer(self) -> None:
         self._stop_timer()
@@ -145,10 +225,14 @@ class GuardedHttp(HttpToolsProtocol):
                      "seconds")
 
     def _refuse(self, status: int, message: str) -> None:
+        """Answer ``status`` with ``message`` and close: the connection reads no more (the
+        app's request, if one began, sees the client gone)."""
         self._stop_timer()
         self._head = None
+        self.guard.refused(self._address)
         body = json.dumps({"error": message}).encode()
-        reasons = {408: "Request Timeout", 431: "Request Header Fields Too Large"}
+        reasons = {408: "Request Timeout", 413: "Content Too Large",
+                   431: "Request Header Fields Too Large"}
         self.transport.write(
             f"HTTP/1.1 {status} {reasons[status]}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n".encode() + body)

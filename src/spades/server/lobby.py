@@ -13,7 +13,7 @@ from typing import Any
 from spades.engine import GameState, Rules, rules_from_json
 from spades.session import Reviews, Sitter, Thinker, one_person, state_from_store
 from spades.session import new_game_row as session_game_row
-from spades.store import PLAYING, GameRow, SeatRow, Store, StoredGame
+from spades.store import ABANDONED, PLAYING, GameRow, SeatRow, Store, StoredGame
 
 from .download import download
 from .ids import GAME_ID, is_player_id
@@ -41,8 +41,10 @@ def seat_for(table: ServedTable, players: Players) -> int | None:
 
 
 def seated(row: GameRow, players: Players) -> bool:
+    """Whether one of ``players`` sits at the game (an abandoned game has nobody)."""
     ids = ids_of(players)
-    return any(s.player_id in ids for s in row.seats if s.player_id is not None)
+    return row.status != ABANDONED and any(s.player_id in ids for s in row.seats
+                                           if s.player_id is not None)
 
 
 def summary_json(row: GameRow) -> Json:
@@ -191,16 +193,31 @@ class Lobby:
                 del self._loading[game_id]
 
     async def list_games(self, player_id: Players) -> list[Json]:
-        rows = await asyncio.to_thread(self.store.list_games, ids_of(player_id))
-        return [summary_json(r) for r in rows]
+        """The person's games; ``deletable``: one in play that they started."""
+        ids = ids_of(player_id)
+        rows = await asyncio.to_thread(self.store.list_games, ids)
+        return [{**summary_json(r), "deletable": r.status == PLAYING and r.owner in ids}
+                for r in rows]
 
-    async def summary(self, game_id: str, player_id: Players) -> Json | None:
+    async def seated_row(self, game_id: str, player_id: Players) -> GameRow | None:
+        """The game's row if ``player_id`` sits at it (None: no such game for them)."""
         if not GAME_ID.fullmatch(game_id):
             return None
         row = await asyncio.to_thread(self.store.get_game, game_id)
-        if row is None or not seated(row, player_id):
-            return None
-        return summary_json(row)
+        return row if row is not None and seated(row, player_id) else None
+
+    async def summary(self, game_id: str, player_id: Players) -> Json | None:
+        row = await self.seated_row(game_id, player_id)
+        return None if row is None else summary_json(row)
+
+    async def unfinished(self, players: Players) -> int:
+        """How many games in play this person (any of their ids) started."""
+        return await asyncio.to_thread(self.store.count_unfinished, ids_of(players))
+
+    async def abandon(self, game_id: str) -> bool:
+        """Mark a game in play abandoned (False: it is not in play): from now on nobody
+        loads it; ``forget`` lets its table go once its sockets are ended."""
+        return await asyncio.to_thread(self.store.abandon, game_id)
 
     async def seated_id(self, game_id: str, players: frozenset[str]) -> str | None:
         """Which of a person's ``players`` ids sits at ``game_id`` (None: none does, or no
@@ -212,9 +229,9 @@ class Lobby:
             ids = [p for p in players if table.seat_of(p) is not None]
         else:
             row = await asyncio.to_thread(self.store.get_game, game_id)
-            ids = [] if row is None else [s.player_id for s in row.seats
-                                          if s.player_id is not None
-                                          and s.player_id in players]
+            ids = [] if row is None or not seated(row, players) else [
+                s.player_id for s in row.seats
+                if s.player_id is not None and s.player_id in players]
         return min(ids) if ids else None
 
     async def download(self, game_id: str, player_id: Players) -> Json | None:

@@ -13,19 +13,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from .hosts import host_name, parse_host
+
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
-def _host_port(netloc: str, scheme: str) -> tuple[str, int | None] | None:
-    try:
-        parts = urlsplit(f"{scheme}://{netloc}")
-        port = parts.port
-    except ValueError:
+def _host_port(host: str, scheme: str) -> tuple[str, int | None] | None:
+    """The ``Host`` header's name and port (the scheme's default port when none is said),
+    or None when it is malformed (``parse_host``: a userinfo part, say)."""
+    parsed = parse_host(host)
+    if parsed is None:
         return None
-    host = (parts.hostname or "").lower()
-    if not host:
-        return None
-    return host, port if port is not None else DEFAULT_PORTS.get(scheme)
+    return parsed[0], parsed[1] if parsed[1] is not None else DEFAULT_PORTS.get(scheme)
 
 
 def origin_allowed(origin: str | None, host: str | None,
@@ -52,5 +51,7 @@ def origin_allowed(origin: str | None, host: str | None,
     if target[1] != page_port:
         return False  # another port is another site's page (a local dev server, say)
     # the same host (a default port unsaid), or another name the server answers to
-    return page_host == target[0] or page_host in {name.lower().strip("[]")
-                                                   for name in allowed_hosts}
+    page_host = host_name(page_host)  # case, brackets and one final dot: the same host
+    if not page_host:
+        return False
+    return page_host == target[0] or page_host in {host_name(name) for name in allowed_hosts}

@@ -5,7 +5,12 @@ finished hand is reviewed: for any other the answer is an error and nothing else
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from starlette.requests import Request
 
 from spades.engine import GameState
 from spades.session import OverrunError, ReviewError, Reviews, StoppingError
@@ -14,6 +19,10 @@ from .connections import Connection
 from .wire import Json
 
 log = logging.getLogger("spades.server")
+
+T = TypeVar("T")
+#: How often a review asked for over HTTP checks that its client is still there.
+GONE_EVERY = 0.5
 
 #: Why a review could not be made, for a person.
 TOO_LONG = "this hand's review took too long and was stopped; ask again later"
@@ -39,17 +48,47 @@ def failure(error: BaseException) -> str:
 
 async def send_review(reviews: Reviews, game_id: str, state: GameState, conn: Connection,
                       hand: int) -> None:
-    """Review finished hand ``hand`` for one socket: its progress as it goes, then the
-    review; or an error (code "review") and nothing else."""
+    """Review finished hand ``hand`` for one socket: its progress as it goes (with the
+    review of the plays worked out so far, when more are), then the review; or an error
+    (code "review") and nothing else."""
+
+    shown: list[Json] = []  # the plays worked out so far, not yet sent
+
+    def partial(review: Json) -> None:
+        shown[:] = [review]
 
     def progress(done: int, total: int) -> None:
-        conn.send({"type": "review-progress", "hand": hand, "done": done, "total": total})
+        message: Json = {"type": "review-progress", "hand": hand, "done": done,
+                         "total": total}
+        if shown:  # the first tricks, readable while the rest are worked out
+            message["review"] = shown.pop()
+        conn.send(message)
 
     try:
-        review = await reviews.review(game_id, state, hand, progress)
+        review = await reviews.review(game_id, state, hand, progress, partial)
     except Exception as error:
         if not isinstance(error, ReviewError | OverrunError | StoppingError):
             log.exception("the review of hand %d of game %s failed", hand, game_id)
         conn.send(review_error(hand, failure(error)))
         return
     conn.send({"type": "review", "hand": hand, "review": review})
+
+
+class ClientGone(Exception):
+    """The HTTP client stopped waiting (it closed its connection)."""
+
+
+async def while_connected(request: Request, work: Awaitable[T]) -> T:
+    """``work``'s answer, or ``ClientGone`` once the client of ``request`` has gone: a review
+    nobody waits for any more is cancelled (``Reviews.review``), its process ended."""
+    task = asyncio.ensure_future(work)
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=GONE_EVERY)
+            if done:
+                return task.result()
+            if await request.is_disconnected():
+                raise ClientGone
+    finally:
+        if not task.done():
+            task.cancel()

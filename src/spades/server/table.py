@@ -42,7 +42,8 @@ class ServedTable:
         self.session.listen(self.audience)
         #: the server's hand reviews (shared by its tables)
         self.reviews = reviews if reviews is not None else Reviews(thinker)
-        self._reviewing: set[asyncio.Task[None]] = set()
+        #: the reviews being sent, and to which socket (a socket gone stops its own)
+        self._reviewing: dict[asyncio.Task[None], Connection] = {}
 
     # ------------------------------------------------------------------ the session
 
@@ -90,6 +91,9 @@ class ServedTable:
 
     def leave(self, conn: Connection) -> None:
         self.hub.leave(conn)
+        for task, asker in list(self._reviewing.items()):
+            if asker is conn:  # nobody to send it to: a review nobody else waits for stops
+                task.cancel()
 
     def reply(self, conn: Connection, error: Json) -> None:
         self.hub.reply(conn, error)
@@ -99,8 +103,8 @@ class ServedTable:
         error; the socket goes on meanwhile."""
         task = asyncio.get_running_loop().create_task(
             send_review(self.reviews, self.id, self.state, conn, hand))
-        self._reviewing.add(task)
-        task.add_done_callback(self._reviewing.discard)
+        self._reviewing[task] = conn
+        task.add_done_callback(lambda done: self._reviewing.pop(done, None))
     def note(self, conn: Connection, error: Json) -> None:
         self.hub.note(conn, error)
 

@@ -49,6 +49,7 @@ SIGN_IN_EXPIRED = Farewell(SIGNED_OUT_CLOSE, "signed-out",
 ACCOUNT_DELETED = Farewell(SIGNED_OUT_CLOSE, "signed-out",
                            "the account was deleted, with its games")
 GAME_DELETED = Farewell(GONE_CLOSE, "not-found", "this game was deleted with its account")
+GAME_ABANDONED = Farewell(GONE_CLOSE, "not-found", "this game was deleted by whoever started it")
 #: A person removed from a table for friends, or who left it, and spectators when the host
 #: closes watching: the answer of a table that does not exist.
 NOT_SEATED = Farewell(GONE_CLOSE, "not-found", "no such game for this player")

@@ -54,6 +54,7 @@ def sheet_line(line: SheetLine, sides: tuple[tuple[int, ...], ...]) -> Json:
         "side_tricks": [sum(line.tricks[s] for s in side) for side in sides],
         "points": list(line.points),
         "bags": list(line.bags),
+        "bags_taken": list(line.bags_taken),
         "scores": list(line.scores),
     }
 
@@ -245,7 +246,8 @@ def event_json(event: Narrated, step: int, speaker: Speaker, players: int) -> li
             out["text"] = speaker.says(giver, "pass", f"{target} the {names}")
         else:
             out["text"] = speaker.says(
-                giver, "pass", f"{event.count} cards to {speaker.who(receiver)}")
+                giver, "pass",
+                f"{event.count} card{'' if event.count == 1 else 's'} to {speaker.who(receiver)}")
         return [out]
     if isinstance(event, KittyExchanged):
         return [{"kind": "exchange", "step": step, "seat": event.seat, "take": event.take,
@@ -268,8 +270,9 @@ def hand_json(line: SheetLine, step: int, speaker: Speaker) -> Json:
     for index, side in enumerate(sides):
         bid = " + ".join(_bid_words(line.bids[s]) for s in side)
         took = sum(line.tricks[s] for s in side)
+        points = line.points[index]
         parts.append(f"{speaker.side(index)} bid {bid}, took {took}: "
-                     f"{line.points[index]} points.")
+                     f"{points} point{'' if abs(points) == 1 else 's'}.")
     scores = " to ".join(str(s) for s in line.scores)
     return {"kind": "hand", "step": step, "hand_number": line.number + 1,
             "line": sheet_line(line, sides),

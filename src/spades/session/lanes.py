@@ -11,6 +11,7 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .workers import StoppingError, Worker
@@ -30,11 +31,15 @@ class Job:
 class Lane:
     """``size`` worker processes (started when first needed) and one queue per table;
     ``nice`` lowers the workers' CPU priority (a lane of long thinking yields the cores to
-    the server and to quick decisions)."""
+    the server and to quick decisions). With ``end_abandoned``, a job whose caller stops
+    waiting (its wait cancelled) is stopped too: its process is ended (a hand review nobody
+    wants any more); else the job runs on and its answer is dropped."""
 
-    def __init__(self, name: str, size: int, warm: Any = None, nice: int = 0):
+    def __init__(self, name: str, size: int, warm: Any = None, nice: int = 0,
+                 end_abandoned: bool = False):
         self.name = name
         self.nice = nice
+        self.end_abandoned = end_abandoned
         self.size = max(1, size)
         self.warm = warm
         self.idle: list[Worker] = []
@@ -91,6 +96,9 @@ class Lane:
             task = asyncio.get_running_loop().create_task(self._execute(worker, job))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+            if self.end_abandoned:
+                # an abandoned job's process is ended (``Worker.run``, cancelled)
+                job.future.add_done_callback(partial(_cancel_if_cancelled, task))
 
     async def _execute(self, worker: Worker, job: Job) -> None:
         try:
@@ -124,3 +132,9 @@ class Lane:
             worker.end()
         self.workers.clear()
         self.idle.clear()
+
+
+def _cancel_if_cancelled(task: asyncio.Task[None], future: asyncio.Future[Any]) -> None:
+    """Cancels ``task`` (the job's run) when nobody waits for the job's ``future`` any more."""
+    if future.cancelled():
+        task.cancel()

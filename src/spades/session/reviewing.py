@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from spades.ai.review import finished_hand, review_hand
+from spades.ai.review import HandReview, finished_hand, review_hand
 from spades.engine import GameState
 
 from .workers import report
@@ -29,29 +29,39 @@ PROGRESS_EVERY = 0.25
 
 Json = dict[str, Any]
 Progress = Callable[[int, int], None]
+#: Hears the review of the plays worked out so far (``HandReview.to_json`` of a partial one).
+Partial = Callable[[Json], None]
 
-__all__ = ["PROGRESS_EVERY", "REVIEWS_KEPT", "Progress", "Reviews",
+__all__ = ["PROGRESS_EVERY", "REVIEWS_KEPT", "Partial", "Progress", "Reviews",
            "review_job"]
 
 
 def review_job(state: GameState, hand: int) -> Json:
     """The review of finished hand ``hand`` as JSON (runs in a thinking process), reporting
-    ``(done, total)`` positions solved at most every ``PROGRESS_EVERY`` seconds."""
+    ``(done, total, partial)`` at most every ``PROGRESS_EVERY`` seconds: the positions
+    settled, and the review of the plays worked out so far when more are than at the last
+    report (else None), so that the first tricks can be read while the rest are worked out."""
     last = time.monotonic()
+    latest: HandReview | None = None
+
+    def partial(review: HandReview) -> None:
+        nonlocal latest
+        latest = review
 
     def progress(done: int, total: int) -> None:
-        nonlocal last
+        nonlocal last, latest
         now = time.monotonic()
         if done >= total or now - last >= PROGRESS_EVERY:
             last = now
-            report((done, total))
+            report((done, total, None if latest is None else latest.to_json()))
+            latest = None
 
-    return review_hand(state, hand, progress).to_json()
+    return review_hand(state, hand, progress, partial).to_json()
 
 
 class Reviewing(Protocol):
     async def review(self, state: GameState, hand: int, table: str,
-                     progress: Progress) -> Json: ...
+                     progress: Progress, partial: Partial | None = None) -> Json: ...
 
 
 @dataclass
@@ -59,13 +69,21 @@ class _Running:
     """A review being worked out and who waits for it."""
 
     listeners: list[Progress] = field(default_factory=list)
+    watchers: list[Partial] = field(default_factory=list)
     task: asyncio.Task[Json] | None = None
     done: tuple[int, int] | None = None  #: its last progress
+    latest: Json | None = None  #: the review of the plays worked out so far
+    waiting: int = 0  #: how many wait for it: none left, the work stops
 
     def tell(self, done: int, total: int) -> None:
         self.done = (done, total)
         for listener in list(self.listeners):
             listener(done, total)
+
+    def show(self, review: Json) -> None:
+        self.latest = review
+        for watcher in list(self.watchers):
+            watcher(review)
 
 
 class Reviews:
@@ -80,10 +98,12 @@ class Reviews:
         self.computed = 0
 
     async def review(self, game: str, state: GameState, hand: int,
-                     progress: Progress | None = None) -> Json:
+                     progress: Progress | None = None, partial: Partial | None = None) -> Json:
         """The review of finished hand ``hand`` (from 1) of game ``game`` as JSON
         (``HandReview.to_json``); ``ReviewError`` at once for a hand still in play or no
-        such hand. ``progress(done, total)`` hears how the work goes, if it is not done."""
+        such hand. ``progress(done, total)`` hears how the work goes, if it is not done, and
+        ``partial`` the review of the plays worked out so far. When everyone waiting has
+        stopped (a socket closed, an HTTP client gone), the work is cancelled."""
         finished_hand(state, hand)
         key = (game, hand)
         found = self.kept.get(key)
@@ -98,22 +118,38 @@ class Reviews:
             # its failure is told to those who wait; nobody waiting is no error
             running.task.add_done_callback(lambda t: t.cancelled() or t.exception())
         assert running.task is not None
-        if progress is not None:
-            running.listeners.append(progress)
-            if running.done is not None:
-                progress(*running.done)
+        self._listen(running, progress, partial)
+        running.waiting += 1
         try:
             # one who stops waiting (a closed socket) does not stop the others' review
             return await asyncio.shield(running.task)
         finally:
+            running.waiting -= 1
             if progress is not None:
                 running.listeners.remove(progress)
+            if partial is not None:
+                running.watchers.remove(partial)
+            if not running.waiting and not running.task.done():
+                running.task.cancel()  # nobody waits any more: stop the work
+
+    @staticmethod
+    def _listen(running: _Running, progress: Progress | None, partial: Partial | None) -> None:
+        """Tell a new listener what is known so far, and the rest as it comes."""
+        if partial is not None:
+            running.watchers.append(partial)
+            if running.latest is not None:
+                partial(running.latest)
+        if progress is not None:
+            running.listeners.append(progress)
+            if running.done is not None:
+                progress(*running.done)
 
     async def _compute(self, key: tuple[str, int], state: GameState,
                        running: _Running) -> Json:
         try:
             self.computed += 1
-            result = await self.thinker.review(state, key[1], key[0], running.tell)
+            result = await self.thinker.review(state, key[1], key[0], running.tell,
+                                               running.show)
             self.kept[key] = result
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)

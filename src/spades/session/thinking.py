@@ -52,8 +52,10 @@ SUGGEST_BUDGET = 3.0
 #: A hand review's process runs at the lowest CPU priority: the computer players' processes
 #: and the server take the cores first, the review the time they leave.
 REVIEW_NICE = 19
-#: A hand review is cut off after this many seconds (most take a few; docs/review.md).
-REVIEW_BUDGET = 600.0
+#: A hand review is cut off after this many seconds: it estimates what it cannot solve
+#: within its own budget (``spades.ai.review.REVIEW_SECONDS``), so only a machine far too
+#: busy meets this one (docs/review.md).
+REVIEW_BUDGET = 60.0
 
 
 def player_for(level: str) -> Player:
@@ -106,7 +108,7 @@ class Thinker:
         self.quick = Lane("quick", max(1, self.workers - deep), warm)
         self.deep = Lane("deep", deep, warm, DEEP_NICE)
         #: hand reviews: one process, started by the first review
-        self.reviews = Lane("review", 1, None, REVIEW_NICE)
+        self.reviews = Lane("review", 1, None, REVIEW_NICE, end_abandoned=True)
         self._closed = False
         #: decisions draw their random generators from here: secret unless seeded (tests)
         self._seeds: random.Random = (random.SystemRandom() if seed is None
@@ -161,12 +163,16 @@ class Thinker:
         return action
 
     async def review(self, state: GameState, hand: int, table: str,
-                     progress: Callable[[int, int], None]) -> dict[str, Any]:
+                     progress: Callable[[int, int], None],
+                     partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """The review of finished hand ``hand`` as JSON, worked out in the review lane
         (``table``'s reviews queue apart from other tables'); ``progress(done, total)``
-        as it goes. ``OverrunError`` after ``REVIEW_BUDGET`` seconds."""
+        as it goes, ``partial`` the review of the plays worked out so far. ``OverrunError``
+        after ``REVIEW_BUDGET`` seconds; cancelled, its process is ended."""
         def told(value: Any) -> None:
-            done, total = value
+            done, total, *rest = value
+            if partial is not None and rest and rest[0] is not None:
+                partial(rest[0])
             progress(int(done), int(total))
 
         if self._closed:

@@ -6,17 +6,29 @@ A long job (a hand review) may ``report`` how it is getting on while it runs: ea
 goes to the ``progress`` callback of ``Worker.run`` in the server, before the result.
 
 Each process ignores Ctrl+C (the server shuts the workers down in order) and ends as soon as
-its server is gone, however the server ended (a SIGKILL included).
+its server is gone, however the server ended (a SIGKILL included): on Linux the kernel kills
+it at once (``PR_SET_PDEATHSIG``: when the server's thread that started it ends, so workers
+are started from the event loop's thread, which lasts as long as the server), elsewhere it
+sees within ``WATCH_EVERY`` that its parent is gone.
+
+A process is started with ``subprocess`` and talks over a socket pair through
+``multiprocessing.connection.Connection`` (pickled messages), not with ``multiprocessing``'s
+``spawn``: that would also start multiprocessing's resource tracker, a process that outlives
+a killed server by seconds and that nothing here needs (no named semaphore, no shared
+memory).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
-import multiprocessing
 import os
 import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,8 +37,29 @@ from typing import Any
 
 log = logging.getLogger("spades.session")
 
-#: How often a thinking process checks that its server is still there.
-WATCH_EVERY = 0.5
+#: How often a thinking process checks that its server is still there (where the kernel
+#: cannot be asked to end it with its server).
+WATCH_EVERY = 0.1
+#: prctl's option: the signal this process gets when the thread that started it ends.
+PR_SET_PDEATHSIG = 1
+#: What a new thinking process runs (``python -c BOOT PIPE_FD SERVER_PID``): first, on Linux,
+#: it asks to die with the server (``_die_with_parent``'s call, before the second or so of
+#: importing the players), then reads the server's ``sys.path`` from the pipe (so it
+#: imports what the server imports) and ``_serve``'s arguments.
+BOOT = ("import os, sys\n"
+        "try:\n"
+        "    import ctypes\n"
+        "    if sys.platform.startswith('linux'):\n"
+        f"        ctypes.CDLL(None).prctl({PR_SET_PDEATHSIG}, {int(signal.SIGKILL)}, 0, 0, 0)\n"
+        "except (OSError, AttributeError):\n"
+        "    pass\n"
+        "if os.getppid() != int(sys.argv[2]):\n"
+        "    os._exit(0)\n"
+        "from multiprocessing.connection import Connection\n"
+        "conn = Connection(int(sys.argv[1]))\n"
+        "sys.path[:] = conn.recv()\n"
+        "from spades.session.workers import _serve\n"
+        "_serve(conn, *conn.recv())\n")
 #: What a new thinking process says once its players are loaded.
 READY = "ready"
 #: Where ``report`` sends a job's progress: the server's pipe in a thinking process, a
@@ -65,14 +98,29 @@ def _watch_parent(parent: int) -> None:
     os._exit(0)
 
 
+def _die_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process as soon as the server's thread that started it
+    ends (a kill -9 of the server included); False where that cannot be asked."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return False
+    done: int = prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    return done == 0
+
+
 def _start_worker(parent: int) -> None:
     """Each worker: leave Ctrl+C to the server, which shuts the workers down in order, and
-    end with the server."""
+    end with the server (the kernel ends it, or a thread watching the parent does)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    killed_with_parent = _die_with_parent()
     if os.getppid() != parent:  # the server died while this process was starting
         os._exit(0)
-    threading.Thread(target=_watch_parent, args=(parent,), name="watch-server",
-                     daemon=True).start()
+    if not killed_with_parent:
+        threading.Thread(target=_watch_parent, args=(parent,), name="watch-server",
+                         daemon=True).start()
 
 
 def _serve(conn: Connection, parent: int, warm: Any, nice: int) -> None:
@@ -102,12 +150,20 @@ class Worker:
     """One thinking process; ``nice`` lowers its CPU priority (``os.nice``)."""
 
     def __init__(self, warm: Any = None, nice: int = 0):
-        context = multiprocessing.get_context("spawn")
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, os.getpid(), warm, nice),
-                                       daemon=True, name="spades-thinking")
-        self.process.start()
-        child.close()
+        ours, theirs = socket.socketpair()
+        self.conn = Connection(ours.detach())
+        child = theirs.detach()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", BOOT, str(child), str(os.getpid())],
+                pass_fds=(child,), stdin=subprocess.DEVNULL)
+        except BaseException:
+            self.conn.close()
+            raise
+        finally:
+            os.close(child)
+        self.conn.send(sys.path)  # read by BOOT, then _serve's arguments
+        self.conn.send((os.getpid(), warm, nice))
         self.ready = False
 
     async def _readable(self, timeout: float | None) -> None:
@@ -177,11 +233,12 @@ class Worker:
 
     @property
     def alive(self) -> bool:
-        return self.process.is_alive()
+        return self.process.poll() is None
 
     def end(self) -> None:
         """End the process now (its job, if any, is lost)."""
-        if self.process.is_alive():
+        if self.process.poll() is None:
             self.process.kill()
-        self.process.join(5)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
         self.conn.close()

@@ -5,6 +5,7 @@ from .database import StoreError
 from .friends import CLOSED, FINISHED, STARTED, WAITING, Friends, FriendSeat, FriendTable
 from .migrate import Upgrade
 from .store import (
+    ABANDONED,
     ENTROPY,
     OVER,
     PLAYING,
@@ -20,6 +21,7 @@ from .store import (
 )
 
 __all__ = [
+    "ABANDONED",
     "CLOSED",
     "ENTROPY",
     "FINISHED",

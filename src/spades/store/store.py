@@ -33,6 +33,9 @@ from .schema import Tables, make_tables
 
 PLAYING = "playing"
 OVER = "over"
+#: A game its creator deleted before its end (``Store.abandon``): its rows stay as they
+#: were (every record made of it still verifies), but no route lists, opens or plays it.
+ABANDONED = "abandoned"
 
 
 class StaleVersionError(StoreError):
@@ -298,7 +301,35 @@ class Store:
             raise failed("could not save", error) from error
         return version + 1
 
+    def abandon(self, game_id: str) -> bool:
+        """Mark an unfinished game abandoned (nothing else changes); False if it is not
+        stored or not in play."""
+        t = self.tables
+        self.check_file()
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(
+                    sa.update(t.games)
+                    .where(t.games.c.id == game_id, t.games.c.status == PLAYING)
+                    .values(status=ABANDONED, updated=now()))
+        except sa.exc.SQLAlchemyError as error:
+            raise failed("could not delete the game", error) from error
+        return bool(done.rowcount == 1)
+
     # ------------------------------------------------------------------ reading
+
+    def count_unfinished(self, owners: Collection[str]) -> int:
+        """How many games in play these player ids created."""
+        t = self.tables
+        try:
+            with self.engine.connect() as conn:
+                found = conn.execute(
+                    sa.select(sa.func.count()).select_from(t.games)
+                    .where(t.games.c.owner.in_(sorted(owners)),
+                           t.games.c.status == PLAYING)).scalar_one()
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not count games: {error}") from error
+        return int(found)
 
     def check(self) -> None:
         """A trivial read of the games table (the health check); StoreError if it fails."""
@@ -357,14 +388,15 @@ class Store:
 
     def list_games(self, player_id: str | Collection[str], limit: int = 200) -> list[GameRow]:
         """The games where ``player_id`` (or any of several ids: an account's) has a seat,
-        most recently played first."""
+        most recently played first; not those abandoned."""
         t = self.tables
         players = [player_id] if isinstance(player_id, str) else sorted(player_id)
         try:
             with self.engine.connect() as conn:
                 ids = sa.select(t.seats.c.game_id).where(t.seats.c.player_id.in_(players))
                 rows = conn.execute(
-                    sa.select(t.games).where(t.games.c.id.in_(ids))
+                    sa.select(t.games).where(t.games.c.id.in_(ids),
+                                             t.games.c.status != ABANDONED)
                     .order_by(t.games.c.updated.desc(), t.games.c.id).limit(limit)).all()
                 seats = self._seats(conn, [r.id for r in rows])
         except sa.exc.SQLAlchemyError as error:

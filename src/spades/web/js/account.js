@@ -10,6 +10,7 @@ let dialog = null;
 let body = null;
 let view = "signin"; // the view shown when signed out: signin, signup, reset, newpass
 let resetToken = null;
+let notice = null; // said once at the top of the account view (a password just changed)
 
 function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -114,9 +115,13 @@ function signedOut() {
     return [form("Choose a new password", [
       field("New password", { name: "password", type: "password", autocomplete: "new-password", minlength: "10" }, PASSWORD_HINT)],
     "Set the password", async (v) => {
-      await api.accountAction("reset/confirm", { token: resetToken, password: v.password });
+      const answer = await api.accountAction("reset/confirm", { token: resetToken, password: v.password });
       resetToken = null;
       view = "signin";
+      // the server signs this device in with the new password (an older one only changed it)
+      notice = currentSession().account ? "Your password is changed; you are signed in."
+        : "Your password is changed: sign in with it.";
+      if (currentSession().account) return signedIn(answer);
       render();
       return null;
     }, [button("Cancel", () => { resetToken = null; show("signin"); })])];
@@ -127,8 +132,10 @@ function signedOut() {
   [button("Create an account", () => show("signup")), button("Forgot your password?", () => show("reset"))])];
 }
 
-/** After signing in or up: ask once about this device's games, else show the account. */
+/** After signing in or up: ask once about this device's games, else show the account.
+ * Signed out later (here or elsewhere), the window opens at "Sign in" again. */
 function signedIn(answer) {
+  view = "signin";
   const count = answer && answer.move_games ? Number(answer.move_games.count) : 0;
   if (count > 0) {
     askMove(count);
@@ -170,6 +177,8 @@ async function accountView() {
   const session = currentSession();
   const status = h("p", { class: "error", role: "alert" });
   const heading = h("h3", { text: `Signed in as ${session.account.email}`, tabindex: "-1" });
+  const told = notice ? h("p", { class: "done", role: "status", text: notice }) : null;
+  notice = null;
   const zip = h("a", { href: api.gamesZipUrl, download: "spades-games.zip", class: "button-link",
     text: "Download my games", "aria-label": "Download my games (a zip of game records)" });
   const act = (name, label) => button(label, async () => {
@@ -183,7 +192,7 @@ async function accountView() {
     }
   });
   const devices = h("ul", { class: "devices", "aria-labelledby": "acct-devices" }, h("li", { class: "hint", text: "Loading…" }));
-  const part = h("div", { class: "account" }, heading,
+  const part = h("div", { class: "account" }, heading, told,
     h("p", { class: "hint", text: "Your games are saved in your account: every device signed in lists them." }),
     h("div", { class: "form-actions" }, zip, act("signout", "Sign out"), act("signout-everywhere", "Sign out everywhere")),
     status,
@@ -220,19 +229,24 @@ function render() {
     accountView();
     return;
   }
-  body.replaceChildren(...signedOut());
+  const told = notice ? h("p", { class: "done", role: "status", text: notice }) : null;
+  notice = null;
+  body.replaceChildren(...(told ? [told] : []), ...signedOut());
   const first = body.querySelector("h3");
   if (first) first.focus();
 }
 
 /** Open the account window (``opener`` gets focus back when it closes); ``token``: a
- * password reset link's, to choose a new password. */
-export async function openAccount(opener, token) {
+ * password reset link's, to choose a new password; ``signIn``: at "Sign in" (the table
+ * was signed out), whatever the window showed last. */
+export async function openAccount(opener, token, { signIn = false } = {}) {
   dialog = document.getElementById("dlg-account");
   body = document.getElementById("account-body");
   if (token) {
     resetToken = token;
     view = "newpass";
+  } else if (signIn) {
+    view = "signin";
   }
   for (const d of document.querySelectorAll("dialog[open]")) if (d !== dialog) d.close();
   if (!dialog.open) dialog.showModal();

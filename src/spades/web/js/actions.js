@@ -2,7 +2,7 @@
 // suggestion, blind nil or look, keep or discard a draw, the kitty, passing cards, and the
 // end of the game. Every button sends exactly an action the server listed.
 
-import { cardFace, cardIndex } from "./cards.js";
+import { cardIndex, cardName, isJoker, isRed, rankLabel, sortHand, suitOf, suitSymbol } from "./cards.js";
 import { BidPad } from "./bidpad.js";
 import { makeRoving, remember, restore } from "./roving.js";
 import { announce } from "./announce.js";
@@ -167,7 +167,8 @@ export class ActionsView {
         return [this.choices(legal.actions, "Keep or discard the card you drew")];
       case "pass": {
         const need = legal.count;
-        const btn = el("button", "primary", `Pass ${chosen.size === need ? "these" : need} cards`);
+        const what = chosen.size === need ? (need === 1 ? "this card" : "these cards") : `${need} card${need === 1 ? "" : "s"}`;
+        const btn = el("button", "primary", `Pass ${what}`);
         btn.type = "button";
         btn.id = "pass-send";
         if (chosen.size !== need) btn.setAttribute("aria-disabled", "true");
@@ -199,19 +200,36 @@ export class ActionsView {
     return box;
   }
 
+  /** The face-up discards of the two-player draw as one compact strip, by suit (up to 26
+   * cards: as faces they would push your hand below the fold on a phone). */
   discards(view) {
     const box = el("div", "discards");
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", `Discards, face up: ${view.discards.length} cards; ` +
-      `${view.stock_left} left to draw`);
-    for (const c of view.discards) {
-      const face = cardFace(cardIndex(c));
-      face.classList.add("small");
-      face.setAttribute("aria-hidden", "true");
-      box.append(face);
+    const n = view.discards.length;
+    box.setAttribute("aria-label", `Discards, face up: ${n} card${n === 1 ? "" : "s"}: ` +
+      sortHand(view.discards.map(cardIndex)).map(cardName).join(", "));
+    const bySuit = new Map();
+    for (const c of sortHand(view.discards.map(cardIndex))) {
+      const s = suitOf(c);
+      if (!bySuit.has(s)) bySuit.set(s, []);
+      bySuit.get(s).push(c);
     }
-    const wrap = el("div", "");
-    wrap.append(el("p", "hint", `Discards (face up) · ${view.stock_left} cards left to draw`), box);
+    for (const cards of bySuit.values()) {
+      const suit = isJoker(cards[0]) ? "joker" : `s-${"cdhs"[suitOf(cards[0])]}`;
+      const group = el("span", `suit-group ${suit}` + (isRed(cards[0]) ? " red" : ""));
+      group.setAttribute("aria-hidden", "true");
+      group.append(el("span", "suit", suitSymbol(cards[0])));
+      for (const c of cards) {
+        const rank = el("span", "rank", rankLabel(c));
+        rank.dataset.card = String(c);
+        group.append(rank);
+      }
+      box.append(group);
+    }
+    const left = view.stock_left;
+    const wrap = el("div", "discard-strip");
+    wrap.append(el("span", "hint", `Discards · ${left} card${left === 1 ? "" : "s"} left to draw:`),
+      box);
     return wrap;
   }
 

@@ -1,4 +1,6 @@
-// Your games, newest first: resume one in play, download any as a game record.
+// Your games, newest first: resume one in play, download any as a game record, delete an
+// unfinished one you started (asked once to confirm, in the row: keyboard and screen reader
+// alike; the server refuses new games past a cap of unfinished ones, docs/protocol.md).
 
 import { api } from "./net.js";
 
@@ -14,7 +16,57 @@ function when(iso) {
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
 }
 
-export async function showGames(root, { current, resume }) {
+/** A Delete button that asks, in its place, "Delete this game?" with Delete and Keep it
+ * (focus on Keep it; Escape keeps it too); deleting lists the games again. */
+function deleteButton(root, g, options) {
+  const wrap = el("span", null, "delete-game");
+  const ask = el("button", "Delete", "risky");
+  ask.type = "button";
+  ask.setAttribute("aria-label", `Delete ${g.label}, ${g.text}`);
+  const back = () => {
+    wrap.replaceChildren(ask);
+    ask.focus();
+  };
+  ask.addEventListener("click", () => {
+    const group = el("span");
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-labelledby", `delete-q-${g.id}`);
+    const question = el("span", "Delete this unfinished game for good? ");
+    question.id = `delete-q-${g.id}`;
+    const yes = el("button", "Delete it", "risky");
+    yes.type = "button";
+    const no = el("button", "Keep it");
+    no.type = "button";
+    const error = el("span", null, "error");
+    error.setAttribute("role", "alert");
+    no.addEventListener("click", back);
+    group.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        back();
+      }
+    });
+    yes.addEventListener("click", async () => {
+      yes.disabled = true;
+      try {
+        await api.deleteGame(g.id);
+      } catch (e) {
+        error.textContent = e.message;
+        yes.disabled = false;
+        return;
+      }
+      await showGames(root, { ...options, deleted: `${g.label} deleted.` });
+    });
+    group.append(question, yes, " ", no, " ", error);
+    wrap.replaceChildren(group);
+    no.focus();
+  });
+  wrap.append(ask);
+  return wrap;
+}
+
+export async function showGames(root, { current, resume, deleted }) {
   root.replaceChildren(el("p", "Loading your games…", "hint"));
   let games;
   try {
@@ -23,8 +75,13 @@ export async function showGames(root, { current, resume }) {
     root.replaceChildren(el("p", e.message, "error"));
     return;
   }
+  // after a deletion: said (role=status) and the focus kept in the list
+  const said = el("p", deleted || "", "hint");
+  said.setAttribute("role", "status");
+  said.tabIndex = -1;
   if (!games.length) {
-    root.replaceChildren(el("p", "No games yet.", "hint"));
+    root.replaceChildren(said, el("p", "No games yet.", "hint"));
+    if (deleted) said.focus();
     return;
   }
   const table = el("table", null, "games");
@@ -54,9 +111,13 @@ export async function showGames(root, { current, resume }) {
     a.download = `spades-${g.id}.json`;
     a.setAttribute("aria-label", `Download the record of ${g.label}, ${g.text}`);
     actions.append(a);
+    if (g.deletable && g.id !== current) {
+      actions.append(" ", deleteButton(root, g, { current, resume }));
+    }
     tr.append(what, el("td", when(g.updated)), actions);
     body.append(tr);
   }
   table.append(thead, body);
-  root.replaceChildren(table);
+  root.replaceChildren(said, table);
+  if (deleted) said.focus();
 }

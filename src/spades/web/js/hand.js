@@ -70,7 +70,8 @@ export class HandView {
     for (const btn of this.root.querySelectorAll("[data-card]")) {
       btn.classList.toggle("lifted", Number(btn.dataset.card) === card);
     }
-    this.hint.textContent = `${cardName(card)} lifted: tap it again to play it, or tap another card.`;
+    const name = cardName(card);
+    this.hint.textContent = `${name.charAt(0).toUpperCase()}${name.slice(1)} lifted: tap it again to play it, or tap another card.`;
   }
 
   render(model) {
@@ -83,13 +84,14 @@ export class HandView {
     this.root.replaceChildren();
     this.root.classList.toggle("hidden-cards", model.hiddenCount > 0);
     if (model.hiddenCount > 0) {
-      this.root.setAttribute("aria-label", `Your hand: ${model.hiddenCount} cards, face down`);
+      this.root.setAttribute("aria-label", `Your hand: ${model.hiddenCount} card${model.hiddenCount === 1 ? "" : "s"}, face down`);
       for (let i = 0; i < model.hiddenCount; i++) this.root.append(cardBack());
       this.hint.textContent = "Your cards stay face down until you choose to look.";
       this.layout();
       return;
     }
-    this.root.setAttribute("aria-label", `Your hand, ${model.cards.length} cards`);
+    const n = model.cards.length;
+    this.root.setAttribute("aria-label", `Your hand, ${n} card${n === 1 ? "" : "s"}`);
     for (const card of sortHand(model.cards)) this.root.append(this.button(card, model));
     restore(this.root, (el) => el.classList.contains("playable"), turnStarts);
     this.hint.textContent = this.hintText(model);
@@ -111,11 +113,11 @@ export class HandView {
     // may overlap more than when they are tapped.
     const idle = !this.model || this.model.mode === "idle";
     const strip = idle ? 25 : Math.max(28, Math.round(width * 0.56));
-    // One row if the cards overlap a little at most, or two side by side; else as few rows
-    // as keep the corners in view.
+    // As few rows as keep the corners in view: height is what a phone lacks (a second row
+    // pushed the hand below the fold), so ten cards overlap in one row rather than stand
+    // side by side in two.
     const fits = (rows, step) => (Math.ceil(n / rows) - 1) * step + width <= room;
-    let rows = fits(1, width * 0.75) ? 1 : fits(2, width + gap) ? 2 : 0;
-    if (!rows) rows = [1, 2, 3, 4].find((r) => fits(r, strip)) || 4;
+    const rows = [1, 2, 3, 4].find((r) => fits(r, strip)) || 4;
     const perRow = Math.ceil(n / rows);
     const column = perRow > 1 ? Math.min(width + gap, Math.floor((room - width) / (perRow - 1))) : width;
     [...cards].forEach((card, i) => card.classList.toggle("row-end", i % perRow === perRow - 1 || i === n - 1));

@@ -120,6 +120,11 @@ export class Lobby {
     const id = state.gameId || state.leftGame;
     if (!id) {
       if (screens.shown("games")) this.openGames();
+      // signed in on a device with no game open: the game in play (from another device) opens
+      else if (currentSession().account && screens.shown("new")) {
+        const playing = await playingGame();
+        if (playing && !state.gameId && screens.shown("new")) this.openGame(playing);
+      }
       return;
     }
     try {
@@ -155,17 +160,20 @@ export class Lobby {
       this.openGame(id);
       return;
     }
-    try {
-      const { games } = await api.games();
-      const playing = games.find((g) => g.status === "playing");
-      if (playing) {
-        this.openGame(playing.id);
-        return;
-      }
-    } catch {
-      // no list: start a new game
-    }
-    this.openNewGame();
+    const playing = await playingGame();
+    if (playing) this.openGame(playing);
+    else this.openNewGame();
+  }
+}
+
+/** The id of this person's latest game in play, or null (none, or no list). */
+async function playingGame() {
+  try {
+    const { games } = await api.games();
+    const playing = games.find((g) => g.status === "playing");
+    return playing ? playing.id : null;
+  } catch {
+    return null;
   }
 }
 

@@ -16,7 +16,7 @@ import { api, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
 import { cardCode, cardFace, cardIndex } from "./cards.js";
 import {
   chosenPass, gotState, names, passNeeded, reviewLoaded, socketGone, socketOpened, state, tableOpened,
-  thinkingAt, toggled, watching,
+  tableSignedOut, thinkingAt, toggled, watching,
 } from "./state.js";
 import { rulesOf, tableView } from "./tableview.js";
 import { HandView } from "./hand.js";
@@ -38,6 +38,11 @@ const REFUSALS = {
   stale: "The table had moved on; here it is now.",
 };
 
+/** "1 card", "2 cards". */
+function cardCount(n) {
+  return `${n} card${n === 1 ? "" : "s"}`;
+}
+
 function sentence(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".") : "";
 }
@@ -47,7 +52,7 @@ function sentence(text) {
 const hand = new HandView($("hand"), $("hand-hint"), {
   onPlay: (card) => send({ play: cardCode(card) }),
   onToggle: (card) => {
-    if (!toggled(card)) toast(`Choose ${passNeeded()} cards; tap a chosen card to put it back.`);
+    if (!toggled(card)) toast(`Choose ${cardCount(passNeeded())}; tap a chosen card to put it back.`);
     render();
   },
   // The server knows why a card can't be played now (follow suit, spades not broken, not
@@ -60,7 +65,7 @@ const actions = new ActionsView($("actions"), {
   send,
   passChosen: () => {
     const pass = chosenPass();
-    if (!pass) toast(`Choose ${passNeeded()} cards to pass first.`);
+    if (!pass) toast(`Choose ${cardCount(passNeeded())} to pass first.`);
     else send({ pass });
   },
   newGame: () => openNewGame(),
@@ -104,6 +109,7 @@ function onState(msg) {
   if (friends) friends.stateCame(msg);
   for (const won of news.tricks) trick.finished(won.plays, won.winner);
   if (!state.watchCode) shuffles.observe(msg); // a spectator gives no entropy, holds no hand
+  showSeal();
   if (news.first) {
     screens.showScreen("table", Boolean(state.socket));
     announce(msg.view.over ? "The game is over." : `Hand ${msg.view.hand_number}.`);
@@ -127,6 +133,20 @@ function showOver(line, gameOver) {
 function showSheet() {
   if (!state.msg) return;
   windows.showSheet(tableView(state.msg), names(), (number) => openReview(number, $("btn-sheet")));
+}
+
+/** The "Shuffle sealed" mark at the table while the hand in play has a commitment shown. */
+function showSeal() {
+  const v = state.msg && state.msg.view;
+  $("sealed").hidden = !(v && !v.over && shuffles.sealed(v.hand_number));
+}
+
+function showSealed() {
+  const v = state.msg && state.msg.view;
+  const commitment = v && shuffles.sealed(v.hand_number);
+  if (!commitment) return;
+  $("sealed-body").replaceChildren(...shuffles.sealedBody(v.hand_number, commitment));
+  windows.openDialog($("dlg-sealed"));
 }
 
 function showLastTrick() {
@@ -256,7 +276,10 @@ function friendMessage(msg) {
  * socket stays closed; say so once in the live region, and offer the Account window. */
 function signedOut(reason) {
   const text = sentence(reason || "signed out: sign in again to go on");
-  screens.showSignedOut(text, () => import("./account.js").then((m) => m.openAccount($("btn-account"))));
+  screens.showSignedOut(text, () => import("./account.js").then(
+    (m) => m.openAccount($("btn-account"), null, { signIn: true })));
+  tableSignedOut();
+  render();
   announce(text);
 }
 
@@ -301,6 +324,7 @@ function backToTable() {
 }
 
 $("btn-last").addEventListener("click", showLastTrick);
+$("sealed").addEventListener("click", showSealed);
 $("btn-sheet").addEventListener("click", showSheet);
 $("btn-help").addEventListener("click", () => showHelp(screens.shown("new")));
 $("btn-games").addEventListener("click", () => lobby.openGames());

@@ -155,6 +155,7 @@ export const api = {
   games: () => request("GET", "/api/games"),
   game: (id) => request("GET", `/api/games/${encodeURIComponent(id)}`),
   create: (body) => request("POST", "/api/games", body),
+  deleteGame: (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`),
   stats: () => request("GET", "/api/stats"),
   ticket: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/ticket`),
   // a plain link: the cookie says whose record it is

@@ -21,7 +21,8 @@ export class TablePage {
   /** Draw the table. ``fresh``: the state just came and what it asks changed (a decision
    * asked then is announced, and the focus moves to it from the table's controls). */
   render(fresh = false) {
-    const msg = state.msg;
+    // Signed out, the table is shown as it was with nothing to decide: no gold edge, no pad.
+    const msg = state.msg && state.signedOut ? { ...state.msg, legal: null, suggestion: null } : state.msg;
     if (!msg) return;
     const v = tableView(msg);
     const who = msg.game.players;
@@ -48,6 +49,7 @@ export class TablePage {
     $("felt").dataset.players = String(v.rules.players);
     renderBroken($("broken"), v);
     renderPrompt($("prompt"), msg, v, who, { thinking: state.thinking, reason: state.endReason });
+    if (state.signedOut) $("prompt").textContent = "Signed out: sign in again to play on.";
     this.hand.render(handModel(msg, v, state.chosen));
     this.actions.render(msg, state.chosen);
     // What is shown, for styling and for tests: the state's version and the decision asked.

@@ -3,12 +3,15 @@
 // steps through the hand trick by trick and play by play: each play with its side's tricks
 // under best play before and after it (every hand seen, every seat at its best), and the
 // marks the server found, each with its sentence. The server decides everything shown here.
+// While the server works, its "review-progress" messages may carry the review of the plays
+// worked out so far: those tricks can be read at once, the rest follow. Counts the server
+// could only estimate (a bounded search, docs/review.md) are marked "≈" and said so.
 
 import { cardFace, cardIndex, cardName } from "./cards.js";
 import { bidLabel } from "./bidpad.js";
 
 let dialog = null;
-let view = null; // { hand, ctx, review, index, opener, shownStep }
+let view = null; // { hand, ctx, review, final, index, opener, shownStep }
 
 const MARK_TAGS = { cost: "Cost a trick", bag: "Bag", nil: "Nil broken" };
 
@@ -53,7 +56,7 @@ function ensureDialog() {
 export function openReview(hand, ctx, opener) {
   const dlg = ensureDialog();
   for (const d of document.querySelectorAll("dialog[open]")) if (d !== dlg) d.close();
-  view = { hand, ctx, review: null, index: 0, opener, shownStep: -1 };
+  view = { hand, ctx, review: null, final: false, index: 0, opener, shownStep: -1 };
   dlg.querySelector("#review-title").textContent = `Review of hand ${hand}`;
   dlg.querySelector("#review-live").textContent = "";
   const body = dlg.querySelector("#review-body");
@@ -66,21 +69,23 @@ export function openReview(hand, ctx, opener) {
 }
 
 function ask() {
-  if (view && !view.review && !view.ctx.send({ type: "review", hand: view.hand })) {
+  if (view && !view.final && !view.ctx.send({ type: "review", hand: view.hand })) {
     showError("Not connected to the table; the review is asked for again when the connection is back.");
   }
 }
 
 /** The table's socket connected again: ask again for a review still awaited. */
 export function reconnected() {
-  if (dialog && dialog.open && view && !view.review) ask();
+  if (dialog && dialog.open && view && !view.final) ask();
 }
 
 /** A message of the server about a review: progress, the review, or why there is none. */
 export function received(msg) {
-  if (!view || !dialog || !dialog.open || msg.hand !== view.hand || view.review) return;
-  if (msg.type === "review-progress") showProgress(msg.done, msg.total);
-  else if (msg.type === "review") showReview(msg.review);
+  if (!view || !dialog || !dialog.open || msg.hand !== view.hand || view.final) return;
+  if (msg.type === "review-progress") {
+    if (msg.review && msg.review.plays.length) showReview(msg.review, true);
+    showProgress(msg.done, msg.total);
+  } else if (msg.type === "review") showReview(msg.review, false);
   else if (msg.type === "error") showError(msg.message ? sentence(msg.message) : "The review could not be made.");
 }
 
@@ -96,7 +101,7 @@ function showProgress(done, total) {
   bar.value = done;
   // the status (spoken) every tenth of the way, the bar at every step
   const step = Math.floor((10 * done) / Math.max(total, 1));
-  if (step !== view.shownStep) {
+  if (step !== view.shownStep && !view.review) {
     view.shownStep = step;
     status.textContent = `Working out the review: ${done} of ${total} positions.`;
   }
@@ -123,18 +128,43 @@ function sideWords(side) {
   return view.review.sides[side].seats.map(who).join(" and ");
 }
 
-function showReview(review) {
+/** Show ``review``: the whole of it, or (``partial``) the plays worked out so far. */
+function showReview(review, partial) {
+  const first = !view.review;
   view.review = review;
-  view.index = 0;
+  view.final = !partial;
+  view.index = Math.min(view.index, review.plays.length - 1);
   const body = dialog.querySelector("#review-body");
   const marked = review.plays.filter((p) => p.marks.length).length;
-  const lead = el("p", `${plural(marked, "play")} marked of ${review.plays.length}. ` +
-    "Left and Right step play by play, Up and Down trick by trick.", { class: "hint", id: "review-lead" });
-  body.replaceChildren(parTable(review), lead, el("section", null, { id: "review-trick", "aria-labelledby": "review-trick-title" }));
+  const tricks = tricksOf(review);
+  const lead = el("p", `${plural(marked, "play")} marked of ${review.plays.length}` +
+    (partial ? " worked out so far" : "") +
+    ". Left and Right step play by play, Up and Down trick by trick.", { class: "hint", id: "review-lead" });
+  const notes = (review.notes || []).map((n) => el("p", n, { class: "hint review-note" }));
+  const parts = [parTable(review), ...notes, lead];
+  if (partial) {
+    const status = el("p", `Worked out up to trick ${tricks} of ${handTricks(review)}; the rest is being worked out.`,
+      { id: "review-status", role: "status" });
+    const bar = dialog.querySelector("#review-progress") || el("progress", null, { id: "review-progress", "aria-label": "Review worked out so far" });
+    parts.unshift(status, bar);
+  }
+  if (first) {
+    body.replaceChildren(...parts, el("section", null, { id: "review-trick", "aria-labelledby": "review-trick-title" }));
+  } else {
+    const section = dialog.querySelector("#review-trick");
+    for (const node of [...body.children]) if (node !== section) node.remove();
+    body.prepend(...parts);
+  }
   renderTrick();
-  dialog.querySelector("#review-live").textContent =
-    `The review of hand ${review.hand} is ready. ${plural(marked, "play")} marked. ${playSentence(review.plays[0])}`;
-  dialog.querySelector("#review-next").focus();
+  const ready = partial ? `Hand ${review.hand} is worked out up to trick ${tricks}; the rest is being worked out.`
+    : `The review of hand ${review.hand} is ready.`;
+  if (first) {
+    dialog.querySelector("#review-live").textContent =
+      `${ready} ${plural(marked, "play")} marked. ${playSentence(review.plays[view.index])}`;
+    dialog.querySelector("#review-next").focus();
+  } else if (!partial) {
+    say(`${ready} ${plural(marked, "play")} marked.`);
+  }
 }
 
 function parTable(review) {
@@ -148,8 +178,9 @@ function parTable(review) {
   for (const s of review.sides) {
     const tr = el("tr");
     const name = s.seats.map(Who).join(" and ");
+    const par = s.par == null ? "…" : (s.exact === false ? "≈ " : "") + s.par;
     tr.append(el("th", name, { scope: "row" }), el("td", s.bids.map(bidLabel).join(" + ")),
-      el("td", String(s.par)), el("td", String(s.took)));
+      el("td", par), el("td", String(s.took)));
     tbody.append(tr);
   }
   table.append(thead, tbody);
@@ -158,12 +189,21 @@ function parTable(review) {
   return wrap;
 }
 
+/** The last trick with a play in ``review`` (so far, while it is worked out). */
 function tricksOf(review) {
   return review.plays.reduce((n, p) => Math.max(n, p.trick), 0);
 }
 
+/** The tricks of the whole hand (every trick was taken by some side). */
+function handTricks(review) {
+  return Math.max(tricksOf(review), review.sides.reduce((n, s) => n + s.took, 0));
+}
+
+/** An estimated count (docs/review.md) is marked "≈". */
 function countText(play) {
-  return play.before === play.after ? `${play.before} tricks, kept` : `${play.before} → ${play.after} tricks`;
+  const about = play.exact === false ? "≈ " : "";
+  return play.before === play.after ? `${about}${plural(play.before, "trick")}, kept`
+    : `${about}${play.before} → ${play.after} ${play.after === 1 ? "trick" : "tricks"}`;
 }
 
 /** What a screen reader hears for one play. */
@@ -173,11 +213,13 @@ function playSentence(play) {
   const at = inTrick.indexOf(play) + 1;
   const card = cardName(cardIndex(play.card));
   const verb = play.seat === view.ctx.you ? "You play" : `${view.ctx.names[play.seat]} plays`;
+  const about = play.exact === false ? "about " : "";
+  const estimate = play.exact === false ? " An estimate." : "";
   const counts = play.before === play.after
-    ? `Best play for ${sideWords(play.side)}: ${plural(play.before, "trick")}, kept.`
-    : `Best play for ${sideWords(play.side)}: ${plural(play.before, "trick")} before, ${play.after} after.`;
+    ? `Best play for ${sideWords(play.side)}: ${about}${plural(play.before, "trick")}, kept.${estimate}`
+    : `Best play for ${sideWords(play.side)}: ${about}${plural(play.before, "trick")} before, ${play.after} after.${estimate}`;
   const marks = play.marks.map((m) => m.text).join(" ");
-  return `Trick ${play.trick} of ${tricksOf(review)}, card ${at} of ${inTrick.length}: ${verb} the ${card}. ` +
+  return `Trick ${play.trick} of ${handTricks(review)}, card ${at} of ${inTrick.length}: ${verb} the ${card}. ` +
     `${counts}${marks ? " " + marks : ""}`;
 }
 
@@ -185,7 +227,7 @@ function renderTrick() {
   const review = view.review;
   const play = review.plays[view.index];
   const section = dialog.querySelector("#review-trick");
-  const heading = el("h3", `Trick ${play.trick} of ${tricksOf(review)}`, { id: "review-trick-title" });
+  const heading = el("h3", `Trick ${play.trick} of ${handTricks(review)}`, { id: "review-trick-title" });
   const list = el("ol", null, { class: "review-plays" });
   review.plays.forEach((p, i) => {
     if (p.trick !== play.trick) return;
@@ -244,7 +286,8 @@ function step(unit, by) {
     index = next;
   }
   if (index === view.index) {
-    say(by < 0 ? "This is the first play of the hand." : "This is the last play of the hand.");
+    say(by < 0 ? "This is the first play of the hand."
+      : view.final ? "This is the last play of the hand." : "This is the last play worked out so far.");
     return;
   }
   view.index = index;

@@ -45,12 +45,15 @@ export function previousLine(sheet, hand) {
 }
 
 /** The sides whose bags reached the limit in ``line`` (they paid the penalty): their bags
- * after the hand are fewer than before it plus the tricks over the side's bid. */
+ * after the hand are fewer than before it plus the bags they took in it, as the server's
+ * scoring counted them (``bags_taken``: a failed nil's tricks among them where the rules say
+ * so); from a server before that field, the tricks over the side's bid. */
 export function bagPenalties(v, line, previous) {
   if (v.rules.bag_limit == null) return [];
   return v.sides.map((_, i) => i).filter((i) => {
     const before = previous ? previous.bags[i] : 0;
-    const added = Math.max(0, sideTricks(v.sides[i], line.tricks) - (line.side_bids ? line.side_bids[i] : 0));
+    const added = line.bags_taken ? line.bags_taken[i]
+      : Math.max(0, sideTricks(v.sides[i], line.tricks) - (line.side_bids ? line.side_bids[i] : 0));
     return line.bags[i] < before + added && before + added >= v.rules.bag_limit;
   });
 }

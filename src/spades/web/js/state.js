@@ -19,6 +19,7 @@ export const state = {
   endReason: null, // why the game ended, from the server's game event (target, mercy, ...)
   review: null, // js/review.js once a review was opened
   leftGame: null, // the game open before a sign-in that does not reach it
+  signedOut: false, // the table's sign-in ended: shown as it was, nothing to decide
   table: null, // a table with friends: the server's table object (docs/protocol.md), else null
   timer: null, // the turn timer running: {seat, left, of, at: performance.now() when told}
   watchCode: null, // the watch link's code while this page watches a table, else null
@@ -34,10 +35,18 @@ export function tableOpened(id) {
   state.endReason = null;
   state.shownKind = "";
   state.gameId = id;
+  state.signedOut = false;
   state.table = null;
   state.timer = null;
   state.watchCode = null;
   state.leaving = false;
+}
+
+/** The table's sign-in ended: it stays in view, but nothing at it can be done until
+ * this person signs in again (which opens the table anew). */
+export function tableSignedOut() {
+  state.signedOut = true;
+  state.chosen.clear();
 }
 
 /** A table with friends told its table object (a ``table`` message, or an answer). */

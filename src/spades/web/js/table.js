@@ -61,7 +61,8 @@ export function renderSeats(felt, v, names, thinking) {
     });
     box.append(stats);
     if (v.phase === "draw" || (v.hiddenCount && seat === v.seat)) {
-      box.append(el("span", "stats", `${v.handSizes[seat]} cards`));
+      const n = v.handSizes[seat];
+      box.append(el("span", "stats", `${n} card${n === 1 ? "" : "s"}`));
     }
     const badges = el("span", "badges");
     for (const [text, cls] of seatBadges(v, seat, thinking)) {
@@ -108,7 +109,7 @@ export function renderPrompt(node, msg, v, who, { thinking, reason }) {
       bid: "bid.",
       blind_nil: "blind nil is open to you: bid it before you look at your cards, or look at them.",
       draw: legal.card ? `you drew the ${cardName(cardIndex(legal.card))}. Keep it or discard it?` : "draw.",
-      pass: `choose ${legal.count} cards to pass to ${who[legal.to]}.`,
+      pass: `choose ${legal.count} card${legal.count === 1 ? "" : "s"} to pass to ${who[legal.to]}.`,
       exchange: "you hold the two of clubs. Swap it, unseen, for the kitty, or keep it?",
     };
     node.append(el("strong", "", "Your turn: "), texts[legal.kind] || "choose.");
