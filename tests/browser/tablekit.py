@@ -32,11 +32,12 @@ def free_port() -> int:
 class ServerProcess:
     """`python -m spades.cli.main serve` on a free port with a SQLite file in ``folder``
     (named games.db, as tests/server/server_testkit.py expects); computer players move
-    ``pace`` seconds apart (0: at once)."""
+    ``pace`` seconds apart (0: at once); ``args``: more options of `spades serve`."""
 
-    def __init__(self, folder: Path, pace: float = 0.0):
+    def __init__(self, folder: Path, pace: float = 0.0, args: tuple[str, ...] = ()):
         self.folder = folder
         self.pace = pace
+        self.args = args
         self.db_path = folder / "games.db"
         self.db_url = f"sqlite:///{self.db_path}"
         self.port = free_port()
@@ -49,7 +50,8 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "spades.cli.main", "serve", "--port", str(self.port),
-                 "--db", self.db_url, "--pace", str(self.pace), *ROOMY_FLAGS],
+                 "--db", self.db_url, "--pace", str(self.pace), *ROOMY_FLAGS,
+                 *self.args],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -13,7 +13,8 @@ const FILES = [
   "/js/seats.js", "/js/dialogs.js", "/js/announce.js", "/js/settings.js", "/js/games.js",
   "/js/help.js", "/js/helppage.js", "/js/account.js", "/js/shuffle.js", "/js/state.js",
   "/js/tableview.js", "/js/render.js", "/js/windows.js", "/js/screens.js", "/js/lobby.js",
-  "/js/sheet.js",
+  "/js/sheet.js", "/css/friends.css", "/js/tables.js", "/js/friends.js", "/js/invite.js",
+  "/js/waiting.js", "/js/friendtable.js", "/js/presence.js", "/js/phrases.js",
   "/icons/icon.svg", "/icons/icon-192.png",
 ];
 
@@ -44,7 +45,9 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (!isStatic(url)) return;
-  const key = request.mode === "navigate" && url.pathname === "/index.html" ? "/" : url.pathname;
+  // the page itself, also at an invite or watch link (/t/CODE, /w/CODE: the same index.html)
+  const page = url.pathname === "/index.html" || /^\/[tw]\/[^/]+\/?$/.test(url.pathname);
+  const key = request.mode === "navigate" && page ? "/" : url.pathname;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(key);

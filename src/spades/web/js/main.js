@@ -7,13 +7,16 @@
 // message in the shapes the views draw; render.js the table drawn whole, from table.js (the
 // felt, the prompt), trick.js, hand.js, actions.js (bidpad.js); windows.js and dialogs.js
 // the windows (sheet.js the score sheet's arithmetic); screens.js and lobby.js the screens
-// around the table; net.js the server; shuffle.js and verify.js the shuffle checks.
+// around the table; net.js the server; shuffle.js and verify.js the shuffle checks. A table
+// with friends: friendtable.js (its messages), tables.js (its routes), invite.js (the invite
+// link's page), waiting.js (before the start), presence.js (who is away, the turn timer),
+// phrases.js; watching a table is openWatch below.
 
 import { api, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
 import { cardCode, cardFace, cardIndex } from "./cards.js";
 import {
   chosenPass, gotState, names, passNeeded, reviewLoaded, socketGone, socketOpened, state, tableOpened,
-  tableSignedOut, thinkingAt, toggled,
+  tableSignedOut, thinkingAt, toggled, watching,
 } from "./state.js";
 import { rulesOf, tableView } from "./tableview.js";
 import { HandView } from "./hand.js";
@@ -85,6 +88,7 @@ const shuffles = new ShuffleWatch({
 
 function render(fresh = false) {
   page.render(fresh);
+  if (friends) friends.decorate();
 }
 
 function focusDecision() {
@@ -102,16 +106,19 @@ function send(action) {
 function onState(msg) {
   const news = gotState(msg);
   for (const e of msg.events || []) announce(e.text);
+  if (friends) friends.stateCame(msg);
   for (const won of news.tricks) trick.finished(won.plays, won.winner);
-  shuffles.observe(msg);
+  if (!state.watchCode) shuffles.observe(msg); // a spectator gives no entropy, holds no hand
   showSeal();
   if (news.first) {
     screens.showScreen("table", Boolean(state.socket));
     announce(msg.view.over ? "The game is over." : `Hand ${msg.view.hand_number}.`);
   }
   render(news.fresh);
-  if (news.gameOver) showOver(news.handLine, true);
-  else if (news.handLine) showOver(news.handLine, false);
+  if (news.gameOver) {
+    showOver(news.handLine, true);
+    if (friends) friends.overShown(true); // Play again, at a table with friends
+  } else if (news.handLine) showOver(news.handLine, false);
 }
 
 function showOver(line, gameOver) {
@@ -187,14 +194,19 @@ function download() {
 
 // ---------------------------------------------------------------- games
 
-function openGame(id) {
+/** Open game (or table) ``id``; ``watchCode``: watch the table of that watch link instead
+ * (a spectator: ``id`` is null, the ticket names the game). */
+function openGame(id, watchCode = null) {
   if (state.socket) state.socket.close();
   screens.hideSignedOut();
   tableOpened(id);
+  if (watchCode) watching(watchCode);
   trick.reset();
   shuffles.reset();
-  setCurrentGame(id);
+  if (friends) friends.opened();
+  if (!watchCode) setCurrentGame(id);
   $("live").replaceChildren();
+  const ticket = watchCode ? () => import("./tables.js").then((m) => m.tables.watchTicket(watchCode)) : null;
   socketOpened(new TableSocket(id, {
     onState,
     onThinking: (m) => { thinkingAt(m.seat); render(); },
@@ -217,13 +229,47 @@ function openGame(id) {
       socketGone();
       signedOut(reason);
     },
+    onOther: friendMessage,
     onGone: () => {
       socketGone();
-      setCurrentGame(null);
-      toast("That game is not on this server any more.");
+      if (friends && friends.gone()) return;
+      if (!watchCode) setCurrentGame(null);
+      else history.replaceState(null, "", "/");
+      toast(state.watchCode || state.table ? "There is no such table for you." : "That game is not on this server any more.");
       openNewGame();
     },
-  }));
+  }, ticket));
+}
+
+/** Watch the table of watch link ``code``: what the table shows everyone, no hand. */
+function openWatch(code) {
+  openGame(null, code);
+}
+
+/** This person left a table with friends: their games. */
+function leftTable() {
+  socketGone();
+  setCurrentGame(null);
+  history.replaceState(null, "", "/");
+  toast("You left the table.");
+  announce("You left the table.");
+  lobby.openGames();
+}
+
+// A table with friends: its module loads with the first message only such a table sends
+// (a game against the computer players opens without it); its messages keep their order.
+let friends = null;
+let friendsReady = Promise.resolve();
+
+function friendMessage(msg) {
+  friendsReady = friendsReady.then(async () => {
+    if (!friends) {
+      const { FriendTable } = await import("./friendtable.js");
+      friends ||= new FriendTable({ openGame: (id) => openGame(id), leftTable });
+      render();
+    }
+    friends.message(msg);
+  }).catch((e) => toast(String(e.message || e)));
 }
 
 /** The table's sign-in ended (here, on another device, or the account was deleted): the
@@ -237,7 +283,7 @@ function signedOut(reason) {
   announce(text);
 }
 
-const lobby = new Lobby({ openGame });
+const lobby = new Lobby({ openGame: (id) => openGame(id), openWatch });
 
 function openNewGame() {
   return lobby.openNewGame();
@@ -272,7 +318,8 @@ document.addEventListener("keydown", (event) => {
 
 /** Back to the table from another screen. */
 function backToTable() {
-  screens.showScreen("table", Boolean(state.socket));
+  const waiting = state.table && state.table.status === "waiting";
+  screens.showScreen(waiting ? "friends" : "table", Boolean(state.socket));
   focusDecision();
 }
 

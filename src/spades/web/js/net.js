@@ -130,7 +130,8 @@ export function startSession(again = false) {
   return starting;
 }
 
-async function request(method, path, body) {
+/** A JSON request as the session allows it (cookie, CSRF token); tables.js's routes use it. */
+export async function request(method, path, body) {
   await startSession();
   try {
     return await exchange(method, path, body, session.csrf);
@@ -181,11 +182,14 @@ export const api = {
  * not after a sign-out.
  */
 export class TableSocket {
-  constructor(gameId, handlers) {
+  constructor(gameId, handlers, ticket = null) {
     this.gameId = gameId;
     this.handlers = handlers;
+    // where the ticket comes from: a seat's (POST /api/games/{id}/ticket), or a watcher's
+    this.ticketOf = ticket || (() => api.ticket(gameId));
     this.ws = null;
     this.version = null;
+    this.step = null; // the step of the last state seen (sent again in the next hello)
     this.pending = false;
     this.closed = false;
     this.retry = 0;
@@ -198,7 +202,9 @@ export class TableSocket {
   async open() {
     let ticket;
     try {
-      ({ ticket } = await api.ticket(this.gameId));
+      const answer = await this.ticketOf();
+      ticket = answer.ticket;
+      if (answer.game) this.gameId = answer.game; // a watch link's ticket names its game
     } catch (e) {
       if (this.closed) return;
       if (e.status === 404) {
@@ -214,13 +220,19 @@ export class TableSocket {
     const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", ticket }));
+      // the last step seen: the first state then brings the events missed since, in order
+      const hello = this.step == null ? { type: "hello", ticket } : { type: "hello", ticket, since: this.step };
+      ws.send(JSON.stringify(hello));
       this.handlers.onStatus(null);
     });
     ws.addEventListener("message", (event) => this.received(event.data));
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws || this.closed) return;
       this.pending = false;
+      if (event.code === 4000) { // a waiting table's game started: its state is a new hello away
+        this.open();
+        return;
+      }
       if (event.code === 4404) {
         this.closed = true;
         this.handlers.onGone();
@@ -263,12 +275,18 @@ export class TableSocket {
     } else if (msg.type === "state") {
       this.retry = 0;
       this.version = msg.version;
+      this.step = msg.step;
       this.pending = false;
       this.handlers.onState(msg);
     } else if (msg.type === "thinking") {
       this.handlers.onThinking(msg);
+    } else if (msg.type !== "error" && msg.type !== "pong") {
+      // the messages of a table with friends (phrases, ...): friends.js's
+      if (this.handlers.onOther) this.handlers.onOther(msg);
     } else if (msg.type === "error" && msg.intent === "entropy") {
       // our entropy was refused (given already, or the game is over): the table is as it was
+    } else if (msg.type === "error" && msg.intent === "phrase") {
+      this.handlers.onError(msg); // a phrase too soon: said; an intent in flight still waits
     } else if (msg.type === "error") {
       this.pending = false;
       if (msg.code === "ticket" || msg.code === "reload" || msg.code === "signed-out") {

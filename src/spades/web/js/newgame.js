@@ -100,7 +100,7 @@ export class NewGameForm {
     }
     toggles.closest("fieldset").hidden = !toggles.childElementCount;
     const link = this.form.querySelector("#new-help-link");
-    link.href = `help.html?preset=${encodeURIComponent(name)}`;
+    link.href = `/help.html?preset=${encodeURIComponent(name)}`;
     this.form.querySelector("#new-error").textContent = "";
   }
 

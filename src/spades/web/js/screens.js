@@ -3,7 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 
-const SCREENS = ["new", "table", "games"];
+const SCREENS = ["new", "table", "games", "friends"];
 
 /** Show screen ``name``; ``atTable``: a table is open to go back to. */
 export function showScreen(name, atTable) {

@@ -23,8 +23,10 @@ export function sideName(sides, names, side) {
   return sides[side].map((s) => names[s]).join(" and ");
 }
 
-/** The side's short name for the score line: "Us" / "Them" with partners, else the name. */
+/** The side's short name for the score line: "Us" / "Them" with partners, else the name
+ * (a spectator, ``you`` null, gets the names). */
 export function sideShort(sides, names, side, you) {
+  if (you == null) return sideName(sides, names, side); // a spectator sits nowhere
   if (sides[side].length > 1) return sides[side].includes(you) ? "Us" : "Them";
   return names[sides[side][0]];
 }

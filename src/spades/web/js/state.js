@@ -20,6 +20,10 @@ export const state = {
   review: null, // js/review.js once a review was opened
   leftGame: null, // the game open before a sign-in that does not reach it
   signedOut: false, // the table's sign-in ended: shown as it was, nothing to decide
+  table: null, // a table with friends: the server's table object (docs/protocol.md), else null
+  timer: null, // the turn timer running: {seat, left, of, at: performance.now() when told}
+  watchCode: null, // the watch link's code while this page watches a table, else null
+  leaving: false, // this person asked to leave the table for good
 };
 
 /** A game is opened at this table: forget the last game's table. */
@@ -32,6 +36,10 @@ export function tableOpened(id) {
   state.shownKind = "";
   state.gameId = id;
   state.signedOut = false;
+  state.table = null;
+  state.timer = null;
+  state.watchCode = null;
+  state.leaving = false;
 }
 
 /** The table's sign-in ended: it stays in view, but nothing at it can be done until
@@ -39,6 +47,27 @@ export function tableOpened(id) {
 export function tableSignedOut() {
   state.signedOut = true;
   state.chosen.clear();
+}
+
+/** A table with friends told its table object (a ``table`` message, or an answer). */
+export function tableGot(table) {
+  state.table = table;
+}
+
+/** A ``turn-timer`` message: whose decision is timed, and the seconds left from now. */
+export function timerGot(msg) {
+  state.timer = msg.seat == null ? null : { seat: msg.seat, left: msg.left, of: msg.of, at: performance.now() };
+}
+
+/** This page watches the table of watch link ``code`` (a spectator: no seat, no hand). */
+export function watching(code) {
+  state.watchCode = code;
+}
+
+/** The person asked to leave the table for good (``on``; false: the server refused): the
+ * socket's close is then no surprise. */
+export function leavingTable(on = true) {
+  state.leaving = on;
 }
 
 /** The table's socket was opened. */
