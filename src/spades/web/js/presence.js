@@ -4,6 +4,9 @@
 // each second from what the server said, never decided here. Also the turn played for
 // someone ("Played for Ann: ...") and, on return, what was played for you.
 
+/** "1 second", "30 seconds". */
+const seconds = (n) => `${n} second${n === 1 ? "" : "s"}`;
+
 const $ = (id) => document.getElementById(id);
 /** How long a "played for" line stays (ms). */
 const PLAYED_FOR_MS = 6000;
@@ -130,7 +133,7 @@ export function presenceNews(before, t, you) {
     if (was.kind === "person" && s.kind === "computer") out.push(`${was.name} left the table; ${s.name} plays the seat.`);
     if (s.kind !== "person") continue;
     if (was.kind !== "person") out.push(`${s.name} takes seat ${s.seat + 1}.`);
-    else if (was.presence !== "away" && s.presence === "away") out.push(`${s.name} lost connection; the seat is held for ${s.grace || 30} seconds.`);
+    else if (was.presence !== "away" && s.presence === "away") out.push(`${s.name} lost connection; the seat is held for ${seconds(s.grace || 30)}.`);
     else if (was.presence !== "gone" && s.presence === "gone") out.push(`${s.name} is away: a computer player plays for them.`);
     else if (was.presence !== "here" && s.presence === "here") out.push(`${s.name} is back.`);
   }
