@@ -1,12 +1,33 @@
 // "Play with friends" in the new-game window: who plays (computer players only, or friends
 // invited by a link), and a friends table's options: the host's name, hints allowed, others
 // may watch, a turn timer. The preset, house rules and level are the form's as for any game
-// (newgame.js). The rest of a table with friends loads when first needed (lobby.js,
-// main.js), and so does its style sheet (``loadStyles``): a game against the computer
+// (newgame.js). This module loads when "Play with friends" is first chosen (or was the
+// last choice on this device), and the rest of a table with friends when first needed
+// (lobby.js, main.js), its style sheet too (``loadStyles``): a game against the computer
 // players opens without them.
 
 const $ = (id) => document.getElementById(id);
 const KEY = "spades.friends";
+
+/** The friends options of the new-game window (static markup, no data in it). */
+const FIELDS = `
+<legend>Table for friends</legend>
+<p class="hint">You get a link and a code to invite people; empty seats get computer players.</p>
+<label class="field" for="new-name">Your name at the table</label>
+<input type="text" id="new-name" class="text" maxlength="24" autocomplete="nickname" aria-describedby="new-name-hint">
+<p class="hint" id="new-name-hint">1 to 24 characters; shown to the people at the table.</p>
+<div class="friend-toggles">
+  <label><input type="checkbox" id="new-hints" checked> Hints allowed (the bid suggestion)</label>
+  <label><input type="checkbox" id="new-watching"> Others may watch (a watch link)</label>
+  <label><input type="checkbox" id="new-take-seats"> Friends may take a computer player's seat after the start</label>
+</div>
+<p class="hint" id="new-timer-label">Turn timer: a computer player moves for whoever runs out of time</p>
+<div class="choices" role="radiogroup" aria-labelledby="new-timer-label">
+  <label><input type="radio" name="turn_timer" value="0" checked> Off</label>
+  <label><input type="radio" name="turn_timer" value="20"> 20 s</label>
+  <label><input type="radio" name="turn_timer" value="40"> 40 s</label>
+  <label><input type="radio" name="turn_timer" value="60"> 60 s</label>
+</div>`;
 
 function last() {
   try {
@@ -28,12 +49,14 @@ export function loadStyles() {
 }
 
 export class FriendsChoice {
-  /** Binds the new-game form's "Who plays" choice and the friends options. */
-  constructor(form) {
+  /** Fills and binds the new-game form's friends options; ``restore``: choose as this
+   * device did last time (else the person's click that loaded this module stands). */
+  constructor(form, restore) {
     this.form = form;
+    $("new-friends").innerHTML = FIELDS;
     const kept = last();
     for (const radio of form.querySelectorAll("input[name=who]")) {
-      radio.checked = radio.value === (kept.who === "friends" ? "friends" : "computers");
+      if (restore) radio.checked = radio.value === (kept.who === "friends" ? "friends" : "computers");
       radio.addEventListener("change", () => this.show());
     }
     if (typeof kept.hints === "boolean") $("new-hints").checked = kept.hints;

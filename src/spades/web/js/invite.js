@@ -5,6 +5,9 @@
 // answer, whatever the reason: there is no such table.
 
 import { keepCodes, keepName, lastName, tables } from "./tables.js";
+import { state } from "./state.js";
+import { showScreen } from "./screens.js";
+import { loadStyles } from "./friends.js";
 import { button, el, partnersText, rulesLine, say, seatLabel, seatList } from "./waiting.js";
 
 const $ = (id) => document.getElementById(id);
@@ -92,4 +95,48 @@ export class JoinPage {
       this.busy = false;
     }
   }
+}
+
+// ------------------------------------------------------------ from the lobby (lobby.js)
+
+/** A table for friends from the new-game window: the asker is its host, and the page keeps
+ * the codes (shown once by the server) to show them in the waiting room. */
+export async function makeTable(lobby, body) {
+  const options = lobby.friends.values();
+  if (!options.name) {
+    $("new-name").focus();
+    throw new Error("Write your name for the table first (1 to 24 characters).");
+  }
+  keepName(options.name);
+  const made = await tables.create({ ...body, ...options });
+  keepCodes(made.id, made);
+  lobby.openGame(made.id);
+}
+
+/** The page an invite link opened (``/t/CODE``): the table's seats to choose from. */
+export function openInvite(lobby, code) {
+  if (state.socket) state.socket.close();
+  showScreen("friends", false);
+  $("friends-status").textContent = "";
+  $("friends-title").focus();
+  loadStyles();
+  lobby.join ||= new JoinPage($("friends-body"), {
+    onSeated: (id) => {
+      history.replaceState(null, "", "/");
+      lobby.openGame(id); // its socket brings the waiting room (or the game)
+    },
+    onGone: () => tableGone(lobby),
+  });
+  lobby.join.open(code);
+}
+
+/** The link names no table this person may see: a wrong code, one renewed or expired, or a
+ * person removed; all said alike, as for a table that never was. */
+function tableGone(lobby) {
+  history.replaceState(null, "", "/");
+  const text = "There is no table for this link. Ask for a new link, or start a game of your own.";
+  $("friends-body").replaceChildren(el("p", { text }), el("div", { class: "form-actions" },
+    button("New game", () => lobby.openNewGame(), { class: "primary" }),
+    button("Your games", () => lobby.openGames())));
+  $("friends-status").textContent = text;
 }

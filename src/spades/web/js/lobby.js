@@ -6,10 +6,19 @@
 import { api, currentGame, currentSession, setCurrentGame } from "./net.js";
 import { gameLeft, leftGameTaken, presetsLoaded, state } from "./state.js";
 import { NewGameForm } from "./newgame.js";
-import { FriendsChoice } from "./friends.js";
 import * as screens from "./screens.js";
 
 const $ = (id) => document.getElementById(id);
+
+/** Whether this device chose "Play with friends" last time (friends.js keeps the choice
+ * under this key: read here so that the module loads only then). */
+function friendsLast() {
+  try {
+    return /"who":"friends"/.test(localStorage.getItem("spades.friends") || "");
+  } catch {
+    return false;
+  }
+}
 
 export class Lobby {
   /** ``openGame(id)`` opens game ``id`` at the table; ``openWatch(code)`` watches the game
@@ -17,75 +26,38 @@ export class Lobby {
   constructor({ openGame, openWatch }) {
     this.openGame = openGame;
     this.openWatch = openWatch;
-    this.friends = new FriendsChoice($("new-form"));
+    // "Play with friends": its module (friends.js) loads when chosen, or at start when this
+    // device chose it last time
+    this.friends = null;
+    for (const radio of document.querySelectorAll("#new-who input[name=who]")) {
+      radio.addEventListener("change", () => this.friendsChoice(false));
+    }
+    if (friendsLast()) this.friendsChoice(true);
     this.form = new NewGameForm($("new-form"), async (body) => {
-      this.friends.keep();
-      if (this.friends.chosen()) {
-        await this.makeTable(body);
+      if (this.friends) this.friends.keep();
+      if (this.friends && this.friends.chosen()) {
+        await (await import("./invite.js")).makeTable(this, body);
         return;
       }
       const made = await api.create(body);
       openGame(made.id);
     });
-    this.join = null; // the invite link's page (invite.js), loaded when a link is opened
+    this.join = null; // the invite link's page (invite.js's JoinPage), once opened
   }
 
-  /** A table for friends from the new-game window: the asker is its host, and the page
-   * keeps the codes (shown once by the server) to show them in the waiting room. */
-  async makeTable(body) {
-    const options = this.friends.values();
-    if (!options.name) {
-      $("new-name").focus();
-      throw new Error("Write your name for the table first (1 to 24 characters).");
-    }
-    const { keepCodes, keepName, tables } = await import("./tables.js");
-    keepName(options.name);
-    const made = await tables.create({ ...body, ...options });
-    keepCodes(made.id, made);
-    this.openGame(made.id);
-  }
-
-  /** The page an invite link opened (``/t/CODE``): the table's seats to choose from. */
-  async openInvite(code) {
-    if (state.socket) state.socket.close();
-    screens.showScreen("friends", false);
-    $("friends-status").textContent = "";
-    $("friends-title").focus();
-    if (!this.join) {
-      const [{ JoinPage }, { loadStyles }] = await Promise.all([import("./invite.js"), import("./friends.js")]);
-      loadStyles();
-      this.join ||= new JoinPage($("friends-body"), {
-        onSeated: (id) => {
-          history.replaceState(null, "", "/");
-          this.openGame(id); // its socket brings the waiting room (or the game)
-        },
-        onGone: () => this.tableGone(),
+  /** The friends options of the new-game window (friends.js), loaded once. */
+  async friendsChoice(restore) {
+    if (!this.friendsLoading) {
+      this.friendsLoading = import("./friends.js").then(({ FriendsChoice }) => {
+        this.friends = new FriendsChoice($("new-form"), restore);
       });
     }
-    this.join.open(code);
+    return this.friendsLoading;
   }
 
-  /** The link names no table this person may see: a wrong code, one renewed or expired, or a
-   * person removed; all said alike, as for a table that never was. */
-  tableGone() {
-    history.replaceState(null, "", "/");
-    const text = "There is no table for this link. Ask for a new link, or start a game of your own.";
-    const p = document.createElement("p");
-    p.textContent = text;
-    const again = document.createElement("button");
-    again.type = "button";
-    again.className = "primary";
-    again.textContent = "New game";
-    again.addEventListener("click", () => this.openNewGame());
-    const games = document.createElement("button");
-    games.type = "button";
-    games.textContent = "Your games";
-    games.addEventListener("click", () => this.openGames());
-    const row = document.createElement("div");
-    row.className = "form-actions";
-    row.append(again, games);
-    $("friends-body").replaceChildren(p, row);
-    $("friends-status").textContent = text;
+  /** The invite link's page (``/t/CODE``): invite.js, loaded when a link is opened. */
+  async openInvite(code) {
+    (await import("./invite.js")).openInvite(this, code);
   }
 
   async openNewGame() {

@@ -7,10 +7,8 @@
 // message in the shapes the views draw; render.js the table drawn whole, from table.js (the
 // felt, the prompt), trick.js, hand.js, actions.js (bidpad.js); windows.js and dialogs.js
 // the windows (sheet.js the score sheet's arithmetic); screens.js and lobby.js the screens
-// around the table; net.js the server; shuffle.js and verify.js the shuffle checks. A table
-// with friends: friendtable.js (its messages), tables.js (its routes), invite.js (the invite
-// link's page), waiting.js (before the start), presence.js (who is away, the turn timer),
-// phrases.js; watching a table is openWatch below.
+// around the table; net.js the server; shuffle.js and verify.js the shuffle checks; a table
+// with friends, friendtable.js (loaded when first needed: docs/architecture.md lists the rest).
 
 import { api, onSessionChange, setCurrentGame, TableSocket } from "./net.js";
 import { cardCode, cardFace, cardIndex } from "./cards.js";
