@@ -27,6 +27,15 @@ class Job:
     progress: Callable[[Any], None] | None = None
 
 
+def _stopper(task: asyncio.Task[None]) -> Callable[[asyncio.Future[Any]], None]:
+    """A callback for a job's future: when the wait for it is cancelled (abandoned), cancel
+    the task running it, which ends its process (``Worker.run``, cancelled)."""
+    def stop(future: asyncio.Future[Any]) -> None:
+        if future.cancelled():
+            task.cancel()
+    return stop
+
+
 class Lane:
     """``size`` worker processes (started when first needed) and one queue per table;
     ``nice`` lowers the workers' CPU priority (a lane of long thinking yields the cores to
@@ -96,9 +105,7 @@ class Lane:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
             if self.end_abandoned:
-                # an abandoned job's process is ended (``Worker.run``, cancelled)
-                job.future.add_done_callback(
-                    lambda future, task=task: future.cancelled() and task.cancel())
+                job.future.add_done_callback(_stopper(task))
 
     async def _execute(self, worker: Worker, job: Job) -> None:
         try:
