@@ -43,7 +43,7 @@ def _small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(review_module, "ATTEMPT_NODES", 3_000)
     monkeypatch.setattr(review_module, "REVIEW_NODES", 6_000)
     monkeypatch.setattr(review_module, "LATE_NODES", 3_000)
-    monkeypatch.setattr(review_module, "REVIEW_SECONDS", float("inf"))
+    monkeypatch.setattr(review_module, "REVIEW_SECONDS", float("inf"))  # a busy machine
 
 
 def test_what_cannot_be_solved_in_budget_is_an_estimate_that_says_so(
@@ -52,7 +52,6 @@ def test_what_cannot_be_solved_in_budget_is_an_estimate_that_says_so(
     with monkeypatch.context() as unlimited:
         unlimited.setattr(review_module, "ATTEMPT_NODES", 10**12)
         unlimited.setattr(review_module, "REVIEW_NODES", 10**12)
-        # the budgets compared are in nodes; the wall-clock limit would vary with the load
         unlimited.setattr(review_module, "REVIEW_SECONDS", float("inf"))
         full = review_hand(state, 1)
     assert all(p.exact for p in full.plays) and full.notes == ()
@@ -73,8 +72,10 @@ def test_what_cannot_be_solved_in_budget_is_an_estimate_that_says_so(
     assert short.nodes < full.nodes
 
 
-def test_a_hand_too_big_to_solve_stays_within_its_node_budget() -> None:
+def test_a_hand_too_big_to_solve_stays_within_its_node_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A three-player hand with a kitty (17 tricks, three sides) once ran for 13 minutes."""
+    monkeypatch.setattr(review_module, "REVIEW_SECONDS", float("inf"))  # nodes, not time
     state = _game("three-player-kitty", 1)
     review = review_hand(state, 1)
     budget = (review_module.REVIEW_NODES + review.positions * review_module.LATE_NODES
@@ -106,3 +107,15 @@ def test_endings_are_exact_within_the_budget() -> None:
     first = len(line) - 4 * book.n
     review = review_line(book, positions[first], line[first:], state.results[0].bids)
     assert all(p.exact for p in review.plays) and all(s.exact for s in review.sides)
+
+
+def test_a_review_past_its_wall_clock_limit_ends_soon_and_says_what_is_estimated() -> None:
+    """A machine far too busy: past ``seconds`` each attempt gets a tenth of LATE_NODES."""
+    state = _game("three-player-kitty", 1)
+    result = state.results[0]
+    book = k.rulebook_of(state.rules)
+    start, line = _start(book, result)
+    review = review_line(book, start, line, result.bids, seconds=0.0)
+    assert review.nodes <= (review.positions * review_module.LATE_NODES // 10
+                            + 3 * review_module.BEST_NODES * len(review.plays))
+    assert review.notes and not review.plays[0].exact and review.plays[-1].exact

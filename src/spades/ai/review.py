@@ -169,10 +169,12 @@ def _line(book: k.Rulebook, start: k.Position, line: Sequence[int]) -> list[k.Po
 #: Search nodes one attempt at a position's exact count may take: a position out of that
 #: reach gets bounds, and its count is an estimate (docs/review.md, "Estimates").
 ATTEMPT_NODES = 400_000
-#: Search nodes of the whole review: an attempt gets at most half of what is left of them
-#: (the tricks further on, far cheaper, get the rest), and at least ``LATE_NODES`` (the last
-#: tricks of a hand take a few hundred). The compiled search does some 300,000 to 800,000
-#: nodes a second (bench/RESULTS.md), the pure one about a third of that.
+#: Search nodes of the whole review with two sides (with more, each position is searched for
+#: more sides, at a higher cost a node: two thirds of it with three sides, half with four):
+#: an attempt gets at most half of what is left of them (the tricks further on, far cheaper,
+#: get the rest), and at least ``LATE_NODES`` (the last tricks of a hand take a few hundred).
+#: The compiled search does some 300,000 to 800,000 nodes a second (bench/RESULTS.md), the
+#: pure one about a third of that.
 REVIEW_NODES = 1_000_000
 LATE_NODES = 20_000
 #: Wall-clock seconds after which each attempt gets a tenth of ``LATE_NODES`` (a machine far
@@ -209,6 +211,7 @@ class _Values:
         #: below this position a side is not searched again (after an attempt cut off)
         self.skip: dict[int, int] = {}
         self.spent = 0
+        self.budget = REVIEW_NODES * 2 // max(2, len(book.sides))
         self.deadline = time.monotonic() + (REVIEW_SECONDS if seconds is None else seconds)
         self.positions = 0
 
@@ -278,7 +281,7 @@ class _Values:
             return 0
         if time.monotonic() > self.deadline:
             return LATE_NODES // 10
-        return min(ATTEMPT_NODES, max(LATE_NODES, (REVIEW_NODES - self.spent) // 2))
+        return min(ATTEMPT_NODES, max(LATE_NODES, (self.budget - self.spent) // 2))
 
     def _carry(self, own: int, value: int) -> None:
         """The side's exact count ``value`` is known: the positions before it waiting for

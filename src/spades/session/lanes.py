@@ -11,7 +11,6 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from .workers import StoppingError, Worker
@@ -26,6 +25,15 @@ class Job:
     args: tuple[Any, ...]
     future: asyncio.Future[Any] = field(repr=False)
     progress: Callable[[Any], None] | None = None
+
+
+def _stopper(task: asyncio.Task[None]) -> Callable[[asyncio.Future[Any]], None]:
+    """A callback for a job's future: when the wait for it is cancelled (abandoned), cancel
+    the task running it, which ends its process (``Worker.run``, cancelled)."""
+    def stop(future: asyncio.Future[Any]) -> None:
+        if future.cancelled():
+            task.cancel()
+    return stop
 
 
 class Lane:
@@ -97,8 +105,7 @@ class Lane:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
             if self.end_abandoned:
-                # an abandoned job's process is ended (``Worker.run``, cancelled)
-                job.future.add_done_callback(partial(_cancel_if_cancelled, task))
+                job.future.add_done_callback(_stopper(task))
 
     async def _execute(self, worker: Worker, job: Job) -> None:
         try:
@@ -132,9 +139,3 @@ class Lane:
             worker.end()
         self.workers.clear()
         self.idle.clear()
-
-
-def _cancel_if_cancelled(task: asyncio.Task[None], future: asyncio.Future[Any]) -> None:
-    """Cancels ``task`` (the job's run) when nobody waits for the job's ``future`` any more."""
-    if future.cancelled():
-        task.cancel()
