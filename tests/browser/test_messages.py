@@ -61,7 +61,7 @@ def test_the_end_of_game_says_the_servers_reason(
     page.goto(server.url)
     scores = {"mercy": [-47, -330], "target": [510, 200]}.get(reason, [350, 120])
     text = page.evaluate("""async ([reason, scores]) => {
-      const { endReason } = await import("./js/ending.js");
+      const { endReason } = await import("./js/dialogs.js");
       const v = {sides: [[0, 2], [1, 3]], scores, winner: 0,
                  rules: {target_score: 500, losing_score: -200}};
       return endReason(v, ["You", "Bramble", "Juniper", "Clover"], reason);

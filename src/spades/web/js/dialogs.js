@@ -3,7 +3,6 @@
 
 import { cardFace, cardIndex, cardName } from "./cards.js";
 import { sideName, sideShort } from "./seats.js";
-import { endReason, gameOverText } from "./ending.js";
 import { handNotes, previousLine, sheetLines, sideCells } from "./sheet.js";
 
 function cell(tag, text, attrs = {}) {
@@ -196,51 +195,36 @@ export function handOverBody(v, names, line, passes) {
   return box;
 }
 
-/** What the end-of-hand or game-over window holds (windows.showOver opens it): its title,
- * the hand's line, the shuffle check's mark, why the game ended, and the buttons. */
-export function overContents(v, who, line, gameOver, { passes, mark, reason, on }) {
-  const $ = (id) => document.getElementById(id);
-  const title = $("over-title");
-  const body = $("over-body");
-  const buttons = $("over-actions");
-  body.replaceChildren();
-  buttons.replaceChildren();
-  const button = (label, onClick, primary) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = label;
-    if (primary) b.className = "primary";
-    b.addEventListener("click", onClick);
-    buttons.append(b);
-    return b;
-  };
-  if (line) {
-    if (gameOver) {
-      const h = document.createElement("h3");
-      h.textContent = `Hand ${line.hand}`;
-      body.append(h);
-    }
-    body.append(handOverBody(v, who, line, passes));
-    if (mark) body.append(mark);
+/** Why the game ended: the server's ``reason`` of the game event (target, mercy, boston,
+ * moon) when known, else what the view says (a side reached the target or fell to the mercy
+ * rule's losing score). */
+export function endReason(v, names, reason = null) {
+  const sides = v.sides;
+  if (reason === "boston") return "A Boston (every trick of a hand) ends the game.";
+  if (reason === "moon") return "A shot at the moon (every trick, bid and made) ends the game.";
+  const target = v.rules.target_score;
+  const reached = sides.map((_, i) => i).filter((i) => v.scores[i] >= target);
+  const losing = v.rules.losing_score;
+  const fell = losing == null ? [] : sides.map((_, i) => i).filter((i) => v.scores[i] <= losing);
+  if (fell.length && !reached.length) {
+    const who = fell.map((i) => sideName(sides, names, i)).join(" and ");
+    return `${who} fell to ${losing} or lower: the mercy rule ends the game.`;
   }
-  if (gameOver) {
-    title.textContent = "Game over";
-    const p = document.createElement("p");
-    p.className = "prompt";
-    p.textContent = gameOverText(v, who);
-    const why = document.createElement("p");
-    why.className = "why";
-    why.textContent = endReason(v, who, reason);
-    body.prepend(p, why);
-    button("New game", () => { $("dlg-over").close(); on.newGame(); }, true);
-    button("Download the record", on.download);
-    button("Score sheet", on.sheet);
-    if (line) button(`Review hand ${line.hand}`, (e) => on.review(line.hand, e.currentTarget));
-  } else {
-    title.textContent = `End of hand ${line.hand}`;
-    button("Next hand", () => { $("dlg-over").close(); on.next(); }, true);
-    button("Review", (e) => on.review(line.hand, e.currentTarget));
-    button("Score sheet", on.sheet);
+  if (reached.length) {
+    const who = reached.map((i) => sideName(sides, names, i)).join(" and ");
+    return `${who} reached the target of ${target}.`;
   }
+  return "";
 }
 
+/** "You and Juniper win, 512 to 431." (the winner's score first) */
+export function gameOverText(v, names) {
+  const sides = v.sides;
+  const order = sides.map((_, i) => i);
+  if (v.winner != null) order.sort((a, b) => (b === v.winner) - (a === v.winner));
+  const scoreText = order.map((i) => v.scores[i]).join(" to ");
+  if (v.winner == null) return `The game is over: ${scoreText}.`;
+  const who = sideName(sides, names, v.winner);
+  const win = who === "You" ? "You win" : `${who} win${sides[v.winner].length === 1 ? "s" : ""}`;
+  return `${win}, ${scoreText}.`;
+}

@@ -5,7 +5,7 @@
 //
 // Where things are: state.js the client's state and its updates; tableview.js the server's
 // message in the shapes the views draw; render.js the table drawn whole, from table.js (the
-// felt, the prompt), trick.js, hand.js, actions.js (bidpad.js); windows.js, ending.js and dialogs.js
+// felt, the prompt), trick.js, hand.js, actions.js (bidpad.js); windows.js and dialogs.js
 // the windows (sheet.js the score sheet's arithmetic); screens.js and lobby.js the screens
 // around the table; net.js the server; shuffle.js and verify.js the shuffle checks; a table
 // with friends, friendtable.js (loaded when first needed: docs/architecture.md lists the rest).
@@ -114,13 +114,13 @@ function onState(msg) {
   }
   render(news.fresh);
   if (news.gameOver) {
-    // Play again, at a table with friends, once the window is drawn
-    showOver(news.handLine, true).then(() => { if (friends) friends.overShown(true); });
+    showOver(news.handLine, true);
+    if (friends) friends.overShown(true); // Play again, at a table with friends
   } else if (news.handLine) showOver(news.handLine, false);
 }
 
 function showOver(line, gameOver) {
-  return windows.showOver(tableView(state.msg), names(), line, gameOver, {
+  windows.showOver(tableView(state.msg), names(), line, gameOver, {
     passes: line ? state.passes.get(line.hand) : undefined,
     mark: line && shuffles.watched(line.hand) ? shuffles.mark(line.hand) : null,
     reason: state.endReason,
@@ -139,12 +139,11 @@ function showSeal() {
   $("sealed").hidden = !(v && !v.over && shuffles.sealed(v.hand_number));
 }
 
-async function showSealed() {
+function showSealed() {
   const v = state.msg && state.msg.view;
   const commitment = v && shuffles.sealed(v.hand_number);
   if (!commitment) return;
-  const { sealedBody } = await import("./sealed.js");
-  $("sealed-body").replaceChildren(...sealedBody(v.hand_number, commitment));
+  $("sealed-body").replaceChildren(...shuffles.sealedBody(v.hand_number, commitment));
   windows.openDialog($("dlg-sealed"));
 }
 

@@ -5,7 +5,7 @@
 import { cardIndex, cardName } from "./cards.js";
 import { seatPlaces, sideShort } from "./seats.js";
 import { bidSpoken } from "./bidpad.js";
-import { endReason, gameOverText } from "./ending.js";
+import { endReason, gameOverText } from "./dialogs.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);

@@ -1,10 +1,8 @@
 // The table's windows (dialogs), one open at a time: the end of a hand or of the game with
 // its buttons, the score sheet, the last trick, the help. Each is drawn from what it is
-// given (dialogs.js makes their contents, loaded when a window first opens: the page opens
-// lighter); what a button does is the caller's.
+// given (dialogs.js makes their contents); what a button does is the caller's.
 
-/** dialogs.js, loaded once, when first needed. */
-const contents = () => import("./dialogs.js");
+import { endReason, gameOverText, handOverBody, lastTrickBody, sheetTable } from "./dialogs.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,22 +23,61 @@ export function anyOpen() {
  * check's mark, or null; ``reason``: why the game ended. ``on``: what the buttons do:
  * {newGame, next, download, sheet, review(hand, opener)}.
  */
-export async function showOver(v, who, line, gameOver, options) {
-  (await contents()).overContents(v, who, line, gameOver, options);
+export function showOver(v, who, line, gameOver, { passes, mark, reason, on }) {
+  const title = $("over-title");
+  const body = $("over-body");
+  const buttons = $("over-actions");
+  body.replaceChildren();
+  buttons.replaceChildren();
+  const button = (label, onClick, primary) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (primary) b.className = "primary";
+    b.addEventListener("click", onClick);
+    buttons.append(b);
+    return b;
+  };
+  if (line) {
+    if (gameOver) {
+      const h = document.createElement("h3");
+      h.textContent = `Hand ${line.hand}`;
+      body.append(h);
+    }
+    body.append(handOverBody(v, who, line, passes));
+    if (mark) body.append(mark);
+  }
+  if (gameOver) {
+    title.textContent = "Game over";
+    const p = document.createElement("p");
+    p.className = "prompt";
+    p.textContent = gameOverText(v, who);
+    const why = document.createElement("p");
+    why.className = "why";
+    why.textContent = endReason(v, who, reason);
+    body.prepend(p, why);
+    button("New game", () => { $("dlg-over").close(); on.newGame(); }, true);
+    button("Download the record", on.download);
+    button("Score sheet", on.sheet);
+    if (line) button(`Review hand ${line.hand}`, (e) => on.review(line.hand, e.currentTarget));
+  } else {
+    title.textContent = `End of hand ${line.hand}`;
+    button("Next hand", () => { $("dlg-over").close(); on.next(); }, true);
+    button("Review", (e) => on.review(line.hand, e.currentTarget));
+    button("Score sheet", on.sheet);
+  }
   openDialog($("dlg-over"));
-  $("over-actions").querySelector("button").focus();
+  buttons.querySelector("button").focus();
 }
 
 /** The score sheet; ``onReview(hand)`` reviews a finished hand. */
-export async function showSheet(v, who, onReview) {
-  const { sheetTable } = await contents();
+export function showSheet(v, who, onReview) {
   $("sheet-body").replaceChildren(sheetTable(v, who, onReview));
   openDialog($("dlg-sheet"));
 }
 
 /** The last trick seen (null: none yet). */
-export async function showLastTrick(trick, who) {
-  const { lastTrickBody } = await contents();
+export function showLastTrick(trick, who) {
   $("last-body").replaceChildren(lastTrickBody(trick, who));
   openDialog($("dlg-last"));
 }
