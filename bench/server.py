@@ -70,7 +70,8 @@ def opening_weight(folder: Path = WEB) -> tuple[int, list[tuple[str, int]]]:
         seen[name] = path.stat().st_size
         base = Path(name).parent
         if name.endswith(".html"):
-            todo += [str(Path(link)) for link in PAGE_LINK.findall(text)]
+            # the page links its files from the site's root ("/js/main.js"): the web folder's
+            todo += [link.lstrip("/") for link in PAGE_LINK.findall(text)]
         elif name.endswith(".js"):
             todo += [str((base / found).as_posix()).removeprefix("./")
                      for found in STATIC_IMPORT.findall(text)]

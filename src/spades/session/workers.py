@@ -27,7 +27,7 @@ import logging
 import os
 import signal
 import socket
-import subprocess
+import subprocess  # nosec B404 - starts our own thinking process, a list of arguments, no shell
 import sys
 import threading
 import time
@@ -154,7 +154,7 @@ class Worker:
         self.conn = Connection(ours.detach())
         child = theirs.detach()
         try:
-            self.process = subprocess.Popen(
+            self.process = subprocess.Popen(  # nosec B603 - this Python, our BOOT, no shell
                 [sys.executable, "-c", BOOT, str(child), str(os.getpid())],
                 pass_fds=(child,), stdin=subprocess.DEVNULL)
         except BaseException:
