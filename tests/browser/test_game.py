@@ -90,6 +90,9 @@ def keyboard_new_game(page: Any, preset: str) -> None:
             break
         page.keyboard.press("ArrowDown")
     assert page.input_value("#new-preset") == preset
+    page.keyboard.press("Tab")  # who plays: you and computer players (checked)
+    assert page.evaluate("document.activeElement.name") == "who"
+    assert page.evaluate("document.activeElement.value") == "computers"
     page.keyboard.press("Tab")  # the level: Normal, Left for Easy
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("document.querySelector('input[name=level]:checked').value") == "easy"

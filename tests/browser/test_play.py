@@ -28,6 +28,9 @@ def keyboard_start(table: Table) -> None:
     table.open()
     page.wait_for_selector("#new-preset option", state="attached")
     page.wait_for_function("() => document.activeElement.id === 'new-preset'")
+    page.keyboard.press("Tab")  # who plays: you and computer players (checked)
+    assert page.evaluate("document.activeElement.name") == "who"
+    assert page.evaluate("document.activeElement.value") == "computers"
     page.keyboard.press("Tab")  # to the level radios (Normal is checked)
     assert page.evaluate("document.activeElement.name") == "level"
     page.keyboard.press("ArrowLeft")  # Easy

@@ -167,6 +167,7 @@ def test_the_shuffle_is_shown_sealed_at_the_table(browser: Any, server: ServerPr
         mark = page.locator("#sealed")
         assert mark.is_visible() and "Shuffle sealed" in mark.inner_text()
         mark.tap()
+        page.wait_for_selector("#dlg-sealed[open]")  # its text loads when first opened
         assert table.dialog_open("dlg-sealed")
         text = page.locator("#dlg-sealed").inner_text()
         assert commitment in text.replace("\u200b", "").replace("\n", "")

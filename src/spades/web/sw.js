@@ -11,7 +11,7 @@ const FILES = [
   "/js/main.js", "/js/app.js", "/js/net.js", "/js/cards.js", "/js/hand.js", "/js/actions.js",
   "/js/bidpad.js", "/js/roving.js", "/js/newgame.js", "/js/table.js", "/js/trick.js",
   "/js/seats.js", "/js/dialogs.js", "/js/announce.js", "/js/settings.js", "/js/games.js",
-  "/js/help.js", "/js/helppage.js", "/js/account.js", "/js/shuffle.js", "/js/state.js",
+  "/js/help.js", "/js/helppage.js", "/js/account.js", "/js/shuffle.js", "/js/sealed.js", "/js/state.js",
   "/js/tableview.js", "/js/render.js", "/js/windows.js", "/js/screens.js", "/js/lobby.js",
   "/js/sheet.js", "/css/friends.css", "/js/tables.js", "/js/friends.js", "/js/invite.js",
   "/js/waiting.js", "/js/friendtable.js", "/js/presence.js", "/js/phrases.js",

@@ -139,11 +139,12 @@ function showSeal() {
   $("sealed").hidden = !(v && !v.over && shuffles.sealed(v.hand_number));
 }
 
-function showSealed() {
+async function showSealed() {
   const v = state.msg && state.msg.view;
   const commitment = v && shuffles.sealed(v.hand_number);
   if (!commitment) return;
-  $("sealed-body").replaceChildren(...shuffles.sealedBody(v.hand_number, commitment));
+  const { sealedBody } = await import("./sealed.js");
+  $("sealed-body").replaceChildren(...sealedBody(v.hand_number, commitment));
   windows.openDialog($("dlg-sealed"));
 }
 
