@@ -206,7 +206,9 @@ def test_a_turn_timer_runs_on_after_a_restart(tmp_path: Path) -> None:
     finally:
         store.close()
     with client(tmp_path) as http, open_table(http, game_id, ANN) as ann:
+        # the timer's seat is played for (another person away past their grace may be
+        # played for first: wait for this seat's turn)
         played = until(ann, "state", where=lambda m: any(
-            e.get("played_for") for e in m["events"]))
-        assert any(e["seat"] == running["seat"] for e in played["events"]
-                   if e.get("played_for"))
+            e.get("played_for") and e["seat"] == running["seat"] for e in m["events"]))
+        assert any(e["seat"] == running["seat"] and e.get("played_for")
+                   for e in played["events"])
