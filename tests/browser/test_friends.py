@@ -119,6 +119,9 @@ def test_two_friends_and_two_computers_play_a_hand(people: Any,
     assert check_bodies(ann.table.bodies + bob.table.bodies) >= 3
 
 
+# known to miss the hand's end now and then (1 run in 3 of the full suite here; issue 39):
+# one more run, reported by -ra, until the cause is found
+@pytest.mark.flaky(reruns=1)
 def test_four_friends_a_second_tab_a_spectator_and_a_lost_connection(
         people: Any, friends_server: ServerProcess) -> None:
     ann, bob, cat, dan = (people(n) for n in ("Ann", "Bob", "Cat", "Dan"))
