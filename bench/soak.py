@@ -3,7 +3,8 @@
 Runs `spades serve`'s app (the same uvicorn server, limits and thinking processes) in a
 child process wrapped in a timing layer, in a fresh SQLite file, and ``--tables`` people-like
 clients (a card ``--pause`` seconds or so after their turn comes, against instant computer
-players) for the whole run. The run is made of windows of ``--seconds`` each, in paired
+players) for the whole run, each leaving its game after ``--hands`` hands for a new one.
+The run is made of windows of ``--seconds`` each, in paired
 rounds: for each round and each attack of ``--attacks``, a **quiet** window and then the
 same time beside that **attack**, a hostile client process pinned to one core
 (``os.sched_setaffinity``) so its own CPU use does not decide the figure. Quiet and hostile
@@ -30,7 +31,7 @@ its thinking processes), its peak of open file descriptors and what the hostile 
 got. Loopback only; it stops by itself.
 
     python bench/soak.py [--seconds 60] [--rounds 3] [--attacks bodies,heads,neverread]
-                         [--tables 20] [--workers N] [--pause 0.4]
+                         [--tables 20] [--workers N] [--pause 0.4] [--hands 10]
 
 The figures depend on the machine and its load: the load average is printed with them.
 """
@@ -173,7 +174,9 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 async def play_game(ws: Any, rng: random.Random, pause: float, until: float,
-                    counts: dict[str, int]) -> None:
+                    counts: dict[str, int], hands: int) -> bool:
+    """Play until the game ends (True) or its hand ``hands + 1`` is dealt (False: the
+    person leaves it)."""
     while time.monotonic() < until:
         message = json.loads(await asyncio.wait_for(ws.recv(), 60))
         if message["type"] == "error":
@@ -182,17 +185,25 @@ async def play_game(ws: Any, rng: random.Random, pause: float, until: float,
             continue
         if message["view"]["over"]:
             counts["games"] += 1
-            return
+            return True
+        if message["view"]["hand_number"] > hands:
+            counts["games left"] += 1
+            return False
         if message["legal"]:
             await asyncio.sleep(rng.uniform(0.5 * pause, 1.5 * pause))
             await ws.send(json.dumps({"type": "act", "version": message["version"],
                                       "action": choose(message, rng)}))
             counts["actions"] += 1
+    return False
 
 
 async def person(base: str, index: int, pause: float, until: float,
-                 counts: dict[str, int]) -> None:
-    """One table: a person who plays a card about ``pause`` s after their turn comes."""
+                 counts: dict[str, int], hands: int) -> None:
+    """One table: a person who plays a card about ``pause`` s after their turn comes, and
+    leaves a game (deletes it from their list) after ``hands`` hands. Random bids rarely
+    end a game, and a state message grows with the hands of its game (the score sheet and
+    the revealed shuffles), so without a bound every table would slow down as the run
+    goes on, whatever the attack beside it."""
     rng = random.Random(index)
     player = f"{NORMAL}{index:04d}"
     address = f"{PEOPLE}{1 + index % 250}"  # a person's own address, as on the internet
@@ -201,7 +212,11 @@ async def person(base: str, index: int, pause: float, until: float,
             try:
                 game_id = await new_game(http, player)
                 async with await open_table(http, game_id, player, address) as ws:
-                    await play_game(ws, rng, pause, until, counts)
+                    ended = await play_game(ws, rng, pause, until, counts, hands)
+                if not ended:
+                    response = await http.delete(f"/api/games/{game_id}",
+                                                 headers={"X-Spades-Player": player})
+                    response.raise_for_status()
             except Exception as error:  # a normal table must never fail: count it
                 counts["errors"] += 1
                 counts[f"error: {type(error).__name__}: {str(error)[:80]}"] += 1
@@ -550,7 +565,8 @@ async def run_all(port: int, server_pid: int, args: argparse.Namespace,
     counts: dict[str, int] = _Counts()
     peak = {"rss": 0, "rss_all": 0, "fds": 0}
     base = f"http://127.0.0.1:{port}"
-    people = [asyncio.create_task(person(base, i, args.pause, until, counts))
+    people = [asyncio.create_task(person(base, i, args.pause, until, counts,
+                                               args.hands))
               for i in range(args.tables)]
 
     async def watch() -> None:
@@ -634,7 +650,8 @@ def report(windows: list[dict[str, Any]], normal: dict[str, int],
         for key, value in sorted(hostile.items()):
             print(f"    hostile: {key}: {value}")
     print(f"\nnormal tables: {normal.get('actions', 0)} actions, {normal.get('games', 0)} "
-          f"games finished, {normal.get('errors', 0)} errors")
+          f"games finished, {normal.get('games left', 0)} left after their hands, "
+          f"{normal.get('errors', 0)} errors")
     for key, value in sorted(normal.items()):
         if key.startswith("error: "):
             print(f"    {value} x {key[7:]}")
@@ -654,15 +671,19 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=20, help="normal tables (default 20)")
     parser.add_argument("--workers", type=int, default=None,
                         help="thinking processes (default: one per core)")
+    parser.add_argument("--hands", type=int, default=10,
+                        help="hands a person plays of a game before leaving it for a new one "
+                             "(default 10: Normal players take 6-14 hands to 500)")
     parser.add_argument("--pause", type=float, default=0.4,
                         help="a person's time to play, on average (default 0.4: 0.2-0.6 s)")
     args = parser.parse_args()
     args.attacks = [a.strip() for a in args.attacks.split(",") if a.strip()]
     if not set(args.attacks) <= set(ATTACKS) or not args.attacks:
         parser.error(f"--attacks are among {', '.join(ATTACKS)}")
-    if not 0 < args.seconds <= 3600 or args.tables < 1 or args.rounds < 1 or args.pause < 0:
-        parser.error("--seconds is more than 0 and at most 3600; --tables and --rounds at "
-                     "least 1; --pause not negative")
+    if (not 0 < args.seconds <= 3600 or min(args.tables, args.rounds, args.hands) < 1
+            or args.pause < 0):
+        parser.error("--seconds is more than 0 and at most 3600; --tables, --rounds and "
+                     "--hands at least 1; --pause not negative")
     return args
 
 
