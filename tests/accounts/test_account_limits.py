@@ -276,3 +276,19 @@ def test_the_device_cookie_is_httponly_and_sent_to_the_account_routes_only(
         words = {part.strip().lower() for part in cookies[0].split(";")}
         assert {"httponly", "path=/api/account", "samesite=lax"} <= words
         assert "ann" not in cookies[0]  # it names no account
+
+
+def ask_reset(http: Any, email: str, address: str) -> int:
+    answer = Device(http).post("/api/account/reset", {"email": email},
+                               headers={"X-Forwarded-For": address})
+    return int(answer.status_code)
+
+
+def test_the_reset_link_limits_are_the_servers_settings(db: tuple[str, str]) -> None:
+    """Per email (any address) and per address (any email), as ``--reset-limit`` and
+    ``--reset-limit-address`` set them."""
+    with behind_proxy(db, resets_per_email="2/hour", resets_per_address="4/hour") as http:
+        per_email = [ask_reset(http, "ann@example.org", f"198.51.100.{n}") for n in range(3)]
+        assert per_email == [200, 200, 429]
+        per_address = [ask_reset(http, f"u{n}@example.org", "203.0.113.9") for n in range(5)]
+        assert per_address == [200, 200, 200, 200, 429]

@@ -160,7 +160,8 @@ def test_the_limits_are_flags_and_environment_variables() -> None:
 
     args, problem = parsed("--signup-limit", "2/minute", "--unfinished-games", "7",
                            SPADES_GAMES_LIMIT="4/minute;30/hour", SPADES_HASH_WORKERS="3",
-                           SPADES_SIGNIN_DELAY="0.5", SPADES_DEVICE_SECRET="s3cret")
+                           SPADES_SIGNIN_DELAY="0.5", SPADES_DEVICE_SECRET="s3cret",
+                           SPADES_RESET_LIMIT_ADDRESS="20/hour")
     assert problem is None
     settings = account_settings(args, "127.0.0.1")
     assert isinstance(settings, dict)
@@ -168,6 +169,7 @@ def test_the_limits_are_flags_and_environment_variables() -> None:
     assert (accounts.signups_per_address, accounts.hash_workers, accounts.slow_delay) == (
         "2/minute", 3, 0.5)
     assert accounts.signups_in_all == "30/minute"  # not given: the default
+    assert (accounts.resets_per_email, accounts.resets_per_address) == ("3/hour", "20/hour")
     assert (games.per_player, games.unfinished) == ("4/minute;30/hour", 7)
     assert settings["device_secret"] == "s3cret"
     _, problem = parsed(SPADES_GAMES_LIMIT="lots")

@@ -32,6 +32,9 @@ GUESSES_PER_ADDRESS = "20/15minutes"
 #: are slowed down, and the delay of each slowed try.
 SLOW_AFTER = "10/15minutes"
 SLOW_DELAY = 2.0
+#: Reset links asked for per email and per client address.
+RESETS_PER_EMAIL = "3/hour"
+RESETS_PER_ADDRESS = "10/hour"
 #: Tries from browsers without the device cookie that may wait for one account at once;
 #: beyond it they get 429.
 LANE_QUEUE = 16
@@ -63,6 +66,8 @@ class AccountLimits:
     slow_delay: float = SLOW_DELAY
     hash_workers: int = 2
     hash_queue: int = 16
+    resets_per_email: str = RESETS_PER_EMAIL
+    resets_per_address: str = RESETS_PER_ADDRESS
 
 
 class Signups:
@@ -153,9 +158,9 @@ class Resets:
     """Asking for password reset links, per email and per address: every ask counts, so
     an inbox is not flooded with links."""
 
-    def __init__(self, per_email: str = "3/hour", per_address: str = "10/hour"):
-        self.per_email = Rates(per_email)
-        self.per_address = Rates(per_address)
+    def __init__(self, limits: AccountLimits = AccountLimits()):
+        self.per_email = Rates(limits.resets_per_email)
+        self.per_address = Rates(limits.resets_per_address)
 
     def take(self, email: str, address: str) -> None:
         wait = self.per_email.wait(email) or self.per_address.wait(address)

@@ -56,6 +56,11 @@ LIMIT_FLAGS = (
     LimitFlag("signin_delay", "--signin-delay", "SPADES_SIGNIN_DELAY", seconds,
               "a number of seconds", "the delay of each slowed sign-in, one at a time per "
               "account (default 2)", "SECONDS"),
+    LimitFlag("reset_limit", "--reset-limit", "SPADES_RESET_LIMIT", rate, RATE,
+              "password reset links asked for one email (default 3/hour)", "RATE"),
+    LimitFlag("reset_limit_address", "--reset-limit-address", "SPADES_RESET_LIMIT_ADDRESS",
+              rate, RATE, f"password reset links asked for from one address (default 10/hour; "
+              f"{BEHIND})", "RATE"),
     LimitFlag("hash_workers", "--hash-workers", "SPADES_HASH_WORKERS", count, "a whole number",
               "password hashes computed at once (default 2)", "N"),
     LimitFlag("hash_queue", "--hash-queue", "SPADES_HASH_QUEUE", count, "a whole number",
@@ -99,7 +104,8 @@ def limit_settings(args: argparse.Namespace) -> dict[str, Any] | str:
         signups_per_address=args.signup_limit, signups_in_all=args.signup_limit_all,
         guesses_per_pair=args.signin_limit, guesses_per_address=args.signin_limit_address,
         slow_after=args.signin_slow_after, slow_delay=args.signin_delay,
-        hash_workers=args.hash_workers, hash_queue=args.hash_queue))
+        hash_workers=args.hash_workers, hash_queue=args.hash_queue,
+        resets_per_email=args.reset_limit, resets_per_address=args.reset_limit_address))
     games = GameLimits(**given(per_player=args.games_limit,
                                per_address=args.games_limit_address,
                                unfinished=args.unfinished_games))

@@ -75,7 +75,7 @@ def account_parts(state: Any, settings: Settings) -> None:
     limits = settings.account_limits
     state.passwords = Passwords(settings.password_cost)
     state.hashing = Hashing(state.passwords, limits.hash_workers, limits.hash_queue)
-    state.signups, state.guesses, state.resets = Signups(limits), Guesses(limits), Resets()
+    state.signups, state.guesses, state.resets = Signups(limits), Guesses(limits), Resets(limits)
     secret = settings.device_secret
     state.devices = DeviceKeys(secret.encode() if secret else secrets.token_bytes(32))
     state.game_quota = GameQuota(settings.game_limits)
