@@ -2,6 +2,7 @@
 before and after each of its plays), over seeded random games.
 
     python bench/review.py [--hands 20] [--preset partnership] [--seed 1] [--deadline]
+                           [--three-sides FRACTION]
 
 Each hand is the first hand of a game played with random legal bids and cards from a seeded
 generator, reviewed from scratch (fresh solvers). It prints wall-clock and CPU time per
@@ -49,7 +50,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deadline", action="store_true",
                         help="keep the review's wall-clock limit (off: the work itself)")
+    parser.add_argument("--three-sides", type=float, default=None, metavar="FRACTION",
+                        help="the share of REVIEW_NODES a review of three sides gets "
+                             f"(default {review_module.THREE_SIDES})")
     args = parser.parse_args()
+    if args.three_sides is not None:
+        review_module.THREE_SIDES = args.three_sides
     if not args.deadline:
         review_module.REVIEW_SECONDS = float("inf")
     print(f"machine: {machine()}")
@@ -59,6 +65,8 @@ def main() -> None:
     walls: list[float] = []
     cpus: list[float] = []
     estimated = 0
+    nodes: list[int] = []
+    plays: list[int] = []
     for h in range(args.hands):
         state = random_game(args.preset, args.seed * 1000 + h)
         wall, cpu = time.perf_counter(), time.process_time()
@@ -67,13 +75,17 @@ def main() -> None:
         cpus.append(time.process_time() - cpu)
         guesses = sum(not p.exact for p in review.plays)
         estimated += guesses > 0
+        nodes.append(review.nodes)
+        plays.append(guesses)
         print(f"  hand {h + 1:3d}: wall {walls[-1]:7.2f} s  cpu {cpus[-1]:7.2f} s  "
               f"positions {review.positions:3d}  nodes {review.nodes}  "
               f"estimated plays {guesses}/{len(review.plays)}", flush=True)
     for name, values in (("wall", walls), ("cpu", cpus)):
         print(f"  {name:4s} median {statistics.median(values):7.2f} s  "
               f"p95 {quantile(values, 0.95):7.2f} s  max (p100) {max(values):7.2f} s")
-    print(f"  hands with estimated plays: {estimated} of {args.hands}")
+    print(f"  hands with estimated plays: {estimated} of {args.hands}; estimated plays "
+          f"median {statistics.median(plays):g}, max {max(plays)}, in all {sum(plays)}")
+    print(f"  nodes median {statistics.median(nodes):,.0f}, max {max(nodes):,}")
     print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

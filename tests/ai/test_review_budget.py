@@ -119,3 +119,20 @@ def test_a_review_past_its_wall_clock_limit_ends_soon_and_says_what_is_estimated
     assert review.nodes <= (review.positions * review_module.LATE_NODES // 10
                             + 3 * review_module.BEST_NODES * len(review.plays))
     assert review.notes and not review.plays[0].exact and review.plays[-1].exact
+
+
+def test_three_sides_spend_a_smaller_share_and_agree_where_both_are_exact(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With three sides the opening positions are mostly out of reach: a smaller share of
+    the budget spends fewer nodes, and every count that both reviews solved is the same."""
+    monkeypatch.setattr(review_module, "REVIEW_SECONDS", float("inf"))  # nodes, not time
+    assert review_module.review_budget(3) < review_module.review_budget(2) * 2 // 3
+    state = _game("three-player", 4)
+    small = review_hand(state, 1)
+    monkeypatch.setattr(review_module, "THREE_SIDES", 2 / 3)
+    large = review_hand(state, 1)
+    assert small.nodes < large.nodes
+    assert small.plays[-1].exact and large.plays[-1].exact
+    both = [(s, b) for s, b in zip(small.plays, large.plays, strict=True) if s.exact and b.exact]
+    assert len(both) >= len(small.plays) // 2
+    assert all((s.before, s.after) == (b.before, b.after) for s, b in both)

@@ -176,6 +176,10 @@ ATTEMPT_NODES = 400_000
 #: The compiled search does some 300,000 to 800,000 nodes a second (bench/RESULTS.md), the
 #: pure one about a third of that.
 REVIEW_NODES = 1_000_000
+#: With three sides (17 or 18 tricks) the opening positions are mostly out of any budget:
+#: their cut-off searches spent most of it, so three sides get 0.4 of it rather than two
+#: thirds, for few more estimated plays (docs/ai-tuning.md, "The review's budget").
+THREE_SIDES = 0.4
 LATE_NODES = 20_000
 #: Wall-clock seconds after which each attempt gets a tenth of ``LATE_NODES`` (a machine far
 #: too busy): the review ends soon, exact from where that reaches, estimated before.
@@ -183,6 +187,13 @@ REVIEW_SECONDS = 20.0
 #: Search nodes for the cards that would have kept a count (a costly card's ``best``, and
 #: the best line after it that its sentence names).
 BEST_NODES = 50_000
+
+
+def review_budget(sides: int) -> int:
+    """The search nodes of a whole review's attempts, by the number of sides."""
+    if sides == 3:
+        return int(REVIEW_NODES * THREE_SIDES)
+    return REVIEW_NODES * 2 // max(2, sides)
 
 
 class _Values:
@@ -211,7 +222,7 @@ class _Values:
         #: below this position a side is not searched again (after an attempt cut off)
         self.skip: dict[int, int] = {}
         self.spent = 0
-        self.budget = REVIEW_NODES * 2 // max(2, len(book.sides))
+        self.budget = review_budget(len(book.sides))
         self.deadline = time.monotonic() + (REVIEW_SECONDS if seconds is None else seconds)
         self.positions = 0
 
