@@ -1,5 +1,7 @@
 """``spades db``: ``upgrade`` the store's tables to the newest schema, show the ``current``
-revision, ``backup`` the store to a file while the server runs, ``restore`` a backup."""
+revision, ``backup`` the store to a file while the server runs, ``restore`` a backup,
+``copy`` a whole store into an empty database (SQLite to PostgreSQL, checked by replaying
+every game from both)."""
 
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ def register(subparsers: Any) -> None:
                     "up to a file (safe while spades serve runs) or restore a backup into a "
                     "new database. A database made before migrations is adopted as it is: "
                     "every game stays.")
-    sub = parser.add_subparsers(dest="action", metavar="{upgrade,current,backup,restore}",
-                                required=True)
+    sub = parser.add_subparsers(dest="action",
+                                metavar="{upgrade,current,backup,restore,copy}", required=True)
     for name, text, run_, file_help in (
             ("upgrade", "bring the tables to the newest schema (creating them if needed)",
              upgrade, None),
@@ -41,6 +43,71 @@ def register(subparsers: Any) -> None:
                                  "postgresql+psycopg://user@host/db (default: $SPADES_DB, "
                                  f"else {default_url()})")
         action.set_defaults(func=run_)
+    register_copy(sub)
+
+
+def register_copy(sub: Any) -> None:
+    text = ("copy every game, account and table of a store into an empty database, e.g. "
+            "from SQLite to PostgreSQL for several server processes (stop spades serve "
+            "first: what it saves meanwhile is not copied); then check that every game "
+            "replays the same from both")
+    action = sub.add_parser("copy", help=text, description=text[:1].upper() + text[1:] + ".")
+    action.add_argument("--from", dest="source", required=True, metavar="URL",
+                        help="SQLAlchemy URL of the store to copy, e.g. sqlite:///games.db "
+                             "(brought to the newest schema first, as spades serve would)")
+    action.add_argument("--to", dest="target", required=True, metavar="URL",
+                        help="SQLAlchemy URL of an empty database, e.g. "
+                             "postgresql+psycopg://user@host/db")
+    action.set_defaults(func=copy)
+
+
+def copy(args: argparse.Namespace) -> int:
+    from spades.store import Store
+    from spades.store.copy import CopyError, copy_store, differences
+
+    if sqlite_file_missing(args.source):
+        print(f"spades db copy: there is no database at {args.source}", file=sys.stderr)
+        return 2
+    try:
+        copied = copy_store(args.source, args.target)
+    except CopyError as error:
+        print(f"spades db copy: {error}", file=sys.stderr)
+        return 2
+    rows = ", ".join(f"{count} {table}" for table, count in copied.items() if count)
+    print(f"Copied {Store.describe(args.source)} into {Store.describe(args.target)}: "
+          f"{rows or 'no rows'}.")
+    problems = differences(args.source, args.target) + replays_differ(args.source, args.target)
+    if problems:
+        for problem in problems:
+            print(f"spades db copy: the copy differs: {problem}", file=sys.stderr)
+        return 1
+    print(f"Checked: every row is the same in both, and all {copied.get('games', 0)} games "
+          "replay the same from both.")
+    return 0
+
+
+def replays_differ(source: str, target: str) -> list[str]:
+    """The games whose record, replayed from each store, is not the same."""
+    from spades.engine import record_of
+    from spades.session import state_from_store
+    from spades.store import Store
+    from spades.store.copy import game_ids
+
+    stores = [Store(source, create=False), Store(target, create=False)]
+    try:
+        out = []
+        for game_id in game_ids(source):
+            records = []
+            for store in stores:
+                stored = store.load_game(game_id)
+                records.append(None if stored is None
+                               else record_of(state_from_store(stored), reveal=True))
+            if records[0] != records[1]:
+                out.append(f"game {game_id} does not replay the same")
+        return out
+    finally:
+        for store in stores:
+            store.close()
 
 
 def backup(args: argparse.Namespace) -> int:
