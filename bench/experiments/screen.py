@@ -200,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.cache is not None:
             args.cache.write_bytes(pickle.dumps((key, base)))
     print(f"{args.deals} deals, seed {args.seed}, {args.preset}, against {args.against}")
+    print(f"chairs: {config_of(args.baseline).plan.describe(range(args.deals))}")
     for spec in [args.baseline, *args.variants]:
         if spec == args.baseline:
             runs = list(base)
