@@ -22,6 +22,7 @@ from spades.engine import (
     GameState,
     Phase,
     Play,
+    Rules,
     find_preset,
     new_game,
     parse_card,
@@ -38,6 +39,8 @@ def hard_bid(state: GameState, seed: int = 0) -> Bid:
     assert isinstance(action, Bid)
     return action
 
+
+PARTNERSHIP = find_preset("partnership")
 
 # ---------------------------------------------------------------------------- suicide
 
@@ -138,3 +141,103 @@ def test_five_player_counts_both_jokers_as_tricks(seed: int) -> None:
     assert state.hand.turn == 0
     bid = hard_bid(state, seed)
     assert bid.tricks >= 3, f"Hard bid {bid.tricks} with both jokers and the ace"
+
+
+# ---------------------------------------------------------------------------- online: Boston
+
+ONLINE = find_preset("online")
+#: Hard (seat 2) leads its hearts, its partner trumps the first and runs its spades: its side
+#: takes the first eleven tricks; the opponents discard down to 4D 2C and 6D 4C
+BOSTON_HANDS = {
+    0: "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 2D 3D",
+    1: "3H 3S KD QD JD AC KC QC JC TC 9C 4D 2C",
+    2: "AH KH QH JH TH 9H 8H 7H 6H 5H 4H AD 5D",  # Hard
+    3: "2H 2S TD 9D 8D 7D 8C 7C 6C 5C 3C 6D 4C",
+}
+BOSTON_PLAYS = [
+    "AH", "2H", "4S", "3H",  # the partner trumps (spades are broken) and runs its spades
+    "AS", "3S", "KH", "2S",
+    "KS", "KD", "QH", "TD",
+    "QS", "QD", "JH", "9D",
+    "JS", "JD", "TH", "8D",
+    "TS", "AC", "9H", "7D",
+    "9S", "KC", "8H", "8C",
+    "8S", "QC", "7H", "7C",
+    "7S", "JC", "6H", "6C",
+    "6S", "TC", "5H", "5C",
+    "5S", "9C", "4H", "3C",
+    "2D", "4D",  # the partner leads a diamond: Hard holds the ace and the five
+]
+
+
+def _boston(rules: Rules) -> GameState:
+    # seat 1 deals, Hard bids first: 5, 2, 6 and 1. Its side has made eleven; the
+    # opponents' three can no longer be made. The ace wins this trick and the five the
+    # last (nobody else has a diamond above it, nor a spade): every trick, Boston; the five
+    # gives the last two tricks to seat 3's six of diamonds and four of clubs.
+    state = position(rules, BOSTON_HANDS, [5, 2, 6, 1], BOSTON_PLAYS, first_dealer=1)
+    assert state.hand.turn == 2 and state.hand.tricks == (11, 0, 0, 0)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_online_takes_every_trick_for_boston(seed: int) -> None:
+    # online plays Boston: a side that takes every trick wins the game at once, worth far
+    # more than the two bags the ace and the five bring
+    assert hard_choice(_boston(ONLINE), seed) == Play(parse_card("AD"))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_without_boston_the_same_tricks_are_two_bags(seed: int) -> None:
+    # the partnership table, the same cards: its contract made and the opponents set
+    # whatever happens, the last two tricks are only bags: Hard ducks with the five
+    assert hard_choice(_boston(PARTNERSHIP), seed) == Play(parse_card("5D"))
+
+
+# ---------------------------------------------------------------------------- short: losing score
+
+SHORT = find_preset("short")
+SETTING_HANDS = {
+    0: "KD QD JD AH QH 3C 4C TC 9S TS JS 4H 5H",
+    1: "7D 6D 5D JH TH AC KC 9C AS 4S 5S KH 5C",
+    2: "TD 9D 8D 9H 8H QC JC 2S 3S KS QS AD 2H",  # Hard
+    3: "4D 3D 2D 7H 6H 8C 7C 2C 6S 7S 8S 3H 6C",
+}
+SETTING_PLAYS = [
+    "KD", "7D", "TD", "4D",
+    "QD", "6D", "9D", "3D",
+    "JD", "5D", "8D", "2D",
+    "AH", "JH", "9H", "7H",
+    "QH", "TH", "8H", "6H",
+    "3C", "AC", "QC", "2C",
+    "KC", "JC", "7C", "4C",
+    "9C", "2S", "8C", "TC",  # Hard trumps: spades are broken
+    "3S", "6S", "9S", "AS",
+    "4S", "KS", "7S", "TS",
+    "QS", "8S", "JS", "5S",
+]
+
+
+def _set_or_bag(rules: Rules) -> GameState:
+    # seat 3 deals; bids 4, 4, 4, 1: Hard's side bid 8 and has made it, the opponents bid 5
+    # and have 3. Hard leads with the ace of diamonds (the last diamond; no spade is left)
+    # and the two of hearts: the ace sets the opponents, and is Hard's side's ninth trick,
+    # its tenth bag; the two gives both tricks away.
+    state = position(rules, SETTING_HANDS, [4, 4, 4, 1], SETTING_PLAYS, first_dealer=3,
+                     scores=(-190, 0))
+    state = state._replace(bags=(9, 0))
+    assert state.hand.turn == 2 and state.hand.tricks == (5, 3, 3, 0)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_short_game_no_bag_that_falls_to_the_losing_score(seed: int) -> None:
+    # the short game is lost at -200: at -190 the tenth bag's 100 points lose it at once
+    # (-190 + 81 - 100), setting the opponents or not; Hard gives the tricks away
+    assert hard_choice(_set_or_bag(SHORT), seed) == Play(parse_card("2H"))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_with_no_losing_score_the_set_is_worth_the_bag(seed: int) -> None:
+    # the partnership table, the same cards and scores: a set of five for one bag
+    assert hard_choice(_set_or_bag(PARTNERSHIP), seed) == Play(parse_card("AD"))
