@@ -282,7 +282,7 @@ def _side_mean(rules: Rules, values: tuple[float, ...], who: list[int],
 
 def run_start(config: ArenaConfig, index: int,
               run: int) -> tuple[list[int], list[Player], list[random.Random], GameState]:
-    """Run 0 or 1 of deal ``index`` before its first action: each seat's contender (0 or
+    """Run ``run`` of deal ``index`` before its first action: each seat's contender (0 or
     1), its player and its random stream, and the new game."""
     n = config.rules.players
     who = seat_contenders(config, index, run)
@@ -296,7 +296,7 @@ def run_start(config: ArenaConfig, index: int,
 
 def play_run(config: ArenaConfig, index: int, run: int,
              tallies: tuple[Tally, Tally]) -> tuple[float, float, int, GameState]:
-    """Run 0 or 1 of deal ``index``: contender 0's margin (points as scored, and bags
+    """Run ``run`` of deal ``index``: contender 0's margin (points as scored, and bags
     charged), the hands played and the final state; each hand is added to ``tallies``."""
     rules = config.rules
     who, players, rngs, state = run_start(config, index, run)

@@ -37,9 +37,10 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "arena", help="pit two computer players against each other on duplicate deals",
         description="Play two computer players against each other. Every deal is played "
-                    "twice with the players' chairs swapped, so the luck of the cards "
-                    "cancels; figures come with 95 % confidence intervals. A player is a "
-                    "level (random, easy, normal, hard) with optional settings, e.g. "
+                    "twice with the players' chairs swapped (see --chairs), so the luck "
+                    "of the cards cancels; figures come with 95 % confidence intervals. "
+                    "A player is a level (random, easy, normal, hard) with optional "
+                    "settings, e.g. "
                     "hard:iterations=300,time_limit=0.5, or the path of a player module "
                     "with a make_player() function; 'frozen' is the frozen Normal kept in "
                     "bench/yardstick (run from the project's root).")
