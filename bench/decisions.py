@@ -5,7 +5,9 @@ that must not change behaviour (a refactor), and compare the lines.
                               [--pairs hard-normal,normal-easy]
 
 For each preset and each pair of levels it plays ``--deals`` arena deals (each twice, the
-chairs swapped, exactly as ``spades arena`` seats them, with the same random streams) and
+chairs swapped, with the arena's random streams, seated as ``spades arena --chairs swap``
+does: the even chairs then the odd, the arena's seating before issue 40, so that digests
+compare with those of earlier versions) and
 hashes every action of every run in order; ``--reviews`` first hands of random games are
 reviewed double dummy and their reviews hashed too. It prints one SHA-256 per line and one
 over all of them. Two runs of the same code print the same lines (Hard's decisions depend
@@ -41,7 +43,7 @@ def run_digest(config: ArenaConfig, index: int, run: int) -> bytes:
 def arena_digest(preset: str, pair: str, deals: int, seed: str) -> str:
     first, second = pair.split("-")
     config = ArenaConfig((parse_contender(first), parse_contender(second)),
-                         find_preset(preset), deals=deals, seed=seed)
+                         find_preset(preset), deals=deals, seed=seed, chairs="swap")
     digest = hashlib.sha256()
     for index in range(deals):
         for run in (0, 1):

@@ -19,7 +19,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from spades.ai.arena import make_contender, parse_contender, seat_contenders
+from spades.ai.arena import make_contender, parse_contender
+from spades.ai.chairs import ChairPlan
 from spades.ai.hard import HardPlayer
 from spades.engine import PRESETS, Bid, HandResult, apply, new_game, player_view
 
@@ -73,7 +74,7 @@ def main() -> None:
     side_hands = [0, 0]
     for index in range(args.deals):
         for run in (0, 1):
-            who = seat_contenders(rules, run)
+            who = ChairPlan(rules).runs(index)[run]
             hard = HardPlayer(**{"iterations": args.iterations, **options})
             players = [hard if who[s] == 0
                        else make_contender(opponent) for s in range(n)]

@@ -25,7 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spades.ai.arena import make_contender, seat_contenders
+from spades.ai.arena import make_contender
+from spades.ai.chairs import ChairPlan
 from spades.engine import Bid, Look, apply, find_preset, new_game, player_view
 
 PARTS = ("made", "set", "bags", "nil")
@@ -94,7 +95,7 @@ def play(args: tuple[str, str, str, int]) -> Deal:
     share = rules.bag_penalty / rules.bag_limit if rules.bag_limit else 0.0
     deal = Deal(index)
     for run in (0, 1):
-        who = seat_contenders(rules, run)
+        who = ChairPlan(rules).runs(index)[run]
         players = [make_contender(level_a if who[s] == 0 else level_b)
                    for s in range(rules.players)]
         rngs = [random.Random(f"{seed}/{index}/{s}") for s in range(rules.players)]

@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> None:
         outcomes = [_play(job) for job in jobs]
     first, second = outcomes[:args.deals], outcomes[args.deals:]
     print(f"{args.deals} deals, seed {args.seed}, {args.preset}, against {args.against}")
+    print(f"chairs: {configs[0].plan.describe(range(args.deals))}")
     for label, field in (("bags not charged", "margin"), ("bags charged", "margin_bags_charged")):
         a = [getattr(o, field) for o in first]
         b = [getattr(o, field) for o in second]

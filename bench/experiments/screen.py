@@ -49,7 +49,6 @@ from spades.engine import (
     HandResult,
     Phase,
     Play,
-    Rules,
     apply,
     player_view,
 )
@@ -113,19 +112,21 @@ def _map(jobs: list[tuple[ArenaConfig, int, int, tuple[Action, ...] | None]],
     return [_job(job) for job in jobs]
 
 
-def where(rules: Rules, runs: list[Run], names: tuple[str, str]) -> list[str]:
+def where(config: ArenaConfig, runs: list[Run], names: tuple[str, str]) -> list[str]:
     """Where the first contender's margin comes from: each side's cards score D more in the
     first's hands than in the second's (the deal's margin is the mean D of its sides), split
     by who bid nil with them and, where neither did, whose contract was set. (With an odd
     number of sides, as at three seats, the contenders hold unequal shares of a run and the
     parts only approximate the margin.)"""
     first, second = names
+    rules = config.rules
     parts: dict[str, list[float]] = {}
     deals = len(runs) // 2
     for index in range(deals):
         for number, side in enumerate(rules.sides):
             held = [runs[2 * index + run].result for run in (0, 1)]
-            mine = next(run for run in (0, 1) if seat_contenders(rules, run)[side[0]] == 0)
+            mine = next(run for run in (0, 1)
+                        if seat_contenders(config, index, run)[side[0]] == 0)
             kinds = [_outcome(held[mine], side, number), _outcome(held[1 - mine], side, number)]
             gain = kinds[0].points - kinds[1].points
             if kinds[0].nil or kinds[1].nil:
@@ -180,7 +181,8 @@ def main(argv: list[str] | None = None) -> None:
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     rules = PRESETS[args.preset]
     opponent = parse_contender(args.against)
-    key = (args.baseline, args.against, args.preset, str(seed), args.deals)
+    # the arena's chairs (issue 40): a cache of runs seated otherwise is played again
+    key = (args.baseline, args.against, args.preset, str(seed), args.deals, "rotate")
 
     def config_of(spec: str) -> ArenaConfig:
         return ArenaConfig((parse_contender(spec), opponent), rules, deals=args.deals,
@@ -198,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.cache is not None:
             args.cache.write_bytes(pickle.dumps((key, base)))
     print(f"{args.deals} deals, seed {args.seed}, {args.preset}, against {args.against}")
+    print(f"chairs: {config_of(args.baseline).plan.describe(range(args.deals))}")
     for spec in [args.baseline, *args.variants]:
         if spec == args.baseline:
             runs = list(base)
@@ -226,7 +229,7 @@ def main(argv: list[str] | None = None) -> None:
         line.append(f"nils made {made} of {tried}, set {sets} of {contracts} contracts")
         print("; ".join(line))
         if args.where:
-            print("\n".join(where(rules, runs, (spec, args.against))))
+            print("\n".join(where(config_of(spec), runs, (spec, args.against))))
 
 
 if __name__ == "__main__":

@@ -46,11 +46,12 @@ def test_contender_specs() -> None:
 @pytest.mark.parametrize("name", ["partnership", "cutthroat", "three-player", "two-player",
                                   "five-player"])
 def test_the_runs_of_a_deal_swap_the_chairs(name: str) -> None:
-    rules = PRESETS[name]
-    first, second = seat_contenders(rules, 0), seat_contenders(rules, 1)
-    assert [1 - c for c in first] == second
-    if rules.partnership:
-        assert first[0] == first[2] != first[1] == first[3]
+    config = ArenaConfig((RANDOM, RANDOM), PRESETS[name])
+    for index in range(12):
+        first, second = (seat_contenders(config, index, run) for run in (0, 1))
+        assert [1 - c for c in first] == second
+        if config.rules.partnership:
+            assert first == [0, 1, 0, 1]  # side 0 first, as the arena always did
 
 
 def test_swapping_the_contenders_replays_the_same_games() -> None:

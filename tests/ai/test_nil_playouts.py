@@ -45,5 +45,5 @@ def test_every_nil_at_the_table_is_foreseen(tool: ModuleType) -> None:
     for found, (number, seat) in zip(always, bids, strict=True):
         assert 0.0 <= found.chance <= 1.0
         assert found.made == (runs[number].result.tricks[seat] == 0)
-        assert found.bidder == screen.seat_contenders(config.rules, number % 2)[seat]
+        assert found.bidder == screen.seat_contenders(config, number // 2, number % 2)[seat]
     assert sum(f.chance for f in never) > sum(f.chance for f in always)

@@ -84,3 +84,20 @@ def test_arena_against_a_field(capsys: pytest.CaptureFixture[str],
 def test_arena_opponent_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert "spades arena:" in capsys.readouterr().err
+
+
+def test_arena_says_how_the_chairs_were_assigned(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 40: the report names the seating; ``--chairs every`` plays each three-player
+    deal in all three splits of the chairs, twice each."""
+    assert main(["arena", "random", "easy", "--preset", "three-player", "--deals", "3"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # as the terminal wraps it
+    assert "chairs: each deal twice with the chairs swapped; the 3 ways" in out
+    assert "seats' mean)" in out  # the row of each player's own points
+    code = main(["arena", "random", "easy", "--preset", "three-player", "--deals", "1",
+                 "--chairs", "every", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["hands"] == 6 and "6 runs a deal" in report["chairs"]
+    first, second = report["levels"]
+    assert report["margin"]["value"] == pytest.approx(
+        first["points"]["value"] - second["points"]["value"])

@@ -2,9 +2,13 @@
 
 Two contenders (a level and its options, e.g. ``hard:iterations=300``) meet on the same
 deals twice, once in each chair: in a partnership game contender A holds side 0 and then
-side 1; in an each-for-yourself game A holds the even seats and then the odd ones. Luck in
-the cards cancels, so the difference of the two runs is the skill. ``deals`` mode plays
-one hand per deal from a 0-0 score; ``games`` mode plays whole games to the target.
+side 1; in an each-for-yourself game the ways to split the chairs between them take turns
+deal by deal, each played twice with the chairs swapped (``chairs.py``: ``rotate``; or
+every way on every deal, ``every``; or the even chairs then the odd, ``swap``). Luck in
+the cards cancels, so the difference of the runs is the skill. A contender's points in a
+run are the mean of the seats it holds; its points per deal, the mean over the deal's
+runs. ``deals`` mode plays one hand per deal from a 0-0 score; ``games`` mode plays whole
+games to the target.
 
 A contender may also be a player kept outside the package, named by the path of a Python
 file or package directory with a ``make_player(**options)`` function: ``bench/yardstick``
@@ -50,6 +54,7 @@ from spades.engine import (
 )
 
 from .base import Player
+from .chairs import ChairPlan, Chairs
 from .kernel import NIL, PLAIN, rulebook_of, side_points
 from .levels import make_player
 
@@ -168,13 +173,24 @@ class ArenaConfig:
     seed: int | str = 0
     mode: Mode = "deals"
     max_hands: int = 80
+    #: how the contenders share the chairs (``chairs.py``)
+    chairs: Chairs = "rotate"
+    #: opponents of a field taking turns on the deals (the chairs move on once a round)
+    turns: int = 1
+
+    @property
+    def plan(self) -> ChairPlan:
+        return ChairPlan(self.rules, self.chairs, self.turns)
 
 
-def seat_contenders(rules: Rules, run: int) -> list[int]:
-    """Which contender (0 or 1) plays each seat in run 0 or 1 of a deal."""
-    if rules.partnership:
-        return [(rules.side_of[s] + run) % 2 for s in range(rules.players)]
-    return [(s + run) % 2 for s in range(rules.players)]
+def seat_contenders(config: ArenaConfig, index: int, run: int) -> list[int]:
+    """Which contender (0 or 1) plays each seat in run ``run`` of deal ``index``."""
+    return config.plan.runs(index)[run]
+
+
+def deal_runs(config: ArenaConfig, index: int) -> int:
+    """How many runs deal ``index`` is played in (two, or two per arrangement)."""
+    return len(config.plan.runs(index))
 
 
 # ---------------------------------------------------------------------------- one deal
@@ -223,6 +239,9 @@ class DealOutcome:
     margin_bags_charged: float
     hands: int
     tallies: tuple[Tally, Tally]
+    #: each contender's points: the mean over the runs of the mean of the seats it held
+    #: (``margin`` is the first minus the second)
+    points: tuple[float, float] = (0.0, 0.0)
 
 
 def tally_hand(rules: Rules, result: HandResult, who: list[int],
@@ -263,10 +282,10 @@ def _side_mean(rules: Rules, values: tuple[float, ...], who: list[int],
 
 def run_start(config: ArenaConfig, index: int,
               run: int) -> tuple[list[int], list[Player], list[random.Random], GameState]:
-    """Run 0 or 1 of deal ``index`` before its first action: each seat's contender (0 or
+    """Run ``run`` of deal ``index`` before its first action: each seat's contender (0 or
     1), its player and its random stream, and the new game."""
     n = config.rules.players
-    who = seat_contenders(config.rules, run)
+    who = seat_contenders(config, index, run)
     players = [config.contenders[who[s]].make() for s in range(n)]
     # a seat's random stream depends on the deal and the seat, not on the run: swapping the
     # contenders replays run 0 as run 1 exactly
@@ -277,7 +296,7 @@ def run_start(config: ArenaConfig, index: int,
 
 def play_run(config: ArenaConfig, index: int, run: int,
              tallies: tuple[Tally, Tally]) -> tuple[float, float, int, GameState]:
-    """Run 0 or 1 of deal ``index``: contender 0's margin (points as scored, and bags
+    """Run ``run`` of deal ``index``: contender 0's margin (points as scored, and bags
     charged), the hands played and the final state; each hand is added to ``tallies``."""
     rules = config.rules
     who, players, rngs, state = run_start(config, index, run)
@@ -291,10 +310,8 @@ def play_run(config: ArenaConfig, index: int, run: int,
         state = apply(state, action)
     for result in state.results:
         tally_hand(rules, result, who, tallies)
-    if one_hand:
-        points = state.results[0].score.points
-    else:
-        points = state.scores
+    points = run_points(config, state)
+    if not one_hand:
         for c in (0, 1):
             tallies[c].games += 1
         if state.over and state.winner is not None:
@@ -305,6 +322,20 @@ def play_run(config: ArenaConfig, index: int, run: int,
     margin_charged = (_side_mean(rules, charged, who, 0)
                       - _side_mean(rules, charged, who, 1))
     return margin, margin_charged, len(state.results), state
+
+
+def run_points(config: ArenaConfig, state: GameState) -> tuple[int, ...]:
+    """Each side's points at the end of a run: the hand's (``deals``) or the game's."""
+    return state.results[0].score.points if config.mode == "deals" else state.scores
+
+
+def contender_points(config: ArenaConfig, index: int, run: int,
+                     state: GameState) -> tuple[float, float]:
+    """Each contender's points in a finished run: the mean over the seats it held."""
+    who = seat_contenders(config, index, run)
+    points = run_points(config, state)
+    return (_side_mean(config.rules, points, who, 0),
+            _side_mean(config.rules, points, who, 1))
 
 
 def seat_choice(player: Player, view: PlayerView, rng: random.Random) -> Action:
@@ -328,19 +359,24 @@ def _bag_debt(rules: Rules, state: GameState) -> tuple[float, ...]:
 
 
 def play_deal(config: ArenaConfig, index: int) -> DealOutcome:
-    """Deal ``index`` played twice with the contenders' chairs swapped."""
+    """Deal ``index`` played in each of its runs (twice with the contenders' chairs
+    swapped, or so in every arrangement)."""
     tallies = (Tally(), Tally())
     margins = []
     charged = []
+    points: list[tuple[float, float]] = []
     hands = 0
-    for run in (0, 1):
-        margin, margin_charged, count, _ = play_run(config, index, run, tallies)
+    for run in range(deal_runs(config, index)):
+        margin, margin_charged, count, state = play_run(config, index, run, tallies)
         margins.append(margin)
         charged.append(margin_charged)
+        points.append(contender_points(config, index, run, state))
         hands += count
     return DealOutcome(index=index, margin=statistics.fmean(margins),
                        margin_bags_charged=statistics.fmean(charged), hands=hands,
-                       tallies=tallies)
+                       tallies=tallies,
+                       points=(statistics.fmean(p[0] for p in points),
+                               statistics.fmean(p[1] for p in points)))
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -398,6 +434,10 @@ def quantile_interval(values: Iterable[float], q: float) -> Interval:
 @dataclass
 class LevelReport:
     label: str
+    #: the contender's own points per deal (or game): in each run the mean of the seats it
+    #: held, then the mean over the deal's runs
+    points: Interval
+    #: its points minus the other contender's, deal by deal
     duplicate_points: Interval
     duplicate_points_bags_charged: Interval
     games_won: Interval | None
@@ -441,6 +481,8 @@ class ArenaReport:
     seconds: float
     #: against a field: the report against each opponent of the field
     field: tuple[ArenaReport, ...] = ()
+    #: how the chairs were assigned (``ChairPlan.describe``)
+    chairs: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -451,6 +493,7 @@ class ArenaReport:
             "hands": self.hands,
             "seed": self.seed,
             "seconds": round(self.seconds, 3),
+            "chairs": self.chairs,
             "margin": self.margin.to_dict(),
             "margin_bags_charged": self.margin_bags_charged.to_dict(),
             "levels": [level.to_dict() for level in self.levels],
@@ -480,6 +523,7 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
         games = total.games
         levels.append(LevelReport(
             label=config.contenders[c].label,
+            points=mean_interval(o.points[c] for o in outcomes),
             duplicate_points=mean_interval(sign * m for m in margins),
             duplicate_points_bags_charged=mean_interval(sign * m for m in charged),
             games_won=(proportion_interval(total.wins, games)
@@ -500,7 +544,7 @@ def summarise(config: ArenaConfig, outcomes: list[DealOutcome],
                        hands=sum(o.hands for o in outcomes), seed=config.seed,
                        levels=(levels[0], levels[1]), margin=mean_interval(margins),
                        margin_bags_charged=mean_interval(charged),
-                       seconds=seconds)
+                       seconds=seconds, chairs=config.plan.describe(o.index for o in outcomes))
 
 
 def run_arena(config: ArenaConfig, *, jobs: int = 1,
@@ -514,7 +558,8 @@ def run_arena(config: ArenaConfig, *, jobs: int = 1,
     if config.deals < 1:
         raise ValueError(f"deals must be at least 1, not {config.deals}")
     configs = [config] if not field else [
-        replace(config, contenders=(config.contenders[0], opponent)) for opponent in field]
+        replace(config, contenders=(config.contenders[0], opponent), turns=len(field))
+        for opponent in field]
     for each in configs:
         for contender in each.contenders:
             contender.make()  # an unknown level or option fails here, before any work
@@ -539,8 +584,8 @@ def run_arena(config: ArenaConfig, *, jobs: int = 1,
     if not field:
         return summarise(config, outcomes, seconds)
     whole = Contender("field[" + ",".join(c.label for c in field) + "]")
-    report = summarise(replace(config, contenders=(config.contenders[0], whole)), outcomes,
-                       seconds)
+    report = summarise(replace(config, contenders=(config.contenders[0], whole),
+                               turns=len(field)), outcomes, seconds)
     report.field = tuple(
         summarise(each, [o for o in outcomes if o.index % len(configs) == number], seconds)
         for number, each in enumerate(configs) if number < total)

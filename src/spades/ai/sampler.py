@@ -365,20 +365,27 @@ def estimate_tricks(hand: int, book: Rulebook) -> float:
     return intercept + slope * total
 
 
-_FITS: dict[tuple[int, bool, bool, bool], tuple[float, float]] = {}
+#: the fitted lines by the rules they were fitted with. Keyed by the whole rules, not by
+#: a kind of table: the playouts play by every rule (sides, breaking spades...), so a line
+#: fitted with one preset's rules and reused for another made a decision depend on which
+#: preset the process met first (issue 40 item 3)
+_FITS: dict[Rules, tuple[float, float]] = {}
+#: at most this many lines are kept (the oldest goes first)
+_FITS_KEPT = 64
 
 
 def _fit(rules: Rules) -> tuple[float, float]:
     """(intercept, slope) that turn the guides' counts (made for four players and 52
     cards) into this variant's tricks: a least-squares line through the tricks the
-    rule-guided playouts take on fixed random deals, fitted once per kind of table."""
-    key = (rules.players, rules.jokers, rules.kitty, rules.draw)
-    fit = _FITS.get(key)
+    rule-guided playouts take on fixed random deals, fitted once per rules."""
+    fit = _FITS.get(rules)
     if fit is not None:
         return fit
+    while len(_FITS) >= _FITS_KEPT:
+        del _FITS[next(iter(_FITS))]
     book = rulebook_of(rules)
     n = book.n
-    fit = _FITS[key] = (0.0, 1.0)  # while fitting, estimate_tricks gives the raw count
+    fit = _FITS[rules] = (0.0, 1.0)  # while fitting, estimate_tricks gives the raw count
     rng = random.Random(0)
     for _ in range(2):  # the second pass bids with the first pass's line
         xs: list[float] = []
@@ -395,9 +402,9 @@ def _fit(rules: Rules) -> tuple[float, float]:
         my = sum(ys) / len(ys)
         var = sum((x - mx) ** 2 for x in xs)
         slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var
-        _FITS[key] = (0.0, 1.0)
+        _FITS[rules] = (0.0, 1.0)
         fit = (my - slope * mx, slope)
-    _FITS[key] = fit
+    _FITS[rules] = fit
     return fit
 
 

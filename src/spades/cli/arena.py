@@ -27,6 +27,7 @@ from spades.ai.arena import (
     parse_field,
     run_arena,
 )
+from spades.ai.chairs import CHAIRS
 from spades.engine import RulesError
 
 from .options import add_rules_arguments, rules_from_args
@@ -36,9 +37,10 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "arena", help="pit two computer players against each other on duplicate deals",
         description="Play two computer players against each other. Every deal is played "
-                    "twice with the players' chairs swapped, so the luck of the cards "
-                    "cancels; figures come with 95 % confidence intervals. A player is a "
-                    "level (random, easy, normal, hard) with optional settings, e.g. "
+                    "twice with the players' chairs swapped (see --chairs), so the luck "
+                    "of the cards cancels; figures come with 95 % confidence intervals. "
+                    "A player is a level (random, easy, normal, hard) with optional "
+                    "settings, e.g. "
                     "hard:iterations=300,time_limit=0.5, or the path of a player module "
                     "with a make_player() function; 'frozen' is the frozen Normal kept in "
                     "bench/yardstick (run from the project's root).")
@@ -56,6 +58,13 @@ def register(subparsers: Any) -> None:
                         help="play N whole games to the target score instead, each twice")
     parser.add_argument("--max-hands", type=int, default=80,
                         help="stop a game after this many hands (default 80)")
+    parser.add_argument("--chairs", choices=CHAIRS, default="rotate",
+                        help="how the players share the chairs where each plays for "
+                             "themselves: rotate (default) gives the deals in turn every "
+                             "way to split the chairs, each twice with the chairs swapped; "
+                             "every plays each deal in every way; swap is the arena before "
+                             "issue 40 (the even chairs, then the odd). Partnership: the "
+                             "sides swapped in every mode")
     parser.add_argument("--seed", default="0", help="seed of the deals (default 0)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes (default 1)")
@@ -75,9 +84,9 @@ def _config(args: argparse.Namespace) -> ArenaConfig:
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     if args.games is not None:
         return ArenaConfig((first, second), rules, deals=args.games, seed=seed, mode="games",
-                           max_hands=args.max_hands)
+                           max_hands=args.max_hands, chairs=args.chairs)
     return ArenaConfig((first, second), rules, deals=args.deals, seed=seed, mode="deals",
-                       max_hands=args.max_hands)
+                       max_hands=args.max_hands, chairs=args.chairs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,6 +165,7 @@ def print_report(report: ArenaReport) -> None:
     for level in report.levels:
         table.add_column(level.label, justify="right")
     rows: list[tuple[str, list[str]]] = [
+        (f"points per {unit} (its seats' mean)", [_fmt(lv.points) for lv in report.levels]),
         (f"points per {unit} (duplicate)",
          [_fmt(lv.duplicate_points) for lv in report.levels]),
         ("  with bags charged", [_fmt(lv.duplicate_points_bags_charged)
@@ -175,6 +185,7 @@ def print_report(report: ArenaReport) -> None:
     for name, cells in rows:
         table.add_row(name, *cells)
     console.print(table)
+    console.print(f"chairs: {report.chairs}")
     if report.field:
         _print_field(console, report)
     margin = report.margin
