@@ -212,3 +212,19 @@ def test_a_turn_timer_runs_on_after_a_restart(tmp_path: Path) -> None:
             e.get("played_for") and e["seat"] == running["seat"] for e in m["events"]))
         assert any(e["seat"] == running["seat"] and e.get("played_for")
                    for e in played["events"])
+
+
+def test_after_the_start_a_computer_players_seat_is_called_computer(tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        made = make_table(http, ANN, preset="partnership", take_seats=True)
+        http.post(f"/api/tables/{made['id']}/start", headers=as_player(ANN))
+        with open_table(http, made["id"], ANN) as ws:
+            players = state_of(ws)["game"]["players"]
+            told = until(ws, "table")["table"]
+        shown = http.get(f"/api/tables/{made['id']}", headers=as_player(ANN)).json()["table"]
+        preview = http.get(f"/api/invites/{made['code']}",
+                           headers=as_player(BOB)).json()["table"]
+        for table in (told, shown, preview):
+            assert [s["kind"] for s in table["seats"]] == [
+                "person", "computer", "computer", "computer"], table["seats"]
+            assert [s["name"] for s in table["seats"]] == players
