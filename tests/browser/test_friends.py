@@ -99,14 +99,13 @@ def test_two_friends_and_two_computers_play_a_hand(people: Any,
             "#btn-say, #btn-leave", "es => es.map(e => e.getBoundingClientRect().toJSON())"):
         assert box["right"] <= 360 and box["width"] >= 24 and box["height"] >= 24, box
     assert bob.table.state["game"]["players"][0] == "Ann"
-    # the turn timer counts down for whoever decides first, on each page told of it (the
-    # server does not always send a running timer to a socket joining as it starts:
-    # REQUESTS-from-web.md, 04:27 and 05:11; the page is held to the frames it did get)
-    ann.page.wait_for_timeout(1500)
+    # the turn timer counts down for whoever decides first, on every page (a socket that
+    # joins as the game starts hears the timer running right after its first state)
     for person in (ann, bob):
+        person.table.wait_frames(lambda frames: any(
+            f["type"] == "turn-timer" and f["seat"] is not None for f in frames),
+            "the turn timer running")
         timers = [f for f in person.table.frames if f["type"] == "turn-timer"]
-        if not timers or timers[-1]["seat"] is None:
-            continue
         mine = timers[-1]["seat"] == person.table.state["game"]["you"]
         pattern = "Your turn: \\d+ s left" if mine else "(Ann|Bob): \\d+ s left to play"
         person.page.wait_for_function(

@@ -228,3 +228,38 @@ def test_after_the_start_a_computer_players_seat_is_called_computer(tmp_path: Pa
             assert [s["kind"] for s in table["seats"]] == [
                 "person", "computer", "computer", "computer"], table["seats"]
             assert [s["name"] for s in table["seats"]] == players
+
+
+def test_every_socket_joining_as_the_game_starts_hears_the_turn_timer(tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        game_id = start_two(http, timer=60)
+        served = http.app.state.lobby.tables[game_id]
+        quick = served.hub.suggest
+
+        async def slow(view: Any, table: str) -> Any:  # a first state made slowly
+            await asyncio.sleep(0.3)
+            return await quick(view, table)
+
+        served.hub.suggest = slow
+        presence = http.app.state.presence
+        with open_table(http, game_id, ANN) as ann, open_table(http, game_id, BOB) as bob:
+            frames: dict[Any, list[Any]] = {ann: [], bob: []}
+            for ws in (ann, bob):
+                until(ws, "state", frames=frames[ws])
+            for _ in range(200):  # the timer runs and every socket has been welcomed
+                running = presence.timer_message(game_id)
+                if running["seat"] is not None and len(served.hub.connections) == 2:
+                    break
+                asyncio.run(asyncio.sleep(0.05))
+            seat = running["seat"]
+            for ws in (ann, bob):
+                ws.send_json({"type": "ping"})
+                until(ws, "pong", frames=frames[ws])
+                asyncio.run(asyncio.sleep(0.2))  # the greeting's table is read meanwhile
+                ws.send_json({"type": "ping"})
+                until(ws, "pong", frames=frames[ws])
+                timers = [f for f in frames[ws] if f["type"] == "turn-timer"]
+                assert timers and timers[-1]["seat"] == seat and timers[-1]["of"] == 60, (
+                    [f["type"] for f in frames[ws]])
+                tables = [f for f in frames[ws] if f["type"] == "table"]
+                assert tables and tables[-1]["table"]["timer"] == 60
