@@ -67,7 +67,8 @@ class Person:
 
 
 def make_table(host: Person, level: str = "easy", watching: bool = False,
-               take_seats: bool = False, timer: int = 0, **house: Any) -> str:
+               take_seats: bool = False, timer: int = 0, share_link: bool = False,
+               **house: Any) -> str:
     """The host makes a table for friends from the new-game window; its invite link."""
     page = host.page
     host.table.open()
@@ -78,6 +79,7 @@ def make_table(host: Person, level: str = "easy", watching: bool = False,
     page.fill("#new-name", host.name)
     page.set_checked("#new-watching", watching)
     page.set_checked("#new-take-seats", take_seats)
+    page.set_checked("#new-share-link", share_link)
     page.check(f"input[name=turn_timer][value='{timer}']")
     for name, value in house.items():
         if name == "target_score":

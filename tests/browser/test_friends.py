@@ -409,3 +409,39 @@ def test_a_friend_takes_a_computer_players_seat_in_a_game_under_way(
     assert any(f["type"] == "state" and f["legal"] for f in bob.table.frames), "Bob never decided"
     game = load(friends_server, ann.table.state["game"]["id"])
     assert check_seat(bob.table.frames, game, 2) > 5
+
+
+def test_anyone_seated_shares_the_link_once_started_and_no_spectator_sees_it(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob, cat, eve = people("Ann"), people("Bob"), people("Cat"), people("Eve")
+    bob.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link = make_table(ann, take_seats=True, share_link=True, watching=True)
+    watch = ann.page.get_attribute("#watch-link", "href")
+    join(bob, link, 2)
+    wait_seated(ann, "Bob")
+    assert bob.page.input_value("#invite-link") == link  # shared while waiting too
+    ann.page.click("#friends-start")
+    at_table(ann.table)
+    at_table(bob.table)
+    assert watch
+    eve.page.goto(watch)
+    at_table(eve.table)
+    # Bob, seated but not the host, opens the link from the table's menu and copies it
+    bob.page.click("#btn-invite")
+    assert bob.page.evaluate("document.getElementById('dlg-invite').open")
+    assert bob.page.input_value("#table-invite-link") == link
+    assert serious_violations(bob.page) == [], "the table's invite window"
+    bob.page.click("#copy-table-link")
+    assert bob.page.evaluate("navigator.clipboard.readText()") == link
+    bob.page.keyboard.press("Escape")
+    # the spectator has no such button, and no frame or body of hers holds the code
+    assert eve.page.locator("#btn-invite").count() == 0
+    code = link.rsplit("/", 1)[1]
+    assert code not in json.dumps(eve.table.frames) + json.dumps(eve.table.bodies)
+    # whoever Bob sends it to takes a computer player's seat
+    cat.page.goto(link)
+    cat.page.wait_for_selector("[data-key='sit-1']")
+    cat.page.fill("#friends-name", "Cat")
+    cat.page.click("[data-key='sit-1']")
+    at_table(cat.table)
+    assert cat.table.state["game"]["you"] == 1

@@ -263,3 +263,37 @@ def test_every_socket_joining_as_the_game_starts_hears_the_turn_timer(tmp_path: 
                     [f["type"] for f in frames[ws]])
                 tables = [f for f in frames[ws] if f["type"] == "table"]
                 assert tables and tables[-1]["table"]["timer"] == 60
+
+
+def test_anyone_seated_sees_a_shareable_link_and_no_spectator_does(tmp_path: Path) -> None:
+    from friends_kit import watching
+
+    with client(tmp_path) as http:
+        made = make_table(http, ANN, preset="partnership", take_seats=True, share_link=True,
+                          watching=True)
+        code, table_id = made["code"], made["id"]
+        shared = {"code": code, "invite": f"/t/{code}"}
+        assert made["table"]["shared"] == shared and made["table"]["share_link"] is True
+        assert join(http, code, BOB, 1, "Bob").json()["table"]["shared"] == shared
+        http.post(f"/api/tables/{table_id}/start", headers=as_player(ANN))
+        bob = http.get(f"/api/tables/{table_id}", headers=as_player(BOB)).json()["table"]
+        assert bob["shared"] == shared  # once started, anyone seated may pass it on
+        preview = http.get(f"/api/invites/{code}", headers=as_player(CAT)).json()["table"]
+        assert preview["shared"] is None and code not in str(preview)
+        with open_table(http, table_id, BOB) as ws:
+            state_of(ws)
+            assert until(ws, "table")["table"]["shared"] == shared
+        with watching(http, made["watch_code"], CAT) as ws:
+            frames: list[Any] = []
+            until(ws, "table", frames=frames)
+            assert [f["type"] for f in frames] == ["state", "table"]
+            assert all(f["table"]["shared"] is None for f in frames if f["type"] == "table")
+            assert code not in str(frames)
+        # the host makes it private again: the code is forgotten
+        http.patch(f"/api/tables/{table_id}", json={"share_link": False},
+                   headers=as_player(ANN))
+        bob = http.get(f"/api/tables/{table_id}", headers=as_player(BOB)).json()["table"]
+        assert bob["shared"] is None and http.app.state.store.friends.get(table_id).shared is None
+        plain = make_table(http, CAT, take_seats=True)
+        assert plain["table"]["shared"] is None
+        assert http.app.state.store.friends.get(plain["id"]).shared is None
