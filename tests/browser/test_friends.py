@@ -445,3 +445,30 @@ def test_anyone_seated_shares_the_link_once_started_and_no_spectator_sees_it(
     cat.page.click("[data-key='sit-1']")
     at_table(cat.table)
     assert cat.table.state["game"]["you"] == 1
+
+
+def test_an_anonymous_friend_deletes_their_data_and_the_game_goes_on(
+        people: Any, friends_server: ServerProcess) -> None:
+    ann, bob = people("Ann"), people("Bob")
+    link = make_table(ann)
+    join(bob, link, 2)
+    wait_seated(ann, "Bob")
+    ann.page.click("#friends-start")
+    at_table(ann.table)
+    at_table(bob.table)
+    bob.page.click("#btn-games")
+    bob.page.click("#forget-me")
+    bob.page.wait_for_selector("#forget-confirm")  # asked in place, the focus on Keep it
+    assert bob.page.evaluate("document.activeElement.textContent") == "Keep it"
+    assert serious_violations(bob.page) == [], "deleting my data, asked"
+    bob.page.click("#forget-confirm")
+    bob.page.wait_for_selector("#screen-new:not([hidden])")  # the page starts afresh
+    mine = bob.page.evaluate("fetch('/api/games').then(r => r.json())")
+    assert mine["games"] == [], mine  # nothing of his is left
+    # Ann is told, and Bob's seat is a computer player's named "a former player"
+    ann.page.wait_for_function(
+        "() => /Bob left the table/.test(document.getElementById('live').textContent)")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#felt .seat[data-seat=\"2\"] .name').textContent"
+        ".startsWith('a former player')")
+    play_until_mid_hand([ann.table])  # the game goes on for her
