@@ -67,7 +67,8 @@ class Person:
 
 
 def make_table(host: Person, level: str = "easy", watching: bool = False,
-               take_seats: bool = False, timer: int = 0, **house: Any) -> str:
+               take_seats: bool = False, timer: int = 0, share_link: bool = False,
+               **house: Any) -> str:
     """The host makes a table for friends from the new-game window; its invite link."""
     page = host.page
     host.table.open()
@@ -78,6 +79,7 @@ def make_table(host: Person, level: str = "easy", watching: bool = False,
     page.fill("#new-name", host.name)
     page.set_checked("#new-watching", watching)
     page.set_checked("#new-take-seats", take_seats)
+    page.set_checked("#new-share-link", share_link)
     page.check(f"input[name=turn_timer][value='{timer}']")
     for name, value in house.items():
         if name == "target_score":
@@ -135,7 +137,10 @@ def at_table(table: Table) -> None:
 
 def play_hand(tables: list[Table], limit: float = 180) -> None:
     """Every page makes its decisions as they come, with clicks, until each has seen the
-    hand end (its end-of-hand window)."""
+    hand end (its end-of-hand window, left open). The hand may end between a page's look
+    for that window and its look for a decision (the first bid of the next hand then
+    shows): the decision made finds the window instead, and must not close it with Next
+    hand, or that page never counts as done and the others wait for it."""
     done: set[int] = set()
     deadline = time.monotonic() + limit
     while len(done) < len(tables):
@@ -150,8 +155,9 @@ def play_hand(tables: list[Table], limit: float = 180) -> None:
             kind = table.decision()
             if kind and kind != "over":
                 try:
-                    table.act(touch=getattr(table, "touch", False))
-                    table.acts = getattr(table, "acts", 0) + 1  # type: ignore[attr-defined]
+                    if table.act(touch=getattr(table, "touch", False),
+                                 next_hand=False) != "hand-over":
+                        table.acts = getattr(table, "acts", 0) + 1  # type: ignore[attr-defined]
                 except Exception as e:
                     raise AssertionError(f"page {i} could not {kind}: {table.errors()[-3:]}, "
                                          f"last frames {[f['type'] for f in table.frames[-5:]]}"

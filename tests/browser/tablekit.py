@@ -188,9 +188,10 @@ class Table:
         first playable card, the first two cards to pass, the first choice. Returns it."""
         return self.act(touch=False)
 
-    def act(self, touch: bool = False) -> str:
+    def act(self, touch: bool = False, next_hand: bool = True) -> str:
         """The decision made with clicks, or with taps (``touch``: a card is tapped twice,
-        the first tap lifts it). Returns which decision it was ("over" at the game's end)."""
+        the first tap lifts it). Returns which decision it was ("over" at the game's end).
+        With ``next_hand`` False, a hand's end found instead is left open ("hand-over")."""
         page = self.page
 
         def press(locator: Any) -> None:
@@ -204,6 +205,8 @@ class Table:
         if kind == "hand-over":
             if page.locator("#over-title").inner_text() == "Game over":
                 return "over"
+            if not next_hand:
+                return kind
             press(page.locator("#over-actions button", has_text="Next hand"))
             page.wait_for_function("() => !document.getElementById('dlg-over').open")
             return kind

@@ -212,3 +212,88 @@ def test_a_turn_timer_runs_on_after_a_restart(tmp_path: Path) -> None:
             e.get("played_for") and e["seat"] == running["seat"] for e in m["events"]))
         assert any(e["seat"] == running["seat"] and e.get("played_for")
                    for e in played["events"])
+
+
+def test_after_the_start_a_computer_players_seat_is_called_computer(tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        made = make_table(http, ANN, preset="partnership", take_seats=True)
+        http.post(f"/api/tables/{made['id']}/start", headers=as_player(ANN))
+        with open_table(http, made["id"], ANN) as ws:
+            players = state_of(ws)["game"]["players"]
+            told = until(ws, "table")["table"]
+        shown = http.get(f"/api/tables/{made['id']}", headers=as_player(ANN)).json()["table"]
+        preview = http.get(f"/api/invites/{made['code']}",
+                           headers=as_player(BOB)).json()["table"]
+        for table in (told, shown, preview):
+            assert [s["kind"] for s in table["seats"]] == [
+                "person", "computer", "computer", "computer"], table["seats"]
+            assert [s["name"] for s in table["seats"]] == players
+
+
+def test_every_socket_joining_as_the_game_starts_hears_the_turn_timer(tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        game_id = start_two(http, timer=60)
+        served = http.app.state.lobby.tables[game_id]
+        quick = served.hub.suggest
+
+        async def slow(view: Any, table: str) -> Any:  # a first state made slowly
+            await asyncio.sleep(0.3)
+            return await quick(view, table)
+
+        served.hub.suggest = slow
+        presence = http.app.state.presence
+        with open_table(http, game_id, ANN) as ann, open_table(http, game_id, BOB) as bob:
+            frames: dict[Any, list[Any]] = {ann: [], bob: []}
+            for ws in (ann, bob):
+                until(ws, "state", frames=frames[ws])
+            for _ in range(200):  # the timer runs and every socket has been welcomed
+                running = presence.timer_message(game_id)
+                if running["seat"] is not None and len(served.hub.connections) == 2:
+                    break
+                asyncio.run(asyncio.sleep(0.05))
+            seat = running["seat"]
+            for ws in (ann, bob):
+                ws.send_json({"type": "ping"})
+                until(ws, "pong", frames=frames[ws])
+                asyncio.run(asyncio.sleep(0.2))  # the greeting's table is read meanwhile
+                ws.send_json({"type": "ping"})
+                until(ws, "pong", frames=frames[ws])
+                timers = [f for f in frames[ws] if f["type"] == "turn-timer"]
+                assert timers and timers[-1]["seat"] == seat and timers[-1]["of"] == 60, (
+                    [f["type"] for f in frames[ws]])
+                tables = [f for f in frames[ws] if f["type"] == "table"]
+                assert tables and tables[-1]["table"]["timer"] == 60
+
+
+def test_anyone_seated_sees_a_shareable_link_and_no_spectator_does(tmp_path: Path) -> None:
+    from friends_kit import watching
+
+    with client(tmp_path) as http:
+        made = make_table(http, ANN, preset="partnership", take_seats=True, share_link=True,
+                          watching=True)
+        code, table_id = made["code"], made["id"]
+        shared = {"code": code, "invite": f"/t/{code}"}
+        assert made["table"]["shared"] == shared and made["table"]["share_link"] is True
+        assert join(http, code, BOB, 1, "Bob").json()["table"]["shared"] == shared
+        http.post(f"/api/tables/{table_id}/start", headers=as_player(ANN))
+        bob = http.get(f"/api/tables/{table_id}", headers=as_player(BOB)).json()["table"]
+        assert bob["shared"] == shared  # once started, anyone seated may pass it on
+        preview = http.get(f"/api/invites/{code}", headers=as_player(CAT)).json()["table"]
+        assert preview["shared"] is None and code not in str(preview)
+        with open_table(http, table_id, BOB) as ws:
+            state_of(ws)
+            assert until(ws, "table")["table"]["shared"] == shared
+        with watching(http, made["watch_code"], CAT) as ws:
+            frames: list[Any] = []
+            until(ws, "table", frames=frames)
+            assert [f["type"] for f in frames] == ["state", "table"]
+            assert all(f["table"]["shared"] is None for f in frames if f["type"] == "table")
+            assert code not in str(frames)
+        # the host makes it private again: the code is forgotten
+        http.patch(f"/api/tables/{table_id}", json={"share_link": False},
+                   headers=as_player(ANN))
+        bob = http.get(f"/api/tables/{table_id}", headers=as_player(BOB)).json()["table"]
+        assert bob["shared"] is None and http.app.state.store.friends.get(table_id).shared is None
+        plain = make_table(http, CAT, take_seats=True)
+        assert plain["table"]["shared"] is None
+        assert http.app.state.store.friends.get(plain["id"]).shared is None

@@ -275,3 +275,43 @@ def test_a_table_whose_game_ends_is_over(tmp_path: Path) -> None:
         assert http.get(f"/api/games/{table_id}",
                         headers=as_player(ANN)).json()["status"] == "over"
         assert store.friends.live() == []  # a restart no longer picks it up
+
+
+def test_an_anonymous_person_deletes_their_data_and_the_shared_game_goes_on(
+        tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        made = make_table(http, ANN, preset="partnership")
+        assert join(http, made["code"], BOB, 1, "Bob").status_code == 200
+        started = http.post(f"/api/tables/{made['id']}/start", headers=as_player(BOB))
+        assert started.status_code == 403  # only the host starts
+        http.post(f"/api/tables/{made['id']}/start", headers=as_player(ANN))
+        alone = http.post("/api/games", json={"level": "random"},
+                          headers=as_player(BOB)).json()["id"]
+        with open_table(http, made["id"], BOB) as mine:
+            until(mine, "state")
+            answer = http.delete("/api/me", headers=as_player(BOB))
+            assert answer.status_code == 200, answer.text
+            assert answer.json() == {"deleted": True, "games": 1, "player": None}
+            gone = until(mine, "error")  # his own socket at the shared game is told, closed
+            assert gone["code"] == "not-found"
+        assert http.get(f"/api/games/{alone}", headers=as_player(BOB)).status_code == 404
+        assert http.get("/api/games", headers=as_player(BOB)).json()["games"] == []
+        summary = http.get(f"/api/games/{made['id']}", headers=as_player(ANN)).json()
+        assert summary["players"][1] == "a former player"
+        with open_table(http, made["id"], ANN) as ws:  # the game goes on for Ann
+            driver = Driver(ws, random.Random(5))
+            state = driver.until_decision()
+            driver.act(driver.choose(state))
+            assert until(ws, "state")["version"] > state["version"]
+        table = http.get(f"/api/tables/{made['id']}", headers=as_player(ANN)).json()["table"]
+        assert table["seats"][1]["kind"] == "computer"
+        # a signed-in browser deletes its account instead: nothing is deleted
+        signup = http.post("/api/account/signup", json={"email": "cat@example.org",
+                                                        "password": "a long pass phrase"})
+        csrf = {"X-CSRF-Token": signup.json()["csrf"]}
+        kept = http.post("/api/games", json={"level": "random"}, headers=csrf).json()["id"]
+        refused = http.delete("/api/me", headers=csrf)
+        assert refused.status_code == 409 and "delete the account" in refused.json()["error"]
+        assert http.get(f"/api/games/{kept}", headers=csrf).status_code == 200
+    game = stored(tmp_path, made["id"])
+    assert game.game.seats[1].kind == "computer" and game.game.seats[1].player_id is None

@@ -40,12 +40,12 @@ from spades.store import AccountExistsError, AccountRow, LoginRow, StoreError
 
 from .bodies import json_object
 from .common import error_response, limited, lobby_of, watchers_of
+from .forget_api import hand_over
 from .forwarded import client_address, is_https
 from .identity import CSRF_REFUSED, Identity, csrf_ok, identify, login_of, now, person, store_of
 from .sessions import describe, new_player_id, start_login, with_cookie, without_cookie
 from .watchers import (
     ACCOUNT_DELETED,
-    GAME_DELETED,
     PASSWORD_RESET,
     SIGNED_OUT,
     SIGNED_OUT_EVERYWHERE,
@@ -281,15 +281,10 @@ async def delete_account(request: Request) -> Response:
             return error_response(403, "the password is wrong: nothing was deleted")
         seated = await asyncio.to_thread(accounts.games_of, account.id)
         deleted = await asyncio.to_thread(accounts.delete, account.id)
-        watchers = watchers_of(request)
-        watchers.end(ACCOUNT_DELETED, account=account.id)  # its own sockets first,
-        watchers.end(GAME_DELETED, games=deleted)  # then anyone else's on its games
-        await lobby_of(request).forget(deleted)
-        # the games others sit at go on: the person's seats are computer players' now
-        shared = [g for g in seated if g not in deleted]
-        await lobby_of(request).refresh_seats(shared)
-        for game_id in shared:
-            await request.app.state.rooms.presence_changed(game_id)
+        watchers_of(request).end(ACCOUNT_DELETED, account=account.id)  # its own first,
+        # then anyone else's on its games; the games others sit at go on: the person's
+        # seats are computer players' now
+        await hand_over(request, seated, deleted)
     except Limited as error:
         return limited(error)
     except StoreError:

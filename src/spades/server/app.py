@@ -21,7 +21,7 @@ from spades.session import Thinker
 from spades.stats import FigureCache
 from spades.store import Store
 
-from . import account_api, api, sessions, tables_api, tickets
+from . import account_api, api, forget_api, sessions, tables_api, tickets
 from .common import Settings
 from .forwarded import served_over_tls
 from .guesses import WrongCodes
@@ -134,6 +134,7 @@ def account_routes() -> list[BaseRoute]:
         Route("/api/account/signout", account_api.signout, methods=post),
         Route("/api/account/signout-everywhere", account_api.signout_everywhere, methods=post),
         Route("/api/account/delete", account_api.delete_account, methods=post),
+        Route("/api/me", forget_api.forget_me, methods=["DELETE"]),
         Route("/api/account/reset", account_api.reset, methods=post),
         Route("/api/account/reset/confirm", account_api.reset_confirm, methods=post),
         Route("/api/account/move", account_api.move, methods=post),

@@ -28,6 +28,7 @@ log = logging.getLogger("spades.server")
 KEEP_CHANGES = 64
 Suggest = Callable[[PlayerView, str], Awaitable[Json | None]]
 Job = Callable[[], Awaitable[None]]
+Greet = Callable[[Connection], Awaitable[list[Json]]]
 
 
 class Hub:
@@ -45,6 +46,9 @@ class Hub:
         self.hints = True
         #: the last changes, for a socket that comes back and says the last step it saw
         self.log: deque[Change] = deque(maxlen=KEEP_CHANGES)
+        #: what a new socket hears right after its first state (a table for friends: the
+        #: table and its turn timer), made when it joins the sockets told of every change
+        self.greet: Greet | None = None
 
     # ------------------------------------------------------------------ the session's news
 
@@ -69,14 +73,6 @@ class Hub:
     def reply(self, conn: Connection, error: Json) -> None:
         """A refused intent: the error and the table as it is, together."""
         self._post(lambda: self._refuse(conn, error))
-
-    def send_after(self, conn: Connection, message: Json) -> None:
-        """Send ``message`` to ``conn`` after what is queued (a new socket's state first)."""
-
-        async def send() -> None:
-            conn.send(message)
-
-        self._post(send)
 
     def note(self, conn: Connection, error: Json) -> None:
         """A refused contribution of entropy: the error alone (the table did not move)."""
@@ -161,6 +157,10 @@ class Hub:
         if since is not None and missed is None:
             message["missed"] = True  # further back than kept: the view holds it all
         conn.send(message)
+        if self.greet is not None:
+            # made after the socket joined: whatever changes from now on reaches it too
+            for extra in await self.greet(conn):
+                conn.send(extra)
 
     def _missed(self, seat: int, since: int) -> list[Json] | None:
         """The events ``seat`` missed after step ``since`` up to the state told last, in

@@ -21,6 +21,7 @@ from spades.store import FINISHED, STARTED, FriendTable
 from .connections import Connection
 from .rooms import Rooms
 from .table import ServedTable
+from .table_json import table_object
 from .tables import Hall
 from .wire import Json, Speaker, mark_played_for, narrated_json
 
@@ -86,29 +87,46 @@ class Presence:
             if person.state == "gone" and person.player_id is not None:
                 session.absent.add(person.seat)
         session.listen(StandIns(self, served))
+        served.hub.greet = lambda conn: self.greeting(served, conn)
 
     def is_friends(self, game_id: str) -> bool:
         return game_id in self._options
 
     # ------------------------------------------------------------------ sockets
 
-    def opened(self, served: ServedTable, seat: int, conn: Connection | None = None) -> None:
-        """A seat's game socket joined its table: it hears the turn timer running. What
-        follows runs in a task of its own (a socket's task may be cancelled as it closes)."""
+    def opened(self, served: ServedTable, seat: int) -> None:
+        """A seat's game socket joined its table. What follows runs in a task of its own
+        (a socket's task may be cancelled as it closes)."""
         if not self.is_friends(served.id):
             return
-        running = self._running.get(served.id)
-        if conn is not None and running is not None:
-            timer_seat, until, of, _ = running
-            left = max(0, round((until - self.clock()).total_seconds()))
-            served.hub.send_after(conn, {"type": "turn-timer", "seat": timer_seat,
-                                         "left": left, "of": of})
         key = (served.id, seat)
         self.counts[key] = self.counts.get(key, 0) + 1
         if self.counts[key] == 1:
             self._keep(asyncio.get_running_loop().create_task(self._back(served, seat)))
         else:
             self._send_table_to(served)
+
+    async def greeting(self, served: ServedTable, conn: Connection) -> list[Json]:
+        """What a seat's new socket hears after its first state (the hub sends it once the
+        socket is among those told of every change): the table as it is (who is here, the
+        grace periods counting down) and the turn timer running, if the table has one."""
+        table = await self.hall.load(served.id)
+        out: list[Json] = []
+        if table is not None:
+            out.append({"type": "table", "table": table_object(
+                table, conn.seat, served.row, here=self.rooms.here(served.id))})
+        if self._options.get(served.id, {}).get("timer"):
+            out.append(self.timer_message(served.id))  # read now: the latest
+        return out
+
+    def timer_message(self, table_id: str) -> Json:
+        """The ``turn-timer`` message of the timer running at the table now (or none)."""
+        running = self._running.get(table_id)
+        if running is None:
+            return {"type": "turn-timer", "seat": None}
+        seat, until, of, _ = running
+        left = max(0, round((until - self.clock()).total_seconds()))
+        return {"type": "turn-timer", "seat": seat, "left": left, "of": of}
 
     def closed(self, served: ServedTable, seat: int) -> None:
         """A seat's game socket left its table."""

@@ -221,7 +221,7 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
     presence: Presence = ws.app.state.presence
     try:
         table.join(conn, ws.scope.get("spades.since"))
-        presence.opened(table, seat, conn)
+        presence.opened(table, seat)
         while not conn.closed:
             await limits.take(*buckets)  # a flood is read at a person's pace at most
             message = await ws.receive()

@@ -74,11 +74,20 @@ def table_object(table: FriendTable, you: int | None, row: GameRow | None = None
         "watching": options["watching"], "timer": options["timer"],
         "take_seats": options["take_seats"], "seats": seats, "you": you, "host": host,
         "invite": table.invite is not None and invites_open(table),
+        "share_link": bool(options.get("share_link")), "shared": shared_invite(table, you),
         "watch": table.watch is not None and options["watching"],
         "expires": (table.touched + TABLE_LIFE).isoformat() if table.status == WAITING
         else None,
         "game": table.id if table.status != WAITING else None, "next": table.next_id,
     }
+
+
+def shared_invite(table: FriendTable, you: int | None) -> Json | None:
+    """The invite link for a person seated (never a spectator, nor someone looking at the
+    link's page) when the host lets anyone seated share it and it opens a seat now."""
+    if you is None or table.shared is None or table.invite is None or not invites_open(table):
+        return None
+    return {"code": table.shared, "invite": f"/t/{table.shared}"}
 
 
 def invites_open(table: FriendTable) -> bool:

@@ -40,7 +40,9 @@ TIMERS = (None, 20, 40, 60)
 ONLY_HOST = "only the host can do that"
 STARTED_ALREADY = "the game has started"
 OPTION_FIELDS = ("preset", "level", "house_rules", "hints", "watching", "timer",
-                 "take_seats")
+                 "take_seats", "share_link")
+#: What the host may change once the game is under way.
+LATER_FIELDS = {"take_seats", "share_link"}
 
 
 class TableError(Exception):
@@ -75,7 +77,7 @@ def table_options(data: dict[str, Any], old: dict[str, Any] | None = None) -> di
     """A table's options from a request's fields (over ``old``'s), checked."""
     base = dict(old or {"preset": "house", "level": "normal", "house_rules": None,
                         "hints": True, "watching": False, "timer": None,
-                        "take_seats": False})
+                        "take_seats": False, "share_link": False})
     merged = {**base, **{k: v for k, v in data.items() if k in OPTION_FIELDS}}
     if not isinstance(merged["preset"], str):
         raise ChoiceError(f"preset must be a preset name, not {merged['preset']!r}")
@@ -89,7 +91,8 @@ def table_options(data: dict[str, Any], old: dict[str, Any] | None = None) -> di
     return {"preset": merged["preset"], "level": level_of(merged["level"]),
             "house_rules": chosen, "hints": _flag(merged, "hints", True),
             "watching": _flag(merged, "watching", False), "timer": timer,
-            "take_seats": _flag(merged, "take_seats", False)}
+            "take_seats": _flag(merged, "take_seats", False),
+            "share_link": _flag(merged, "share_link", False)}
 
 
 def seat_number(value: Any, players: int, what: str = "seat") -> int:
@@ -175,7 +178,8 @@ class Hall:
             id=secrets.token_urlsafe(9), host=player, status=WAITING, created=moment,
             touched=moment, options=options,
             seats=(FriendSeat(seat, player, unique_name(name, ())),), invite=digest(code),
-            watch=None if watch is None else digest(watch))
+            watch=None if watch is None else digest(watch),
+            shared=code if options["share_link"] else None)
         await self.save(table)
         return table, code, watch
 
@@ -237,8 +241,9 @@ class Hall:
             if kind == "patch" and table.status == STARTED:
                 if table.host is None or table.host not in players:
                     raise TableError(403, ONLY_HOST)
-                if not set(data) <= {"take_seats"}:
-                    raise TableError(409, f"{STARTED_ALREADY}: only take_seats changes now")
+                if not set(data) <= LATER_FIELDS:
+                    raise TableError(409, f"{STARTED_ALREADY}: only take_seats and share_link "
+                                     "change now")
                 return await self._patch(table, mine, data)
             if table.status != WAITING:
                 raise TableError(409, STARTED_ALREADY)
@@ -285,7 +290,10 @@ class Hall:
         if options["preset"] != table.options["preset"]:
             raise ChoiceError("the preset of a table does not change: make another table")
         watch = table.watch if options["watching"] else None
-        table = dataclasses.replace(table, options=options, watch=watch, touched=now())
+        # the code is kept only while it may be shared (made shareable: renew the link)
+        shared = table.shared if options["share_link"] else None
+        table = dataclasses.replace(table, options=options, watch=watch, shared=shared,
+                                    touched=now())
         await self.save(table)
         return table
 
@@ -305,7 +313,8 @@ class Hall:
                 options = {**table.options, "watching": not revoke}
                 table = dataclasses.replace(table, watch=hashed, options=options)
             else:
-                table = dataclasses.replace(table, invite=hashed)
+                shared = code if table.options.get("share_link") else None
+                table = dataclasses.replace(table, invite=hashed, shared=shared)
             await self.save(dataclasses.replace(table, touched=now()))
             return table, code
 

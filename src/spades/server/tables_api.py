@@ -5,6 +5,7 @@ the body of every game's 404)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable
@@ -74,10 +75,15 @@ def route(handler: Handler, change: bool = True) -> Callable[[Request], Awaitabl
     return endpoint
 
 
-def answer(request: Request, table: FriendTable, you: int | None, status: int = 200,
-           **extra: Any) -> Response:
+async def answer(request: Request, table: FriendTable, you: int | None, status: int = 200,
+                 **extra: Any) -> Response:
+    """The table for the asker at seat ``you``; once started, with its game's seats (a
+    computer player's seat is "computer", with its name)."""
     rooms = rooms_of(request)
-    body = {**extra, "table": table_object(table, you, here=rooms.here(table.id))}
+    row = None
+    if table.status != WAITING:
+        row = await asyncio.to_thread(hall_of(request).store.get_game, table.id)
+    body = {**extra, "table": table_object(table, you, row, here=rooms.here(table.id))}
     return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
@@ -87,7 +93,7 @@ async def create(request: Request, who: Identity) -> Response:
         return data
     table, code, watch = await hall_of(request).create(who.player, who.players, data)
     you = table.seats[0].seat
-    return answer(request, table, you, 201, id=table.id, code=code, invite=f"/t/{code}",
+    return await answer(request, table, you, 201, id=table.id, code=code, invite=f"/t/{code}",
                   watch_code=watch, watch_link=None if watch is None else f"/w/{watch}")
 
 
@@ -95,7 +101,7 @@ async def show(request: Request, who: Identity) -> Response:
     found = await hall_of(request).reach(request.path_params["table_id"], who.players)
     if found is None:
         raise TableError(404)
-    return answer(request, found[0], found[1].seat)
+    return await answer(request, found[0], found[1].seat)
 
 
 async def preview(request: Request, who: Identity) -> Response:
@@ -105,7 +111,7 @@ async def preview(request: Request, who: Identity) -> Response:
     if table is None:
         raise TableError(404)
     mine = table.person(who.players)
-    return answer(request, table, None if mine is None else mine.seat)
+    return await answer(request, table, None if mine is None else mine.seat)
 
 
 async def join(request: Request, who: Identity) -> Response:
@@ -119,7 +125,7 @@ async def join(request: Request, who: Identity) -> Response:
         raise TableError(404)
     table, seat = await hall.join(table, who.player, who.players, data)
     rooms_of(request).tell(table)
-    return answer(request, table, seat.seat, seat=seat.seat, name=seat.name)
+    return await answer(request, table, seat.seat, seat=seat.seat, name=seat.name)
 
 
 def changing(kind: str, fields: tuple[str, ...], example: str) -> Handler:
@@ -139,7 +145,7 @@ def changing(kind: str, fields: tuple[str, ...], example: str) -> Handler:
             watchers_of(request).end_at(NOT_SEATED, table_id, watching=True)
         rooms_of(request).tell(table)
         mine = table.person(who.players)
-        return answer(request, table, None if mine is None else mine.seat)
+        return await answer(request, table, None if mine is None else mine.seat)
 
     return handler
 
@@ -157,8 +163,8 @@ def coding(watch: bool, revoke: bool) -> Handler:
         you = None if mine is None else mine.seat
         if watch:
             link = None if code is None else f"/w/{code}"
-            return answer(request, table, you, watch_code=code, watch_link=link)
-        return answer(request, table, you, code=code,
+            return await answer(request, table, you, watch_code=code, watch_link=link)
+        return await answer(request, table, you, code=code,
                       invite=None if code is None else f"/t/{code}")
 
     return handler
@@ -193,7 +199,7 @@ async def again(request: Request, who: Identity) -> Response:
     rooms_of(request).send_all(table_id, {"type": "again", "table": nxt.id})
     rooms_of(request).tell(nxt)
     mine = nxt.person(who.players)
-    return answer(request, nxt, None if mine is None else mine.seat)
+    return await answer(request, nxt, None if mine is None else mine.seat)
 
 
 async def watch_ticket(request: Request, who: Identity) -> Response:

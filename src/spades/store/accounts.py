@@ -126,18 +126,40 @@ class Accounts:
         try:
             with self._write() as conn:
                 players = self._players(conn, account_id)
-                ids = self._leave_shared(conn, players)
-                for table in (t.looks, t.actions, t.decks, t.seats, t.stand_ins):
-                    conn.execute(sa.delete(table).where(table.c.game_id.in_(ids)))
-                conn.execute(sa.delete(t.games).where(t.games.c.id.in_(ids)))
-                conn.execute(sa.update(t.friend_seats)
-                             .where(t.friend_seats.c.player_id.in_(players))
-                             .values(player_id=None, name=FORMER_PLAYER, state="left"))
+                ids = self._forget(conn, players)
                 for table in (t.logins, t.account_players, t.resets):
                     conn.execute(sa.delete(table).where(table.c.account_id == account_id))
                 conn.execute(sa.delete(t.accounts).where(t.accounts.c.id == account_id))
         except sa.exc.SQLAlchemyError as error:
             raise failed("could not delete the account", error) from error
+        return ids
+
+    def forget_player(self, player_id: str) -> list[str]:
+        """Delete an anonymous person's data (a player id no account holds): as ``delete``
+        does for an account's ids, its seats in shared games go to computer players named
+        "a former player", the other games it sits at or made are deleted, and so are its
+        anonymous logins; the ids of the games deleted."""
+        t = self.tables
+        try:
+            with self._write() as conn:
+                ids = self._forget(conn, [player_id])
+                conn.execute(sa.delete(t.logins).where(t.logins.c.player_id == player_id,
+                                                       t.logins.c.account_id.is_(None)))
+        except sa.exc.SQLAlchemyError as error:
+            raise failed("could not delete the player's data", error) from error
+        return ids
+
+    def _forget(self, conn: sa.Connection, players: list[str]) -> list[str]:
+        """Take ``players`` out of every game and table: shared games go on without them,
+        the others are deleted (their ids)."""
+        t = self.tables
+        ids = self._leave_shared(conn, players)
+        for table in (t.looks, t.actions, t.decks, t.seats, t.stand_ins):
+            conn.execute(sa.delete(table).where(table.c.game_id.in_(ids)))
+        conn.execute(sa.delete(t.games).where(t.games.c.id.in_(ids)))
+        conn.execute(sa.update(t.friend_seats)
+                     .where(t.friend_seats.c.player_id.in_(players))
+                     .values(player_id=None, name=FORMER_PLAYER, state="left"))
         return ids
 
     def _leave_shared(self, conn: sa.Connection, players: list[str]) -> list[str]:
@@ -161,12 +183,13 @@ class Accounts:
                 kind="computer", player_id=None, name=FORMER_PLAYER, level=level))
         return alone
 
-    def games_of(self, account_id: str) -> list[str]:
-        """The games where one of the account's player ids sits."""
+    def games_of(self, account_id: str | None, players: Collection[str] = ()) -> list[str]:
+        """The games where one of the account's player ids (or of ``players``) sits."""
         t = self.tables
         try:
             with self._read() as conn:
-                players = self._players(conn, account_id)
+                players = [*players, *(self._players(conn, account_id)
+                                       if account_id is not None else [])]
                 return list(conn.execute(sa.select(t.seats.c.game_id).distinct()
                                          .where(t.seats.c.player_id.in_(players))).scalars())
         except sa.exc.SQLAlchemyError as error:

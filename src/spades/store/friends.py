@@ -1,9 +1,10 @@
 """Tables with friends in the store (schema: ``friend_tables``, ``friend_seats``,
-``stand_ins``; migration 0003).
+``stand_ins``; migrations 0003 and 0004).
 
 A table is written whole (its row and its people's seats) in one transaction; the server
 holds one lock per table, so the last write is the table as it is. Codes are stored as the
-SHA-256 of the code, never the code. Each method is one transaction; call them from a thread
+SHA-256 of the code; the code itself only while the host lets everyone seated share it
+(``shared``, migration 0004). Each method is one transaction; call them from a thread
 in async code.
 """
 
@@ -55,6 +56,8 @@ class FriendTable:
     next_id: str | None = None
     timer_seat: int | None = None
     timer_until: dt.datetime | None = None
+    #: the invite code itself while the host lets anyone seated share the link (else None)
+    shared: str | None = None
 
     def person(self, players: Collection[str]) -> FriendSeat | None:
         """The seat of the person with one of these ids (the lowest seat if several)."""
@@ -76,7 +79,8 @@ def _table(row: Any, seats: tuple[FriendSeat, ...]) -> FriendTable:
         touched=aware(row.touched), options=dict(row.options), seats=seats,
         invite=row.invite, watch=row.watch, barred=tuple(row.barred), next_id=row.next_id,
         timer_seat=row.timer_seat,
-        timer_until=None if row.timer_until is None else aware(row.timer_until))
+        timer_until=None if row.timer_until is None else aware(row.timer_until),
+        shared=row.shared)
 
 
 class Friends:
@@ -94,7 +98,7 @@ class Friends:
                   "touched": table.touched, "options": table.options, "invite": table.invite,
                   "watch": table.watch, "barred": list(table.barred),
                   "next_id": table.next_id, "timer_seat": table.timer_seat,
-                  "timer_until": table.timer_until}
+                  "timer_until": table.timer_until, "shared": table.shared}
         self.check_file()
         try:
             with self.engine.begin() as conn:

@@ -123,6 +123,8 @@ def friends_tables(md: sa.MetaData, prefix: str, games: sa.Table) -> tuple[sa.Ta
         sa.Column("next_id", sa.String(ID_LENGTH), nullable=True),
         sa.Column("timer_seat", sa.Integer, nullable=True),
         sa.Column("timer_until", sa.DateTime(timezone=True), nullable=True),
+        # the invite code itself, kept only while anyone seated may share it (0004)
+        sa.Column("shared", sa.String(16), nullable=True),
     )
     friend_seats = sa.Table(
         f"{prefix}friend_seats", md,

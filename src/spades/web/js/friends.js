@@ -1,6 +1,7 @@
 // "Play with friends" in the new-game window: who plays (computer players only, or friends
 // invited by a link), and a friends table's options: the host's name, hints allowed, others
-// may watch, a turn timer. The preset, house rules and level are the form's as for any game
+// may watch, taking computer players' seats, sharing the link, a turn timer. The preset,
+// house rules and level are the form's as for any game
 // (newgame.js). This module loads when "Play with friends" is first chosen (or was the
 // last choice on this device), and the rest of a table with friends when first needed
 // (lobby.js, main.js), its style sheet too (``loadStyles``): a game against the computer
@@ -20,6 +21,7 @@ const FIELDS = `
   <label><input type="checkbox" id="new-hints" checked> Hints allowed (the bid suggestion)</label>
   <label><input type="checkbox" id="new-watching"> Others may watch (a watch link)</label>
   <label><input type="checkbox" id="new-take-seats"> Friends may take a computer player's seat after the start</label>
+  <label><input type="checkbox" id="new-share-link"> Anyone seated may share the invite link</label>
 </div>
 <p class="hint" id="new-timer-label">Turn timer: a computer player moves for whoever runs out of time</p>
 <div class="choices" role="radiogroup" aria-labelledby="new-timer-label">
@@ -62,6 +64,7 @@ export class FriendsChoice {
     if (typeof kept.hints === "boolean") $("new-hints").checked = kept.hints;
     if (typeof kept.watching === "boolean") $("new-watching").checked = kept.watching;
     if (typeof kept.take_seats === "boolean") $("new-take-seats").checked = kept.take_seats;
+    if (typeof kept.share_link === "boolean") $("new-share-link").checked = kept.share_link;
     const timer = form.querySelector(`input[name=turn_timer][value="${Number(kept.turn_timer) || 0}"]`);
     if (timer) timer.checked = true;
     this.show();
@@ -82,6 +85,7 @@ export class FriendsChoice {
       hints: $("new-hints").checked,
       watching: $("new-watching").checked,
       take_seats: $("new-take-seats").checked,
+      share_link: $("new-share-link").checked,
       timer: seconds || null,
     };
   }
@@ -89,9 +93,10 @@ export class FriendsChoice {
   /** Remember this device's choice for the next time. */
   keep() {
     try {
-      const { hints, watching, timer, take_seats: takeSeats } = this.values();
+      const { hints, watching, timer, take_seats: takeSeats, share_link: shareLink } = this.values();
       localStorage.setItem(KEY, JSON.stringify({
-        who: this.chosen() ? "friends" : "computers", hints, watching, take_seats: takeSeats, turn_timer: timer || 0,
+        who: this.chosen() ? "friends" : "computers", hints, watching, take_seats: takeSeats,
+        share_link: shareLink, turn_timer: timer || 0,
       }));
     } catch {
       // private mode

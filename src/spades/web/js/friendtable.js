@@ -1,11 +1,12 @@
 // A table with friends at the page: the messages its socket adds to a game's (docs/protocol.md,
 // "Tables with friends") handed to their views: the waiting room (waiting.js) before the
 // start; who is away, the turn timer and the turns played for someone (presence.js); the
-// phrases (phrases.js); "Leave table" with its confirmation and "Play again" after the game.
+// phrases (phrases.js); "Leave table" with its confirmation, "Invite" (the link, when the host
+// lets anyone seated share it) and "Play again" after the game.
 // main.js hands it every such message and calls ``decorate`` after drawing the table.
 
 import { leavingTable, state, tableGot, timerGot } from "./state.js";
-import { WaitingRoom, el, button } from "./waiting.js";
+import { WaitingRoom, el, button, copy } from "./waiting.js";
 import { Presence, presenceNews } from "./presence.js";
 import { Phrases } from "./phrases.js";
 import { tables } from "./tables.js";
@@ -51,9 +52,12 @@ export class FriendTable {
     });
     this.next = null; // the table "Play again" made, once someone asked
     this.leaveDialog = null;
+    this.inviteDialog = null;
     // the menu's Say and Leave table: in the menu only at a table with friends
     this.sayButton = menuButton("btn-say", "Say", "", () => this.phrases.open(this.sayButton));
     this.leaveButton = menuButton("btn-leave", "Leave", " table", () => this.confirmLeave());
+    // the invite link, for the people seated when the host lets anyone share it
+    this.inviteButton = menuButton("btn-invite", "Invite", "", () => this.showInvite());
   }
 
   /** A table (or a plain game) was opened at the page: forget the last one. */
@@ -142,6 +146,32 @@ export class FriendTable {
     const seated = Boolean(t && t.you != null && !state.watchCode);
     inMenu(this.sayButton, seated);
     inMenu(this.leaveButton, seated && t.status === "playing");
+    inMenu(this.inviteButton, seated && t.status === "playing" && Boolean(t.shared));
+  }
+
+  /** The invite link the host lets anyone seated share, with a copy button. */
+  showInvite() {
+    const shared = state.table && state.table.shared;
+    if (!shared) return;
+    const link = new URL(shared.invite, location.href).href;
+    if (!this.inviteDialog) {
+      const dialog = el("dialog", { id: "dlg-invite", "aria-labelledby": "table-invite-title" },
+        el("h2", { id: "table-invite-title", text: "Invite a friend" }),
+        el("p", { class: "hint", id: "table-invite-hint" }));
+      const input = el("input", { id: "table-invite-link", type: "text", readonly: true, class: "link",
+        "aria-label": "Invite link", "aria-describedby": "table-invite-hint" });
+      input.addEventListener("focus", () => input.select());
+      const copyIt = button("Copy link", () => copy(input.value, "table-invite-link"), { class: "primary", id: "copy-table-link" });
+      const close = button("Close", () => dialog.close(), { id: "table-invite-close" });
+      dialog.append(input, el("div", { class: "form-actions" }, copyIt, close));
+      document.body.append(dialog);
+      this.inviteDialog = dialog;
+    }
+    $("table-invite-hint").textContent = `Send this link, or read out the code ${shared.code}: `
+      + "whoever opens it may take a computer player's seat.";
+    $("table-invite-link").value = link;
+    openDialog(this.inviteDialog);
+    $("copy-table-link").focus();
   }
 
   /** The socket closed as "not found": true when this page expected it (it left). */

@@ -1,8 +1,10 @@
 // Your games, newest first: resume one in play, download any as a game record, delete an
 // unfinished one you started (asked once to confirm, in the row: keyboard and screen reader
 // alike; the server refuses new games past a cap of unfinished ones, docs/protocol.md).
+// Not signed in: delete everything of yours (DELETE /api/me, asked once to confirm in place;
+// shared games go on without you), and this browser starts afresh with a new player id.
 
-import { api } from "./net.js";
+import { api, currentSession, request, setCurrentGame } from "./net.js";
 
 function el(tag, text, className) {
   const node = document.createElement(tag);
@@ -66,7 +68,71 @@ function deleteButton(root, g, options) {
   return wrap;
 }
 
-export async function showGames(root, { current, resume, deleted }) {
+/** "Delete my data" for a person not signed in, confirmed in place like a game's Delete. */
+function forgetSection() {
+  const box = el("section", null, "forget-me");
+  box.setAttribute("aria-labelledby", "forget-title");
+  const title = el("h3", "Your data on this server");
+  title.id = "forget-title";
+  const ask = el("button", "Delete my games and data…", "risky");
+  ask.type = "button";
+  ask.id = "forget-me";
+  const line = el("p", null);
+  const back = () => {
+    line.replaceChildren(ask);
+    ask.focus();
+  };
+  ask.addEventListener("click", () => {
+    const group = el("span");
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-labelledby", "forget-q");
+    const question = el("span", "Delete every game of yours for good? At tables with friends a "
+      + "computer player takes your seat and the game goes on for the others. ");
+    question.id = "forget-q";
+    const yes = el("button", "Delete everything", "risky");
+    yes.type = "button";
+    yes.id = "forget-confirm";
+    const no = el("button", "Keep it");
+    no.type = "button";
+    const error = el("span", null, "error");
+    error.setAttribute("role", "alert");
+    no.addEventListener("click", back);
+    group.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        back();
+      }
+    });
+    yes.addEventListener("click", async () => {
+      yes.disabled = true;
+      try {
+        await request("DELETE", "/api/me");
+      } catch (e) {
+        error.textContent = e.message;
+        yes.disabled = false;
+        return;
+      }
+      // this browser starts afresh: a new player id, no game open
+      setCurrentGame(null);
+      localStorage.removeItem("spades.player");
+      location.assign("/");
+    });
+    group.append(question, yes, " ", no, " ", error);
+    line.replaceChildren(group);
+    no.focus();
+  });
+  line.append(ask);
+  box.append(title, el("p", "Not signed in: your games are kept for this browser's player id.", "hint"), line);
+  return box;
+}
+
+export async function showGames(root, options) {
+  await listGames(root, options);
+  if (!currentSession().account) root.append(forgetSection());
+}
+
+async function listGames(root, { current, resume, deleted }) {
   root.replaceChildren(el("p", "Loading your games…", "hint"));
   let games;
   try {

@@ -170,7 +170,9 @@ export class WaitingRoom {
   }
 
   inviteBox(t) {
-    const codes = codesOf(t.id);
+    // the host's page keeps the codes; anyone seated gets the code when the host shares it
+    const codes = { ...codesOf(t.id) };
+    if (!codes.code && t.shared) Object.assign(codes, t.shared);
     const host = t.host != null && t.host === t.you;
     const box = el("section", { class: "invite", "aria-labelledby": "invite-title" },
       el("h3", { id: "invite-title", text: "Invite your friends" }));
@@ -279,7 +281,7 @@ export class WaitingRoom {
 
 /** Copy ``text`` to the clipboard and say so; where the page may not, select the link for
  * the person to copy. */
-async function copy(text, fallbackId) {
+export async function copy(text, fallbackId) {
   try {
     await navigator.clipboard.writeText(text);
     toast("Copied.", 2000);
