@@ -5,6 +5,7 @@ of a foreign origin."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import warnings
@@ -151,21 +152,25 @@ def test_a_socket_that_says_nothing_is_closed(tmp_path: Path,
 
 
 def test_tickets_cost_bounded_memory() -> None:
+    asyncio.run(tickets_cost_bounded_memory())
+
+
+async def tickets_cost_bounded_memory() -> None:
     now = [0.0]
     tickets = Tickets(life=30, most=100, clock=lambda: now[0])
-    first = [tickets.issue("game", "player-0000-aaaa") for _ in range(100)]
-    later = tickets.issue("game", "player-0000-aaaa")
+    first = [await tickets.issue("game", "player-0000-aaaa") for _ in range(100)]
+    later = await tickets.issue("game", "player-0000-aaaa")
     assert len(tickets) == 100
-    assert tickets.redeem(first[0], "game") is None  # the oldest was let go
-    kept = tickets.redeem(first[1], "game")
+    assert await tickets.redeem(first[0], "game") is None  # the oldest was let go
+    kept = await tickets.redeem(first[1], "game")
     assert kept is not None and kept.player == "player-0000-aaaa"
     now[0] = 31
-    fresh = tickets.issue("game", "player-1111-bbbb")
+    fresh = await tickets.issue("game", "player-1111-bbbb")
     assert len(tickets) == 1  # the expired were forgotten
-    assert tickets.redeem(later, "game") is None
-    kept = tickets.redeem(fresh, "game")
+    assert await tickets.redeem(later, "game") is None
+    kept = await tickets.redeem(fresh, "game")
     assert kept is not None and kept.player == "player-1111-bbbb"
-    assert len({tickets.issue("g", "player-0000-aaaa") for _ in range(50)}) == 50
+    assert len({await tickets.issue("g", "player-0000-aaaa") for _ in range(50)}) == 50
 
 
 # ------------------------------------------------------------------ an old page

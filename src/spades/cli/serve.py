@@ -32,6 +32,7 @@ ENVIRONMENT = {
     **{f.dest: f.variable for f in LIMIT_FLAGS},  # the limits of issue 37 (limit_flags.py)
     "invite_limit": "SPADES_INVITE_LIMIT",
     "grace": "SPADES_GRACE",
+    "redis": "SPADES_REDIS",
 }
 DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6, "grace": 30.0,
                             "allowed_host": [], "trusted_proxy": []}
@@ -103,6 +104,9 @@ def register(subparsers: Any) -> None:
            "try a minute (default 20)", type=int, metavar="N")
     option("--grace", "grace", "how long a seat at a table for friends is held after its "
            "person's connection is lost (default 30)", type=float, metavar="SECONDS")
+    option("--redis", "redis", "Redis URL, e.g. redis://127.0.0.1:6379/0, for what the "
+           "server's processes share (the tickets that open a game's socket); default: "
+           "none, all in this process", metavar="URL")
     parser.set_defaults(func=run)
 
 
@@ -122,6 +126,7 @@ FLAGS = {
     **{f.dest: Flag(f.flag, f.kind, f.meaning) for f in LIMIT_FLAGS},
     "invite_limit": Flag("--invite-limit", whole, "a whole number"),
     "grace": Flag("--grace", float, "a number of seconds"),
+    "redis": Flag("--redis", str, "a redis:// or rediss:// URL"),
 }
 
 
@@ -218,9 +223,12 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(accounts, str):
         print(f"spades serve: {accounts}", file=sys.stderr)
         return 2
+    if args.redis and (problem := check_redis(args.redis)) is not None:
+        print(f"spades serve: {problem}", file=sys.stderr)
+        return 2
     app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers,
                               allowed_hosts=hosts, **accounts, grace=args.grace,
-                              invite_limit=args.invite_limit))
+                              invite_limit=args.invite_limit, redis_url=args.redis or None))
     server = listening(app, args)
 
     async def announce() -> None:
@@ -244,6 +252,28 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades serve: could not listen on {host}:{args.port}", file=sys.stderr)
         return int(exit_.code or 1)
     return 0
+
+
+def check_redis(url: str) -> str | None:
+    """Why Redis at ``url`` cannot be used (None: it answers), found before serving."""
+    from urllib.parse import urlsplit
+
+    import redis
+    from redis.exceptions import RedisError
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss", "unix") or not (parts.hostname or parts.path):
+        return "--redis is not a Redis URL; for example redis://127.0.0.1:6379/0"
+    where = f"{parts.scheme}://{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}"
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (RedisError, OSError, ValueError) as error:
+        return f"cannot reach Redis at {where}: {type(error).__name__}: {error}"
+    return None
 
 
 def check_db(url: str) -> Upgrade | str:

@@ -35,6 +35,7 @@ from .lobby import summary_json
 from .presets import ChoiceError, presets_json
 from .quotas import GameQuota, too_many
 from .review import ClientGone, failure, while_connected
+from .shared import answers
 from .watchers import GAME_ABANDONED
 
 log = logging.getLogger("spades.server")
@@ -65,16 +66,25 @@ async def version_info(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    """Whether the server can read its store (a trivial query), for a monitor or a proxy."""
+    """Whether the server can read its store (a trivial query) and, with ``--redis``,
+    whether Redis answers, for a monitor or a proxy: 503 when either does not."""
     headers = {"Cache-Control": "no-store"}
+    body: dict[str, Any] = {"ok": True, "store": "ok", "version": __version__}
     try:
         await asyncio.to_thread(request.app.state.store.check)
     except StoreError as error:
         log.error("health check: %s", error)
-        return JSONResponse({"ok": False, "store": "error", "version": __version__,
-                             "error": "the saved games cannot be read right now"},
-                            status_code=503, headers=headers)
-    return JSONResponse({"ok": True, "store": "ok", "version": __version__}, headers=headers)
+        body.update(ok=False, store="error", error="the saved games cannot be read right now")
+    client = request.app.state.redis
+    if client is not None:
+        reached = await answers(client)
+        body["redis"] = "ok" if reached else "error"
+        if not reached:
+            log.error("health check: Redis does not answer")
+            body["ok"] = False
+            body.setdefault("error", "Redis, which the server's processes share, does not "
+                                     "answer")
+    return JSONResponse(body, status_code=200 if body["ok"] else 503, headers=headers)
 
 
 async def presets(request: Request) -> Response:

@@ -21,7 +21,7 @@ from spades.session import Thinker
 from spades.stats import FigureCache
 from spades.store import Store
 
-from . import account_api, api, forget_api, sessions, tables_api, tickets
+from . import account_api, api, forget_api, sessions, shared, tables_api, tickets
 from .common import Settings
 from .forwarded import served_over_tls
 from .guesses import WrongCodes
@@ -53,7 +53,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         friends_parts(state, settings)
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
-        state.tickets = tickets.Tickets()  # in this process only (docs/protocol.md)
+        shared_parts(state, settings)
         state.watchers = Watchers()  # the sockets of each login, in this process only
         await state.presence.resume()
         try:
@@ -64,8 +64,18 @@ def lifespan_of(settings: Settings) -> Lifespan:
             state.hashing.close()
             thinker.close()
             store.close()
+            if state.redis is not None:
+                await state.redis.aclose()
 
     return lifespan
+
+
+def shared_parts(state: Any, settings: Settings) -> None:
+    """What the server's processes share: the Redis client (``--redis``), and the tickets,
+    in Redis then, else in this process (docs/protocol.md)."""
+    state.redis = None if settings.redis_url is None else shared.connect(settings.redis_url)
+    state.tickets = (tickets.Tickets() if state.redis is None
+                     else tickets.RedisTickets(state.redis))
 
 
 def account_parts(state: Any, settings: Settings) -> None:

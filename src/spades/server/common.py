@@ -64,6 +64,8 @@ class Settings:
     grace: float = 30.0
     #: wrong invite or watch codes a minute per address (None: SPADES_INVITE_LIMIT or 20)
     invite_limit: int | None = None
+    #: Redis, shared by the server's processes (``redis://...``; None: this process only)
+    redis_url: str | None = None
 
 
 def dumps(message: Json) -> str:

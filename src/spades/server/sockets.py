@@ -101,7 +101,7 @@ async def read_hello(ws: WebSocket) -> Ticket | None:
     since = data.get("since")  # the last step the page saw, if it comes back
     if isinstance(since, int) and not isinstance(since, bool) and since >= 0:
         ws.scope["spades.since"] = since
-    ticket = tickets_of(ws).redeem(data.get("ticket"), ws.path_params["game_id"])
+    ticket = await tickets_of(ws).redeem(data.get("ticket"), ws.path_params["game_id"])
     if ticket is None:
         await refuse(ws, "ticket", "that ticket does not open this game (a ticket works "
                      "once, for 30 seconds): ask for a new one", TICKET_CLOSE)

@@ -208,7 +208,7 @@ async def watch_ticket(request: Request, who: Identity) -> Response:
                                who.players, watch=True)
     if table is None:
         raise TableError(404)
-    token = tickets_of(request).issue(table.id, who.player, who.login, who.account,
+    token = await tickets_of(request).issue(table.id, who.player, who.login, who.account,
                                       watching=True)
     return JSONResponse({"ticket": token, "game": table.id,
                          "websocket": f"/ws/games/{table.id}",

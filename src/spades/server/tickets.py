@@ -8,17 +8,23 @@ with; the socket's first message carries it. The ticket also remembers the login
 asked with (the cookie's session, and its account), so that the socket ends when that
 login does (``watchers``).
 
-Tickets live in this process's memory: a server of several processes needs them shared
-(a later change keeps them in Redis); a restart only makes an open page fetch a new one.
+Tickets live in this process's memory (``Tickets``), or in Redis with ``--redis``
+(``RedisTickets``), where any process of a server may take a ticket another gave, once; a
+restart of a single process only makes an open page fetch a new one.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -60,8 +66,8 @@ class Tickets:
     def __len__(self) -> int:
         return len(self._tickets)
 
-    def issue(self, game: str, player: str, login: str | None = None,
-              account: str | None = None, watching: bool = False) -> str:
+    async def issue(self, game: str, player: str, login: str | None = None,
+                    account: str | None = None, watching: bool = False) -> str:
         """A new ticket for ``player`` to open ``game``'s socket, asked for with ``login``
         (of ``account``); ``watching``: as a spectator."""
         self._forget_expired()
@@ -72,7 +78,7 @@ class Tickets:
                                       watching)
         return token
 
-    def redeem(self, token: object, game: str) -> Ticket | None:
+    async def redeem(self, token: object, game: str) -> Ticket | None:
         """The ticket, if it is for ``game`` and still good. A ticket is used up by this,
         whatever the answer."""
         if not isinstance(token, str):
@@ -91,8 +97,41 @@ class Tickets:
             del self._tickets[token]
 
 
-def tickets_of(request: Request | WebSocket) -> Tickets:
-    tickets: Tickets = request.app.state.tickets
+class RedisTickets:
+    """The tickets in Redis, shared by every process of a server: each kept under the
+    SHA-256 of its token (the token itself is never stored) for ``life`` seconds, and taken
+    with GETDEL, so that exactly one process can use it."""
+
+    def __init__(self, client: Any, life: float = TICKET_LIFE, prefix: str = "spades:"):
+        self.client = client
+        self.life = life
+        self.prefix = f"{prefix}ticket:"
+
+    def _key(self, token: str) -> str:
+        return self.prefix + hashlib.sha256(token.encode()).hexdigest()
+
+    async def issue(self, game: str, player: str, login: str | None = None,
+                    account: str | None = None, watching: bool = False) -> str:
+        token = secrets.token_urlsafe(32)
+        ticket = Ticket(game, player, 0.0, login, account, watching)
+        fields = {k: v for k, v in dataclasses.asdict(ticket).items() if k != "expires"}
+        await self.client.set(self._key(token), json.dumps(fields), ex=math.ceil(self.life))
+        return token
+
+    async def redeem(self, token: object, game: str) -> Ticket | None:
+        """As ``Tickets.redeem``: the ticket if it is for ``game`` and still good (Redis
+        forgets it when its life is over); used up whatever the answer."""
+        if not isinstance(token, str) or not 0 < len(token) <= 256:
+            return None
+        found = await self.client.getdel(self._key(token))
+        if found is None:
+            return None
+        ticket = Ticket(expires=0.0, **json.loads(found))
+        return ticket if ticket.game == game else None
+
+
+def tickets_of(request: Request | WebSocket) -> Tickets | RedisTickets:
+    tickets: Tickets | RedisTickets = request.app.state.tickets
     return tickets
 
 
@@ -113,6 +152,6 @@ async def ticket(request: Request) -> Response:
         return error_response(503, "this game cannot be read right now")
     if player is None:
         return error_response(404, NOT_FOUND)
-    token = tickets_of(request).issue(game_id, player, person.login, person.account)
+    token = await tickets_of(request).issue(game_id, player, person.login, person.account)
     return JSONResponse({"ticket": token, "expires_in": int(TICKET_LIFE)},
                         headers={"Cache-Control": "no-store"})

@@ -1,0 +1,111 @@
+"""What the processes of one server share through Redis (issue 42 item 2, ``--redis``): a
+ticket given by one process opens the game's socket at another, once; Redis keeps no token,
+only its digest, and forgets it when its life is over; ``GET /api/health`` reports Redis;
+``spades serve`` refuses a Redis it cannot reach. Runs against the Redis on 127.0.0.1 (CI
+has one) and skips, saying why, where there is none."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from server_testkit import client, new_game_id, ticket
+from test_server_access import first_state, refusal
+
+from spades.cli.main import main
+from spades.server import sockets
+from spades.server.shared import connect
+from spades.server.tickets import RedisTickets
+
+REDIS = os.environ.get("SPADES_TEST_REDIS", "redis://127.0.0.1:6379/0")
+#: A port where nothing listens.
+NO_REDIS = "redis://127.0.0.1:1/0"
+
+
+def redis_reachable() -> str | None:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
+    except (redis.RedisError, OSError) as error:
+        return f"Redis is not reachable at {REDIS} ({type(error).__name__})"
+    return None
+
+
+needs_redis = pytest.mark.skipif(redis_reachable() is not None,
+                                 reason=str(redis_reachable()))
+
+
+@needs_redis
+def test_a_ticket_from_one_process_opens_the_socket_at_another_once(tmp_path: Path) -> None:
+    with client(tmp_path, redis_url=REDIS) as one, client(tmp_path, redis_url=REDIS) as two:
+        game_id = new_game_id(one)
+        token = ticket(one, game_id)
+        with two.websocket_connect(f"/ws/games/{game_id}") as ws:
+            ws.send_json({"type": "hello", "ticket": token})
+            assert first_state(ws)["game"]["you"] == 0
+        for http in (one, two):  # used up, wherever it is shown again
+            with http.websocket_connect(f"/ws/games/{game_id}") as ws:
+                ws.send_json({"type": "hello", "ticket": token})
+                error, closing = refusal(ws)
+            assert error["code"] == "ticket" and closing["code"] == sockets.TICKET_CLOSE
+
+
+@needs_redis
+def test_redis_keeps_the_tickets_digest_for_its_life_only() -> None:
+    async def run() -> None:
+        client_ = connect(REDIS)
+        try:
+            tickets = RedisTickets(client_, life=1, prefix=f"test-{os.getpid()}:")
+            token = await tickets.issue("game-a", "player-0000-aaaa", watching=True)
+            digest = hashlib.sha256(token.encode()).hexdigest()
+            keys = [key async for key in client_.scan_iter(match=f"{tickets.prefix}*")]
+            assert keys == [f"{tickets.prefix}{digest}"] and token not in keys[0]
+            assert 0 < await client_.ttl(keys[0]) <= 1
+            stored = await client_.get(keys[0])
+            assert token not in stored and "player-0000-aaaa" in stored
+            assert await tickets.redeem(token, "game-b") is None  # another game: used up
+            late = await tickets.issue("game-a", "player-0000-aaaa")
+            kept = await tickets.issue("game-a", "player-0000-aaaa", "login-1", "acct-1")
+            found = await tickets.redeem(kept, "game-a")
+            assert found is not None and (found.player, found.login, found.account,
+                                          found.watching) == ("player-0000-aaaa", "login-1",
+                                                              "acct-1", False)
+            await asyncio.sleep(1.3)
+            assert await tickets.redeem(late, "game-a") is None  # its life is over
+            assert await tickets.redeem(12345, "game-a") is None
+            assert await tickets.redeem("x" * 10_000, "game-a") is None
+        finally:
+            await client_.aclose()
+
+    asyncio.run(run())
+
+
+@needs_redis
+def test_health_reports_redis(tmp_path: Path) -> None:
+    with client(tmp_path, redis_url=REDIS) as http:
+        answer = http.get("/api/health")
+        assert answer.status_code == 200 and answer.json()["redis"] == "ok"
+    with client(tmp_path) as http:  # without --redis: nothing said of it
+        assert "redis" not in http.get("/api/health").json()
+
+
+def test_health_says_when_redis_does_not_answer(tmp_path: Path) -> None:
+    with client(tmp_path, redis_url=NO_REDIS) as http:
+        answer = http.get("/api/health")
+    assert answer.status_code == 503
+    body = answer.json()
+    assert (body["ok"], body["store"], body["redis"]) == (False, "ok", "error")
+    assert "Redis" in body["error"]
+
+
+def test_spades_serve_refuses_a_redis_it_cannot_reach(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    assert main(["serve", "--db", db, "--port", "0", "--redis", NO_REDIS]) == 2
+    assert "cannot reach Redis at redis://127.0.0.1:1" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--port", "0", "--redis", "localhost:6379"]) == 2
+    assert "--redis is not a Redis URL" in capsys.readouterr().err
