@@ -137,13 +137,17 @@ def test_the_server_hashes_through_its_bounded_pool(db: tuple[str, str]) -> None
 
 
 def test_the_signup_counts_alone() -> None:
-    signups = Signups(AccountLimits(signups_per_address="1/minute", signups_in_all="2/minute"))
-    signups.take("192.0.2.1")
-    with pytest.raises(Limited):
-        signups.take("192.0.2.1")
-    signups.take("192.0.2.2")
-    with pytest.raises(Limited):
-        signups.take("192.0.2.3")  # in all
+    async def run() -> None:
+        signups = Signups(AccountLimits(signups_per_address="1/minute",
+                                        signups_in_all="2/minute"))
+        await signups.take("192.0.2.1")
+        with pytest.raises(Limited):
+            await signups.take("192.0.2.1")
+        await signups.take("192.0.2.2")
+        with pytest.raises(Limited):
+            await signups.take("192.0.2.3")  # in all
+
+    asyncio.run(run())
 
 
 # ------------------------------------------------------------------ no lock-out (item 3)
@@ -227,19 +231,22 @@ def test_device_keys_sign_for_one_email_and_one_server() -> None:
 
 
 def test_guesses_count_the_pair_the_address_and_the_device() -> None:
-    guesses = Guesses(AccountLimits(guesses_per_pair="2/minute", guesses_per_address="3/minute",
-                                    slow_after="4/minute"))
-    for _ in range(2):
-        guesses.check("ann", "192.0.2.1")
-        guesses.fail("ann", "192.0.2.1")
-    with pytest.raises(Limited):
-        guesses.check("ann", "192.0.2.1")
-    guesses.check("ann", "192.0.2.2")  # another address
-    guesses.check("bob", "192.0.2.1")  # another account from that address
-    guesses.fail("bob", "192.0.2.1")
-    with pytest.raises(Limited):
-        guesses.check("cat", "192.0.2.1")  # the address's own limit
-    guesses.check("ann", "192.0.2.1", device="nonce")  # a device is held by its own only
+    async def run() -> None:
+        guesses = Guesses(AccountLimits(guesses_per_pair="2/minute", guesses_per_address="3/minute",
+                                        slow_after="4/minute"))
+        for _ in range(2):
+            await guesses.check("ann", "192.0.2.1")
+            await guesses.fail("ann", "192.0.2.1")
+        with pytest.raises(Limited):
+            await guesses.check("ann", "192.0.2.1")
+        await guesses.check("ann", "192.0.2.2")  # another address
+        await guesses.check("bob", "192.0.2.1")  # another account from that address
+        await guesses.fail("bob", "192.0.2.1")
+        with pytest.raises(Limited):
+            await guesses.check("cat", "192.0.2.1")  # the address's own limit
+        await guesses.check("ann", "192.0.2.1", device="nonce")  # a device is held by its own only
+
+    asyncio.run(run())
 
 
 def test_the_lane_slows_unknown_browsers_past_the_limit_one_at_a_time() -> None:
@@ -253,8 +260,8 @@ def test_the_lane_slows_unknown_browsers_past_the_limit_one_at_a_time() -> None:
 
     async def main() -> None:
         assert await timed() < 0.2  # not slowed yet
-        guesses.fail("ann", "192.0.2.3")
-        guesses.fail("ann", "192.0.2.4")
+        await guesses.fail("ann", "192.0.2.3")
+        await guesses.fail("ann", "192.0.2.4")
         assert await timed() >= 0.2  # slowed
         assert await timed(device="nonce") < 0.2  # a known browser goes at once
         began = time.monotonic()

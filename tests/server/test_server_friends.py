@@ -4,8 +4,8 @@ that seat only their maker, and an account deleted from a shared game."""
 
 from __future__ import annotations
 
+import asyncio
 import math
-import time
 from pathlib import Path
 from typing import Any
 
@@ -72,20 +72,26 @@ def test_a_name_taken_gets_a_number() -> None:
 
 
 def test_wrong_codes_are_counted_per_address_for_a_minute() -> None:
-    wrong = WrongCodes(limit=3)
-    for _ in range(3):
-        assert wrong.wait("1.2.3.4") == 0
-        wrong.wrong("1.2.3.4")
-    assert 59 <= wrong.wait("1.2.3.4") <= 60 and wrong.wait("5.6.7.8") == 0
+    async def run() -> None:
+        wrong = WrongCodes(limit=3)
+        for _ in range(3):
+            assert await wrong.wait("1.2.3.4") == 0
+            await wrong.wrong("1.2.3.4")
+        assert 59 <= await wrong.wait("1.2.3.4") <= 60 and await wrong.wait("5.6.7.8") == 0
+
+    asyncio.run(run())
 
 
 def test_wrong_codes_are_forgotten_as_their_window_moves_on() -> None:
-    wrong = WrongCodes(limit=3, per="second")  # a short window: the same moving window
-    for _ in range(3):
-        wrong.wrong("1.2.3.4")
-    assert wrong.wait("1.2.3.4") == 1 and wrong.wait("5.6.7.8") == 0
-    time.sleep(1.1)
-    assert wrong.wait("1.2.3.4") == 0
+    async def run() -> None:
+        wrong = WrongCodes(limit=3, per="second")  # a short window: the same moving window
+        for _ in range(3):
+            await wrong.wrong("1.2.3.4")
+        assert await wrong.wait("1.2.3.4") == 1 and await wrong.wait("5.6.7.8") == 0
+        await asyncio.sleep(1.1)
+        assert await wrong.wait("1.2.3.4") == 0
+
+    asyncio.run(run())
 
 
 # ------------------------------------------------------------------ joining and starting

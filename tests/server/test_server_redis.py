@@ -1,6 +1,7 @@
 """What the processes of one server share through Redis (issue 42 item 2, ``--redis``): a
 ticket given by one process opens the game's socket at another, once; Redis keeps no token,
-only its digest, and forgets it when its life is over; ``GET /api/health`` reports Redis;
+only its digest, and forgets it when its life is over; the limits count across processes;
+``GET /api/health`` reports Redis;
 ``spades serve`` refuses a Redis it cannot reach. Runs against the Redis on 127.0.0.1 (CI
 has one) and skips, saying why, where there is none."""
 
@@ -9,14 +10,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import secrets
 from pathlib import Path
 
 import pytest
 from server_testkit import client, new_game_id, ticket
 from test_server_access import first_state, refusal
 
+from spades.accounts import AccountLimits, Guesses, Limited, Rates, Signups, counts_in
 from spades.cli.main import main
 from spades.server import sockets
+from spades.server.quotas import GameLimits
 from spades.server.shared import connect
 from spades.server.tickets import RedisTickets
 
@@ -109,3 +113,36 @@ def test_spades_serve_refuses_a_redis_it_cannot_reach(tmp_path: Path,
     assert "cannot reach Redis at redis://127.0.0.1:1" in capsys.readouterr().err
     assert main(["serve", "--db", db, "--port", "0", "--redis", "localhost:6379"]) == 2
     assert "--redis is not a Redis URL" in capsys.readouterr().err
+
+
+@needs_redis
+def test_new_games_are_counted_across_processes(tmp_path: Path) -> None:
+    """Two processes on one Redis allow what one would, not twice as much."""
+    limits = GameLimits(per_player="2/minute", per_address="10000/minute", unfinished=10_000)
+    player = f"player-{secrets.token_hex(4)}-redis"  # Redis keeps counts between runs
+    with client(tmp_path, redis_url=REDIS, game_limits=limits) as one, \
+            client(tmp_path, redis_url=REDIS, game_limits=limits) as two:
+        codes = [http.post("/api/games", json={"preset": "house", "level": "random"},
+                           headers={"X-Spades-Player": player}).status_code
+                 for http in (one, two, one, two)]
+    assert codes == [201, 201, 429, 429]
+
+
+@needs_redis
+def test_sign_ups_and_sign_ins_are_counted_across_processes() -> None:
+    async def run() -> None:
+        limits = AccountLimits(signups_per_address="1/minute", signups_in_all="100/minute",
+                               guesses_per_pair="2/minute")
+        one, two = counts_in(REDIS), counts_in(REDIS)  # each process its own client
+        address = f"198.51.100.{secrets.randbelow(250)}-{secrets.token_hex(3)}"
+        await Signups(limits, one).take(address)
+        with pytest.raises(Limited):
+            await Signups(limits, two).take(address)
+        account = f"{secrets.token_hex(4)}@example.org"
+        await Guesses(limits, one).fail(account, address)
+        await Guesses(limits, two).fail(account, address)
+        with pytest.raises(Limited):
+            await Guesses(limits, one).check(account, address)
+        assert await Rates("other-count", "1/minute", two).wait(address) == 0  # apart
+
+    asyncio.run(run())

@@ -10,7 +10,7 @@ from .limits import AccountLimits, Guesses, Limited, Resets, Signups
 from .mail import MailError, Outbox, reset_message, smtp_target
 from .passwords import COST, Cost, Passwords
 from .policy import PolicyError, check_password, normalise_email
-from .rates import Rates, parse_rate
+from .rates import Rates, counts_in, parse_rate
 
 __all__ = [
     "COST",
@@ -28,6 +28,7 @@ __all__ = [
     "Resets",
     "Signups",
     "check_password",
+    "counts_in",
     "device_label",
     "normalise_email",
     "parse_rate",

@@ -10,7 +10,8 @@ lock-out to an attacker (docs/self-hosting.md, "Limits"):
 - ``Resets``: password reset links asked for, per email and per address;
 - ``Limited``: the refusal, with when to retry (HTTP 429 with ``Retry-After``).
 
-The counts live in memory (``rates.Rates``): a restart forgets them.
+The counts live in memory, or in Redis for a server of several processes (``rates.Rates``,
+``rates.counts_in``). The slow lane of an account is in each process's memory.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+
+from limits.aio.storage import Storage
 
 from .rates import Rates
 
@@ -73,60 +76,62 @@ class AccountLimits:
 class Signups:
     """Sign-ups per address and in all, counted before the password is hashed."""
 
-    def __init__(self, limits: AccountLimits = AccountLimits()):
-        self.per_address = Rates(limits.signups_per_address)
-        self.in_all = Rates(limits.signups_in_all)
+    def __init__(self, limits: AccountLimits = AccountLimits(),
+                 storage: Storage | None = None):
+        self.per_address = Rates("signups", limits.signups_per_address, storage)
+        self.in_all = Rates("signups-all", limits.signups_in_all, storage)
 
-    def take(self, address: str) -> None:
+    async def take(self, address: str) -> None:
         """Count one sign-up from ``address``, or raise Limited (nothing counted)."""
-        wait = self.per_address.wait(address) or self.in_all.wait("all")
+        wait = await self.per_address.wait(address) or await self.in_all.wait("all")
+        if not wait:
+            wait = await self.per_address.hit(address) or await self.in_all.hit("all")
         if wait:
             raise Limited(wait, "too many new accounts from here just now")
-        self.per_address.hit(address)
-        self.in_all.hit("all")
 
 
 class Guesses:
     """Failed sign-ins, and the slow lane of the accounts under attack."""
 
-    def __init__(self, limits: AccountLimits = AccountLimits()):
-        self.pair = Rates(limits.guesses_per_pair)
-        self.address = Rates(limits.guesses_per_address)
-        self.device = Rates(limits.guesses_per_pair)
-        self.untrusted = Rates(limits.slow_after)
+    def __init__(self, limits: AccountLimits = AccountLimits(),
+                 storage: Storage | None = None):
+        self.pair = Rates("guesses-pair", limits.guesses_per_pair, storage)
+        self.address = Rates("guesses-address", limits.guesses_per_address, storage)
+        self.device = Rates("guesses-device", limits.guesses_per_pair, storage)
+        self.untrusted = Rates("guesses-untrusted", limits.slow_after, storage)
         self.delay = limits.slow_delay
         self._lanes: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
-    def check(self, account: str, address: str, device: str | None = None) -> None:
+    async def check(self, account: str, address: str, device: str | None = None) -> None:
         """Raise Limited if this try is held back (before the password is checked: a held
         try tells nothing). A device cookie of the account (``device``, its nonce) is held
         by its own failures only; any other try by those of its address, and of this
         account from its address."""
         if device is not None:
-            wait = self.device.wait(device)
+            wait = await self.device.wait(device)
         else:
-            wait = self.address.wait(address) or self.pair.wait(account, address)
+            wait = await self.address.wait(address) or await self.pair.wait(account, address)
         if wait:
             raise Limited(wait)
 
-    def fail(self, account: str, address: str, device: str | None = None) -> None:
+    async def fail(self, account: str, address: str, device: str | None = None) -> None:
         if device is not None:
-            self.device.hit(device)
+            await self.device.hit(device)
             return
-        self.address.hit(address)
-        self.pair.hit(account, address)
-        self.untrusted.hit(account)
+        await self.address.hit(address)
+        await self.pair.hit(account, address)
+        await self.untrusted.hit(account)
 
-    def succeed(self, account: str, address: str, device: str | None = None) -> None:
+    async def succeed(self, account: str, address: str, device: str | None = None) -> None:
         """A right password clears the failures of this account from this address (or
         of this device cookie), not those of the account from elsewhere."""
-        self.pair.clear(account, address)
+        await self.pair.clear(account, address)
         if device is not None:
-            self.device.clear(device)
+            await self.device.clear(device)
 
-    def reset(self, account: str) -> None:
+    async def reset(self, account: str) -> None:
         """A new password: the guesses at the old one no longer slow anyone down."""
-        self.untrusted.clear(account)
+        await self.untrusted.clear(account)
 
     @asynccontextmanager
     async def lane(self, account: str, device: str | None = None) -> AsyncIterator[None]:
@@ -145,7 +150,7 @@ class Guesses:
         waiting[0] += 1
         try:
             async with lock:
-                if self.untrusted.wait(account):
+                if await self.untrusted.wait(account):
                     await asyncio.sleep(self.delay)
                 yield
         finally:
@@ -158,13 +163,14 @@ class Resets:
     """Asking for password reset links, per email and per address: every ask counts, so
     an inbox is not flooded with links."""
 
-    def __init__(self, limits: AccountLimits = AccountLimits()):
-        self.per_email = Rates(limits.resets_per_email)
-        self.per_address = Rates(limits.resets_per_address)
+    def __init__(self, limits: AccountLimits = AccountLimits(),
+                 storage: Storage | None = None):
+        self.per_email = Rates("resets-email", limits.resets_per_email, storage)
+        self.per_address = Rates("resets-address", limits.resets_per_address, storage)
 
-    def take(self, email: str, address: str) -> None:
-        wait = self.per_email.wait(email) or self.per_address.wait(address)
+    async def take(self, email: str, address: str) -> None:
+        wait = await self.per_email.wait(email) or await self.per_address.wait(address)
+        if not wait:
+            wait = await self.per_email.hit(email) or await self.per_address.hit(address)
         if wait:
             raise Limited(wait, "too many reset links asked for")
-        self.per_email.hit(email)
-        self.per_address.hit(address)

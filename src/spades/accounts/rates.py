@@ -1,6 +1,7 @@
 """Counting by key over moving windows, with the well-kept ``limits`` library (its moving
-window strategy over its in-memory storage: a restart forgets the counts; several processes
-would share a Redis storage instead, issue 42).
+window strategy, asyncio flavour): in memory by default (a restart forgets the counts), or
+in Redis (``counts_in``), where every process of a server counts together, so that N
+processes do not allow N times as much.
 
 A rate is written as ``limits`` writes it: ``"3/minute"``, ``"5 per 15 minutes"``, several
 separated by ``;`` (``"3/minute;10/hour"``: both hold). ``Rates.hit`` takes one from every
@@ -13,8 +14,8 @@ import math
 import time
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
 
 
 def parse_rate(text: str) -> str:
@@ -30,31 +31,48 @@ def parse_rate(text: str) -> str:
     return text
 
 
-class Rates:
-    """One rate (one or several windows) counted separately for each key."""
+def counts_in(redis_url: str | None) -> Storage:
+    """Where counts are kept: Redis at ``redis_url`` (``redis://...``, through redis-py's
+    asyncio client), else this process's memory."""
+    if redis_url is None:
+        return MemoryStorage()
+    return RedisStorage(f"async+{redis_url}", implementation="redispy",
+                        key_prefix="spades-limits")
 
-    def __init__(self, rate: str, storage: MemoryStorage | None = None):
+
+class Rates:
+    """One rate (one or several windows) counted separately for each key. ``name`` keeps
+    the keys of different counts apart in a storage they share."""
+
+    def __init__(self, name: str, rate: str, storage: Storage | None = None):
+        self.name = name
         self.rate = parse_rate(rate)
         self.items: list[RateLimitItem] = parse_many(rate)
         self.limiter = MovingWindowRateLimiter(storage or MemoryStorage())
 
-    def wait(self, *key: str) -> int:
+    async def wait(self, *key: str) -> int:
         """Whole seconds until ``key`` has room in every window (0: it has room now)."""
         now = time.time()
-        waits = [self.limiter.get_window_stats(item, *key).reset_time - now
-                 for item in self.items if not self.limiter.test(item, *key)]
+        waits = []
+        for item in self.items:
+            if not await self.limiter.test(item, self.name, *key):
+                stats = await self.limiter.get_window_stats(item, self.name, *key)
+                waits.append(stats.reset_time - now)
         return max(1, math.ceil(max(waits))) if waits else 0
 
-    def hit(self, *key: str) -> int:
-        """Count one for ``key`` and answer 0 if every window has room; else count nothing
-        and answer the seconds to wait (no ``await`` between the test and the count: on one
-        event loop, two requests cannot both take the last room)."""
-        wait = self.wait(*key)
-        if wait == 0:
-            for item in self.items:
-                self.limiter.hit(item, *key)
-        return wait
-
-    def clear(self, *key: str) -> None:
+    async def hit(self, *key: str) -> int:
+        """Count one for ``key`` and answer 0 if every window has room; else answer the
+        seconds to wait. Each window's count is taken at once by the storage (a Lua script
+        in Redis), so racing requests, on any processes, never get past a window; a window
+        found full after others were counted leaves those counted (the stricter side)."""
+        wait = await self.wait(*key)
+        if wait:
+            return wait
         for item in self.items:
-            self.limiter.clear(item, *key)
+            if not await self.limiter.hit(item, self.name, *key):
+                return await self.wait(*key) or 1
+        return 0
+
+    async def clear(self, *key: str) -> None:
+        for item in self.items:
+            await self.limiter.clear(item, self.name, *key)

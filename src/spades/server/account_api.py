@@ -149,7 +149,7 @@ async def signup(request: Request) -> Response:
         return error_response(503, UNAVAILABLE)
     try:
         signups: Signups = request.app.state.signups
-        signups.take(client_address(request))  # counted before the hash is made
+        await signups.take(client_address(request))  # counted before the hash is made
         hashed = await hashing_of(request).hash(password)
     except Limited as error:
         return limited(error)
@@ -172,7 +172,7 @@ async def _account_if_right(request: Request, email: str, password: str,
     """The account of ``email`` if ``password`` is its own (held back as ``Guesses`` say:
     Limited, or a wait in the account's lane first)."""
     guesses = guesses_of(request)
-    guesses.check(email, client_address(request), device)  # a held try tells nothing
+    await guesses.check(email, client_address(request), device)  # a held try tells nothing
     accounts = store_of(request).accounts
 
     async def checked() -> AccountRow | None:
@@ -202,9 +202,9 @@ async def signin(request: Request) -> Response:
             return refused
         account = await _account_if_right(request, email, password, device)
         if account is None:
-            guesses.fail(email, address, device)
+            await guesses.fail(email, address, device)
             return error_response(401, WRONG)
-        guesses.succeed(email, address, device)
+        await guesses.succeed(email, address, device)
         if passwords_of(request).stale(account.password):
             hashed = await hashing_of(request).hash(password)
             await asyncio.to_thread(store_of(request).accounts.set_password, account.id, hashed)
@@ -273,11 +273,11 @@ async def delete_account(request: Request) -> Response:
         if account is None:
             return error_response(401, SIGN_IN_FIRST)
         guesses, address = guesses_of(request), client_address(request)
-        guesses.check(account.email, address)
+        await guesses.check(account.email, address)
         right = await hashing_of(request).verify(account.password,
                                                  str(data.get("password", "")))
         if not right:
-            guesses.fail(account.email, address)
+            await guesses.fail(account.email, address)
             return error_response(403, "the password is wrong: nothing was deleted")
         seated = await asyncio.to_thread(accounts.games_of, account.id)
         deleted = await asyncio.to_thread(accounts.delete, account.id)
@@ -359,7 +359,7 @@ async def reset(request: Request) -> Response:
         return error_response(400, str(error))
     resets: Resets = request.app.state.resets
     try:
-        resets.take(email, client_address(request))  # every ask counts
+        await resets.take(email, client_address(request))  # every ask counts
     except Limited as error:
         return limited(error)
     task = asyncio.create_task(_send_reset(request, email))
@@ -415,7 +415,7 @@ async def reset_confirm(request: Request) -> Response:
     if done is None:
         return error_response(400, "this reset link was used meanwhile: ask for a new one")
     watchers_of(request).end(PASSWORD_RESET, account=done)  # every device was signed out
-    guesses_of(request).reset(owner.email)
+    await guesses_of(request).reset(owner.email)
     # The link proved the mailbox and the new password is set: this device is signed in
     # with it (a new login; every other device was signed out above).
     try:

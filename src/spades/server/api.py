@@ -155,7 +155,7 @@ async def new_game_refused(request: Request, who: Identity) -> Response | None:
     one); None: it may be made."""
     quota: GameQuota = request.app.state.game_quota
     try:
-        quota.take(who.player, client_address(request))
+        await quota.take(who.player, client_address(request))
     except Limited as error:
         return limited(error)
     most = quota.limits.unfinished

@@ -16,7 +16,16 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from spades.accounts import DeviceKeys, Guesses, Hashing, Outbox, Passwords, Resets, Signups
+from spades.accounts import (
+    DeviceKeys,
+    Guesses,
+    Hashing,
+    Outbox,
+    Passwords,
+    Resets,
+    Signups,
+    counts_in,
+)
 from spades.session import Thinker
 from spades.stats import FigureCache
 from spades.store import Store
@@ -50,6 +59,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         lobby = Lobby(store, thinker, settings.pace)
         state: Any = app.state
         state.settings, state.store, state.thinker, state.lobby = settings, store, thinker, lobby
+        state.counts = counts_in(settings.redis_url)  # every limit's (Redis: all processes)
         friends_parts(state, settings)
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
@@ -85,10 +95,12 @@ def account_parts(state: Any, settings: Settings) -> None:
     limits = settings.account_limits
     state.passwords = Passwords(settings.password_cost)
     state.hashing = Hashing(state.passwords, limits.hash_workers, limits.hash_queue)
-    state.signups, state.guesses, state.resets = Signups(limits), Guesses(limits), Resets(limits)
+    counts = state.counts
+    state.signups, state.guesses = Signups(limits, counts), Guesses(limits, counts)
+    state.resets = Resets(limits, counts)
     secret = settings.device_secret
     state.devices = DeviceKeys(secret.encode() if secret else secrets.token_bytes(32))
-    state.game_quota = GameQuota(settings.game_limits)
+    state.game_quota = GameQuota(settings.game_limits, counts)
     state.outbox = Outbox(settings.smtp_url)
     state.mailing = set()
 
@@ -96,7 +108,8 @@ def account_parts(state: Any, settings: Settings) -> None:
 def friends_parts(state: Any, settings: Settings) -> None:
     """Tables for friends: the tables (``Hall``), their sockets (``Rooms``), who is away
     and who stands in (``Presence``)."""
-    state.hall = Hall(state.store, state.lobby, WrongCodes(settings.invite_limit))
+    wrong = WrongCodes(settings.invite_limit, storage=state.counts)
+    state.hall = Hall(state.store, state.lobby, wrong)
     state.rooms = Rooms(state.hall, state.lobby, settings.grace)
     state.presence = Presence(state.hall, state.rooms, settings.grace)
     state.lobby.prepare = state.presence.prepare

@@ -3,13 +3,15 @@ by default: ``spades serve --invite-limit``, ``SPADES_INVITE_LIMIT``) every code
 until the oldest wrong one is a minute old, so codes cannot be tried in bulk.
 
 The counts are a moving window of the ``limits`` library (``spades.accounts.Rates``, as for
-sign-ins), in this process's memory: a server of several processes would keep them where
-they all see them (as for tickets).
+sign-ins), in this process's memory, or in Redis with ``--redis``, where every process
+counts together.
 """
 
 from __future__ import annotations
 
 import os
+
+from limits.aio.storage import Storage
 
 from spades.accounts import Rates
 
@@ -27,14 +29,15 @@ class WrongCodes:
     """``limit`` wrong codes per address in every moving ``per`` (a ``limits`` period:
     "minute", or "second" in tests)."""
 
-    def __init__(self, limit: int | None = None, per: str = "minute"):
+    def __init__(self, limit: int | None = None, per: str = "minute",
+                 storage: Storage | None = None):
         self.limit = default_limit() if limit is None else limit
-        self.rates = Rates(f"{self.limit}/{per}")
+        self.rates = Rates("wrong-codes", f"{self.limit}/{per}", storage)
 
-    def wait(self, address: str) -> float:
+    async def wait(self, address: str) -> float:
         """Seconds before ``address`` may try a code again (0: now)."""
-        return float(self.rates.wait(address))
+        return float(await self.rates.wait(address))
 
-    def wrong(self, address: str) -> None:
+    async def wrong(self, address: str) -> None:
         """``address`` tried a code that does not work."""
-        self.rates.hit(address)
+        await self.rates.hit(address)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from limits.aio.storage import Storage
+
 from spades.accounts import Limited, Rates
 
 #: New games per player id, and per client address (a family behind one router shares it).
@@ -34,15 +36,15 @@ class GameLimits:
 class GameQuota:
     """The counts of new games by player id and by address."""
 
-    def __init__(self, limits: GameLimits = GameLimits()):
+    def __init__(self, limits: GameLimits = GameLimits(), storage: Storage | None = None):
         self.limits = limits
-        self.per_player = Rates(limits.per_player)
-        self.per_address = Rates(limits.per_address)
+        self.per_player = Rates("games-player", limits.per_player, storage)
+        self.per_address = Rates("games-address", limits.per_address, storage)
 
-    def take(self, player: str, address: str) -> None:
+    async def take(self, player: str, address: str) -> None:
         """Count a new game, or raise Limited (nothing counted)."""
-        wait = self.per_player.wait(player) or self.per_address.wait(address)
+        wait = await self.per_player.wait(player) or await self.per_address.wait(address)
+        if not wait:
+            wait = await self.per_player.hit(player) or await self.per_address.hit(address)
         if wait:
             raise Limited(wait, TOO_FAST)
-        self.per_player.hit(player)
-        self.per_address.hit(address)

@@ -146,7 +146,7 @@ class Hall:
                       watch: bool = False) -> FriendTable | None:
         """The table a code opens for this asker (None: it opens nothing, the answer of a
         table that does not exist); ``Limited`` after too many wrong codes."""
-        wait = self.wrong.wait(address)
+        wait = await self.wrong.wait(address)
         if wait > 0:
             raise Limited(wait)
         code = read_code(text)
@@ -156,7 +156,7 @@ class Hall:
                 table.options["watching"] if watch else invites_open(table))):
             table = None
         if table is None:
-            self.wrong.wrong(address)
+            await self.wrong.wrong(address)
         return table
 
     # ------------------------------------------------------------------ making and joining
