@@ -10,7 +10,7 @@ from .limits import AccountLimits, Guesses, Limited, Resets, Signups
 from .mail import MailError, Outbox, reset_message, smtp_target
 from .passwords import COST, Cost, Passwords
 from .policy import PolicyError, check_password, normalise_email
-from .rates import Rates, counts_in, parse_rate
+from .rates import Rates, counts_in, parse_rate, take_all
 
 __all__ = [
     "COST",
@@ -34,4 +34,5 @@ __all__ = [
     "parse_rate",
     "reset_message",
     "smtp_target",
+    "take_all",
 ]

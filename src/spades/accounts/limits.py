@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from limits.aio.storage import Storage
 
-from .rates import Rates
+from .rates import Rates, take_all
 
 #: Sign-ups one client address may make, and all addresses together.
 SIGNUPS_PER_ADDRESS = "3/minute;10/hour"
@@ -83,10 +83,7 @@ class Signups:
 
     async def take(self, address: str) -> None:
         """Count one sign-up from ``address``, or raise Limited (nothing counted)."""
-        wait = await self.per_address.wait(address) or await self.in_all.wait("all")
-        if not wait:
-            wait = await self.per_address.hit(address) or await self.in_all.hit("all")
-        if wait:
+        if wait := await take_all((self.per_address, (address,)), (self.in_all, ("all",))):
             raise Limited(wait, "too many new accounts from here just now")
 
 
@@ -169,8 +166,5 @@ class Resets:
         self.per_address = Rates("resets-address", limits.resets_per_address, storage)
 
     async def take(self, email: str, address: str) -> None:
-        wait = await self.per_email.wait(email) or await self.per_address.wait(address)
-        if not wait:
-            wait = await self.per_email.hit(email) or await self.per_address.hit(address)
-        if wait:
+        if wait := await take_all((self.per_email, (email,)), (self.per_address, (address,))):
             raise Limited(wait, "too many reset links asked for")

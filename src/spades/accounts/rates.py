@@ -76,3 +76,15 @@ class Rates:
     async def clear(self, *key: str) -> None:
         for item in self.items:
             await self.limiter.clear(item, self.name, *key)
+
+
+async def take_all(*counts: tuple[Rates, tuple[str, ...]]) -> int:
+    """Count one in each of ``counts`` (a rate and its key) and answer 0, or, when one has
+    no room, answer the seconds to wait, having counted none if that was seen at once."""
+    for rates, key in counts:
+        if wait := await rates.wait(*key):
+            return wait
+    for rates, key in counts:
+        if wait := await rates.hit(*key):
+            return wait
+    return 0

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from limits.aio.storage import Storage
 
-from spades.accounts import Limited, Rates
+from spades.accounts import Limited, Rates, take_all
 
 #: New games per player id, and per client address (a family behind one router shares it).
 GAMES_PER_PLAYER = "10/minute;60/hour"
@@ -43,8 +43,5 @@ class GameQuota:
 
     async def take(self, player: str, address: str) -> None:
         """Count a new game, or raise Limited (nothing counted)."""
-        wait = await self.per_player.wait(player) or await self.per_address.wait(address)
-        if not wait:
-            wait = await self.per_player.hit(player) or await self.per_address.hit(address)
-        if wait:
+        if wait := await take_all((self.per_player, (player,)), (self.per_address, (address,))):
             raise Limited(wait, TOO_FAST)
