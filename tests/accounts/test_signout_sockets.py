@@ -6,6 +6,7 @@ ticket asked for before the sign-out opens nothing after it; nobody else's socke
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import time
@@ -234,12 +235,12 @@ def test_a_game_deleted_with_its_account_closes_anyones_socket_on_it() -> None:
     elsewhere = watchers.add(Watcher("g2", "p3", None, None))
     told: list[str] = []
     other.on_end = lambda why: told.append(why.reason)
-    assert watchers.end(ACCOUNT_DELETED, account="acct") == 1
-    assert watchers.end(GAME_DELETED, games=["g1"]) == 1
+    assert asyncio.run(watchers.end(ACCOUNT_DELETED, account="acct")) == 1
+    assert asyncio.run(watchers.end(GAME_DELETED, games=["g1"])) == 1
     assert own.ended == ACCOUNT_DELETED and other.ended == GAME_DELETED
     assert other.ended.close == GONE_CLOSE and told == [GAME_DELETED.reason]
     assert elsewhere.ended is None
-    assert watchers.end(GAME_DELETED, games=["g1"]) == 0  # ended once
+    assert asyncio.run(watchers.end(GAME_DELETED, games=["g1"])) == 0  # ended once
 
 
 def expire_in(http: TestClient, device: Device, seconds: float) -> str:

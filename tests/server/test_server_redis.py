@@ -1,28 +1,35 @@
 """What the processes of one server share through Redis (issue 42 item 2, ``--redis``): a
 ticket given by one process opens the game's socket at another, once; Redis keeps no token,
-only its digest, and forgets it when its life is over; the limits count across processes;
-``GET /api/health`` reports Redis;
-``spades serve`` refuses a Redis it cannot reach. Runs against the Redis on 127.0.0.1 (CI
-has one) and skips, saying why, where there is none."""
+only its digest, and forgets it when its life is over; the limits count across processes; a
+socket ended by one process (a deleted game, a sign-out) is ended on the others before the
+answer; ``GET /api/health`` reports Redis; ``spades serve`` refuses a Redis it cannot reach.
+Runs against the Redis on 127.0.0.1 (CI has one) and skips, saying why, where there is none."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import secrets
+import time
+from dataclasses import astuple
 from pathlib import Path
 
 import pytest
-from server_testkit import client, new_game_id, ticket
+from server_testkit import HEADERS, client, new_game_id, ticket
 from test_server_access import first_state, refusal
 
 from spades.accounts import AccountLimits, Guesses, Limited, Rates, Signups, counts_in
 from spades.cli.main import main
 from spades.server import sockets
+from spades.server.endings import CHANNEL, Endings
 from spades.server.quotas import GameLimits
 from spades.server.shared import connect
 from spades.server.tickets import RedisTickets
+from spades.server.watchers import GONE_CLOSE, SIGNED_OUT_EVERYWHERE, Watcher, Watchers
+
+pytestmark = pytest.mark.timeout(60)  # a socket left open would wait for ever
 
 REDIS = os.environ.get("SPADES_TEST_REDIS", "redis://127.0.0.1:6379/0")
 #: A port where nothing listens.
@@ -146,3 +153,71 @@ def test_sign_ups_and_sign_ins_are_counted_across_processes() -> None:
         assert await Rates("other-count", "1/minute", two).wait(address) == 0  # apart
 
     asyncio.run(run())
+
+
+def listeners(count: int) -> None:
+    """Wait until at least ``count`` processes hear the endings channel."""
+    import redis
+
+    client_ = redis.Redis.from_url(REDIS)
+    try:
+        for _ in range(100):
+            if dict(client_.pubsub_numsub(CHANNEL))[CHANNEL.encode()] >= count:
+                return
+            time.sleep(0.05)
+    finally:
+        client_.close()
+    raise AssertionError("the processes never listened to the endings channel")
+
+
+@needs_redis
+def test_a_game_deleted_on_one_process_closes_its_socket_on_another(tmp_path: Path) -> None:
+    with client(tmp_path, redis_url=REDIS) as one, client(tmp_path, redis_url=REDIS) as two:
+        listeners(2)
+        game_id = new_game_id(one)
+        with two.websocket_connect(f"/ws/games/{game_id}") as ws:
+            ws.send_json({"type": "hello", "ticket": ticket(two, game_id)})
+            first_state(ws)
+            answer = one.delete(f"/api/games/{game_id}", headers=HEADERS)
+            assert answer.status_code == 200, answer.text
+            # answered only once the other process had ended its socket: it is closing
+            closing = ws.receive_json()
+            while closing["type"] != "error":
+                closing = ws.receive_json()
+            assert closing["code"] == "not-found"
+            assert ws.receive()["code"] == GONE_CLOSE
+
+
+def test_an_order_from_elsewhere_is_carried_out_and_garbage_dropped(
+        caplog: pytest.LogCaptureFixture) -> None:
+    watchers = Watchers()
+    mine = watchers.add(Watcher("g1", "p1", "login-a", "acct"))
+    theirs = watchers.add(Watcher("g2", "p2", "login-b", None))
+    sent: list[tuple[str, str]] = []
+
+    class Client:
+        async def rpush(self, key: str, value: str) -> None:
+            sent.append((key, value))
+
+        async def expire(self, key: str, seconds: int) -> None:
+            pass
+
+    endings = Endings(Client(), watchers)
+
+    async def run() -> None:
+        for garbage in ("{", "[1, 2]", json.dumps({"why": [1], "logins": []}),
+                        json.dumps({"why": [4410, "x", "y"], "logins": "login-a",
+                                    "account": None, "games": []})):
+            await endings._carry_out(garbage)
+        await endings._carry_out(json.dumps({"from": endings.me, "why": [4410, "x", "y"],
+                                             "logins": ["login-b"], "account": None,
+                                             "games": []}))  # its own: already done
+        await endings._carry_out(json.dumps({
+            "from": "another", "answer": "spades:endings:answer:1",
+            "why": list(astuple(SIGNED_OUT_EVERYWHERE)), "logins": [], "account": "acct",
+            "games": []}))
+
+    asyncio.run(run())
+    assert mine.ended == SIGNED_OUT_EVERYWHERE and theirs.ended is None
+    assert sent == [("spades:endings:answer:1", "1")]
+    assert caplog.text.count("not an order") == 3

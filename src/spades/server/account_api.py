@@ -235,7 +235,7 @@ async def signout(request: Request) -> Response:
         login = login_of(request)
         if login is not None:
             await asyncio.to_thread(store_of(request).accounts.sign_out, [login.id])
-            watchers_of(request).end(SIGNED_OUT, logins=[login.id])
+            await watchers_of(request).end(SIGNED_OUT, logins=[login.id])
     except StoreError:
         log.exception("could not sign out")
         return error_response(503, UNAVAILABLE)
@@ -250,7 +250,7 @@ async def signout_everywhere(request: Request) -> Response:
             return found
         who, _login = found
         await asyncio.to_thread(store_of(request).accounts.sign_out, account_id=who.account)
-        watchers_of(request).end(SIGNED_OUT_EVERYWHERE, account=who.account)
+        await watchers_of(request).end(SIGNED_OUT_EVERYWHERE, account=who.account)
     except StoreError:
         log.exception("could not sign out everywhere")
         return error_response(503, UNAVAILABLE)
@@ -281,7 +281,7 @@ async def delete_account(request: Request) -> Response:
             return error_response(403, "the password is wrong: nothing was deleted")
         seated = await asyncio.to_thread(accounts.games_of, account.id)
         deleted = await asyncio.to_thread(accounts.delete, account.id)
-        watchers_of(request).end(ACCOUNT_DELETED, account=account.id)  # its own first,
+        await watchers_of(request).end(ACCOUNT_DELETED, account=account.id)  # its own first,
         # then anyone else's on its games; the games others sit at go on: the person's
         # seats are computer players' now
         await hand_over(request, seated, deleted)
@@ -414,7 +414,7 @@ async def reset_confirm(request: Request) -> Response:
         return error_response(503, UNAVAILABLE)
     if done is None:
         return error_response(400, "this reset link was used meanwhile: ask for a new one")
-    watchers_of(request).end(PASSWORD_RESET, account=done)  # every device was signed out
+    await watchers_of(request).end(PASSWORD_RESET, account=done)  # every device was signed out
     await guesses_of(request).reset(owner.email)
     # The link proved the mailbox and the new password is set: this device is signed in
     # with it (a new login; every other device was signed out above).

@@ -189,7 +189,7 @@ async def delete_game(request: Request) -> Response:
     except StoreError:
         log.exception("could not delete game %s", game_id)
         return error_response(503, "this game cannot be deleted right now; try again")
-    watchers_of(request).end(GAME_ABANDONED, games=[game_id])  # its sockets first,
+    await watchers_of(request).end(GAME_ABANDONED, games=[game_id])  # its sockets first,
     await lobby.forget([game_id])  # then its table
     return JSONResponse({"deleted": True, "id": game_id})
 

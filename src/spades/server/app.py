@@ -32,6 +32,7 @@ from spades.store import Store
 
 from . import account_api, api, forget_api, sessions, shared, tables_api, tickets
 from .common import Settings
+from .endings import Endings
 from .forwarded import served_over_tls
 from .guesses import WrongCodes
 from .headers import SecurityHeaders
@@ -63,12 +64,13 @@ def lifespan_of(settings: Settings) -> Lifespan:
         friends_parts(state, settings)
         state.figures, state.limits = FigureCache(), Limits()
         account_parts(state, settings)
-        shared_parts(state, settings)
-        state.watchers = Watchers()  # the sockets of each login, in this process only
+        listening = shared_parts(state, settings)
         await state.presence.resume()
         try:
             yield
         finally:
+            if listening is not None:
+                listening.cancel()
             state.presence.close()
             await lobby.close()
             state.hashing.close()
@@ -80,12 +82,18 @@ def lifespan_of(settings: Settings) -> Lifespan:
     return lifespan
 
 
-def shared_parts(state: Any, settings: Settings) -> None:
-    """What the server's processes share: the Redis client (``--redis``), and the tickets,
-    in Redis then, else in this process (docs/protocol.md)."""
+def shared_parts(state: Any, settings: Settings) -> asyncio.Task[None] | None:
+    """What the server's processes share: the Redis client (``--redis``); the tickets, in
+    Redis then, else in this process (docs/protocol.md); the sockets of each login, whose
+    ends are told to every process then (the task that hears the others' is returned)."""
     state.redis = None if settings.redis_url is None else shared.connect(settings.redis_url)
-    state.tickets = (tickets.Tickets() if state.redis is None
-                     else tickets.RedisTickets(state.redis))
+    state.watchers = Watchers()
+    if state.redis is None:
+        state.tickets = tickets.Tickets()
+        return None
+    state.tickets = tickets.RedisTickets(state.redis)
+    endings = state.watchers.endings = Endings(state.redis, state.watchers)
+    return asyncio.create_task(endings.listen())
 
 
 def account_parts(state: Any, settings: Settings) -> None:

@@ -34,12 +34,12 @@ async def hand_over(request: Request, seated: Collection[str], deleted: list[str
     tables go; in the games others sit at (``seated`` less ``deleted``) the person's sockets
     (of ``players``) close, the seats follow and everyone is told."""
     watchers = watchers_of(request)
-    watchers.end(GAME_DELETED, games=deleted)
+    await watchers.end(GAME_DELETED, games=deleted)
     lobby = lobby_of(request)
     await lobby.forget(deleted)
     shared = [g for g in seated if g not in deleted]
     for game_id in shared:
-        watchers.end_at(NOT_SEATED, game_id, players)
+        await watchers.end_at(NOT_SEATED, game_id, players)
     await lobby.refresh_seats(shared)
     for game_id in shared:
         await request.app.state.rooms.presence_changed(game_id)
@@ -63,7 +63,7 @@ async def forget_me(request: Request) -> Response:
         return error_response(503, UNAVAILABLE)
     login = login_of(request)
     if login is not None:
-        watchers_of(request).end(NOT_SEATED, logins=[login.id])
+        await watchers_of(request).end(NOT_SEATED, logins=[login.id])
     await hand_over(request, seated, deleted, [who.player])
     return without_cookie(JSONResponse({"deleted": True, "games": len(deleted),
                                         "player": None}), request)

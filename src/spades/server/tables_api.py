@@ -140,9 +140,9 @@ def changing(kind: str, fields: tuple[str, ...], example: str) -> Handler:
         table = await hall.change(table_id, who.players, kind, data)
         if kind == "remove" and before is not None:
             gone = set(table.barred) - set(before.barred)
-            watchers_of(request).end_at(NOT_SEATED, table_id, gone)
+            await watchers_of(request).end_at(NOT_SEATED, table_id, gone)
         if kind == "patch" and not table.options["watching"]:
-            watchers_of(request).end_at(NOT_SEATED, table_id, watching=True)
+            await watchers_of(request).end_at(NOT_SEATED, table_id, watching=True)
         rooms_of(request).tell(table)
         mine = table.person(who.players)
         return await answer(request, table, None if mine is None else mine.seat)
@@ -157,7 +157,7 @@ def coding(watch: bool, revoke: bool) -> Handler:
         table_id = request.path_params["table_id"]
         table, code = await hall_of(request).new_code(table_id, who.players, watch, revoke)
         if watch:  # the old watch link's spectators go at once
-            watchers_of(request).end_at(NOT_SEATED, table_id, watching=True)
+            await watchers_of(request).end_at(NOT_SEATED, table_id, watching=True)
         rooms_of(request).tell(table)
         mine = table.person(who.players)
         you = None if mine is None else mine.seat
@@ -173,7 +173,7 @@ def coding(watch: bool, revoke: bool) -> Handler:
 async def leave(request: Request, who: Identity) -> Response:
     table_id = request.path_params["table_id"]
     table, mine = await hall_of(request).leave(table_id, who.players)
-    watchers_of(request).end_at(NOT_SEATED, table_id, who.players)
+    await watchers_of(request).end_at(NOT_SEATED, table_id, who.players)
     rooms_of(request).tell(table)
     return JSONResponse({"left": True, "seat": mine.seat})
 

@@ -13,15 +13,18 @@ so the HTTP answer of a sign-out is sent only after each of its sockets has stop
 intents (the socket checks ``ended`` before each message, in the same event loop). A socket
 still on its way in checks ``ended`` before it joins its table.
 
-Watchers live in this process's memory, like tickets: a server of several processes needs
-the ends told to each one (docs/protocol.md says how).
+Watchers live in this process's memory; with ``--redis`` every end is also told to the
+server's other processes, which end their own (``endings.Endings``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
+from typing import Any
+
+from .endings import Endings
 
 #: The close code of a socket whose sign-in ended.
 SIGNED_OUT_CLOSE = 4410
@@ -84,6 +87,8 @@ class Watchers:
 
     def __init__(self) -> None:
         self._all: set[Watcher] = set()
+        #: the other processes of the server, told of every end (``--redis``), or None
+        self.endings: Endings | None = None
         #: the closings under way (each task is kept until it is done)
         self._closing: set[asyncio.Task[None]] = set()
 
@@ -102,20 +107,56 @@ class Watchers:
         self._closing.add(closing)
         closing.add_done_callback(self._closing.discard)
 
-    def end(self, why: Farewell, *, logins: Collection[str] = (), account: str | None = None,
-            games: Collection[str] = ()) -> int:
+    async def end(self, why: Farewell, *, logins: Collection[str] = (),
+                  account: str | None = None, games: Collection[str] = ()) -> int:
         """End the sockets of these logins, of every login of ``account``, and on these
-        games; how many were open. Synchronous: each is ended when this returns."""
+        games, here and on every other process of the server; how many were open here.
+        This process's are ended before the first ``await``."""
+        count = self._end(why, logins, account, games)
+        if self.endings is not None:
+            await self.endings.tell({"why": list(astuple(why)), "logins": list(logins),
+                                     "account": account, "games": list(games)})
+        return count
+
+    async def end_at(self, why: Farewell, game: str, players: Collection[str] = (),
+                     watching: bool = False) -> int:
+        """End the sockets at ``game`` of these player ids (seats' sockets), or its
+        spectators' (``watching``), here and on every other process; how many were open
+        here."""
+        count = self._end_at(why, game, players, watching)
+        if self.endings is not None:
+            await self.endings.tell({"why": list(astuple(why)), "game": game,
+                                     "players": list(players), "watching": watching})
+        return count
+
+    def end_order(self, order: dict[str, Any]) -> int:
+        """Carry out another process's order (``endings``): KeyError or TypeError if it is
+        not one."""
+        close, code, reason = order["why"]
+        why = Farewell(int(close), str(code), str(reason)[:120])
+        if "game" in order:
+            return self._end_at(why, str(order["game"]), _texts(order["players"]),
+                                order["watching"] is True)
+        account = order["account"]
+        return self._end(why, _texts(order["logins"]),
+                         None if account is None else str(account), _texts(order["games"]))
+
+    def _end(self, why: Farewell, logins: Collection[str], account: str | None,
+             games: Collection[str]) -> int:
         chosen = [w for w in self._all
                   if (w.login is not None and w.login in logins)
                   or (account is not None and w.account == account)
                   or w.game in games]
         return sum(w.end(why) for w in chosen)
 
-    def end_at(self, why: Farewell, game: str, players: Collection[str] = (),
-               watching: bool = False) -> int:
-        """End the sockets at ``game`` of these player ids (seats' sockets), or its
-        spectators' (``watching``); how many were open."""
+    def _end_at(self, why: Farewell, game: str, players: Collection[str],
+                watching: bool) -> int:
         chosen = [w for w in self._all if w.game == game and (
             (watching and w.watching) or (not w.watching and w.player in players))]
         return sum(w.end(why) for w in chosen)
+
+
+def _texts(values: Any) -> list[str]:
+    if not isinstance(values, list):
+        raise TypeError("a list of texts was expected")
+    return [str(v) for v in values]
