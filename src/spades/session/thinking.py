@@ -23,10 +23,13 @@ from collections.abc import Callable
 from typing import Any
 
 from spades.ai.base import Player
+from spades.ai.hard import HardPlayer
 from spades.ai.suggest import suggest_bid
 from spades.engine import Action, Bid, GameState, PlayerView
 
+from .hinting import STOPPING, TOO_LONG, hint_job
 from .lanes import Lane
+from .refusal import Refusal
 from .reviewing import review_job
 from .workers import OverrunError, StoppingError, reporting
 
@@ -85,6 +88,14 @@ def suggest(view: PlayerView) -> dict[str, Any] | None:
     label = bid.label if isinstance(bid, Bid) else str(bid)
     return {"bid": code, "label": label[:1].upper() + label[1:],
             "reasons": [str(r) for r in result.reasons]}
+
+
+def hint(view: PlayerView, seed: int) -> dict[str, Any]:
+    """The card hint for a person's view (runs in a worker process): the card of this
+    process's Hard player, with its time limit, and why."""
+    player = player_for("hard")
+    assert isinstance(player, HardPlayer)
+    return hint_job(player, view, seed)
 
 
 def warm() -> None:
@@ -196,6 +207,22 @@ class Thinker:
         except Exception:  # a suggestion is a help, never a reason to fail
             log.exception("the bid suggestion failed")
             return None
+        return result
+
+    async def hint(self, view: PlayerView, table: str = "") -> dict[str, Any]:
+        """The card hint for a person's turn to play, worked out in the deep lane within
+        Hard's own budget (it is Hard's decision); ``Refusal("hint")`` when it is cut off
+        or the server stops."""
+        try:
+            result: dict[str, Any] = await self._run(
+                self.deep, table, budget_of("hard") + GRACE, hint, view,
+                self._seeds.getrandbits(64))
+        except StoppingError:
+            raise Refusal("hint", STOPPING) from None
+        except OverrunError:
+            log.warning("a hint overran its %.1f s at table %s: cut off",
+                        budget_of("hard"), table)
+            raise Refusal("hint", TOO_LONG) from None
         return result
 
     def stopping(self) -> None:
