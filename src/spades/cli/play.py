@@ -11,7 +11,9 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from spades.ai.advice import hint_card
 from spades.ai.base import Player
+from spades.ai.hard import HardPlayer
 from spades.ai.levels import make_player
 from spades.ai.suggest import suggest_bid
 from spades.engine import (
@@ -59,6 +61,7 @@ from spades.session import (
     one_person,
     seat_rows,
 )
+from spades.session.thinking import HARD_TIME_LIMIT
 
 from .options import add_rules_arguments, rules_from_args
 
@@ -74,7 +77,10 @@ Say = Callable[[str], None]
 
 HELP = """Type a card to play it (QH, 10s, as), a bid (3, nil), k/d to keep or discard a draw,
 y/n to answer a question, two cards to pass (2c 3d).
-  s  score sheet     l  last trick     h  this help     q  quit (the game is saved with --save)"""
+  s  score sheet     l  last trick     h  this help     q  quit (the game is saved with --save)
+  hint  your turn to play: the card the Hard player would play in your seat, and why"""
+#: How long the terminal's card hint thinks: Hard's own time for a decision at the table.
+HINT_SECONDS = HARD_TIME_LIMIT
 
 
 def register(sub: Any) -> None:
@@ -268,6 +274,9 @@ class TerminalTable:
             if low == "l":
                 self._last_trick(view)
                 continue
+            if low == "hint":
+                self.say(self._hint(view))
+                continue
             try:
                 action = self._parse(view, low)
                 if action is None:
@@ -276,6 +285,14 @@ class TerminalTable:
                 return action
             except (IllegalActionError, CardError, ValueError) as error:
                 self.say(f"  {error}")
+
+    def _hint(self, view: PlayerView) -> str:
+        """The card hint (Hard's card from seat 0's view, and why), or why there is none."""
+        if view.phase is not Phase.PLAY:
+            return "  A hint is for your turn to play a card (the bid has its suggestion)."
+        player = HardPlayer(time_limit=HINT_SECONDS)
+        hint = hint_card(view, random.Random(secrets.randbits(64)), player)
+        return f"  Hint (Hard): {card_text(hint.card, self.ascii)}. {hint.sentence}"
 
     def _prompt(self, view: PlayerView) -> str:
         phase = view.phase
