@@ -10,7 +10,16 @@ import dataclasses
 from typing import Any
 
 from spades.engine import GameState
-from spades.session import Refusal, Reviews, Session, StoreSaver, Thinker, contributors, hint_view
+from spades.session import (
+    PERSON,
+    Refusal,
+    Reviews,
+    Session,
+    StoreSaver,
+    Thinker,
+    contributors,
+    hint_view,
+)
 from spades.store import SeatRow, Store, StoredGame
 
 from .audience import Audience
@@ -62,6 +71,11 @@ class ServedTable:
     def lock(self) -> Any:
         return self.session.lock
 
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats of people (a review says what Hard would have done beside theirs)."""
+        return tuple(s.seat for s in self.session.seats if s.kind == PERSON)
+
     def seat_of(self, player_id: str) -> int | None:
         return self.session.seat_of(player_id)
 
@@ -105,7 +119,7 @@ class ServedTable:
         """Send ``conn`` the review of finished hand ``hand`` (its progress first), or an
         error; the socket goes on meanwhile."""
         task = asyncio.get_running_loop().create_task(
-            send_review(self.reviews, self.id, self.state, conn, hand))
+            send_review(self.reviews, self.id, self.state, conn, hand, self.people))
         self._reviewing[task] = conn
         task.add_done_callback(lambda done: self._reviewing.pop(done, None))
 

@@ -175,7 +175,8 @@ class Thinker:
 
     async def review(self, state: GameState, hand: int, table: str,
                      progress: Callable[[int, int], None],
-                     partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                     partial: Callable[[dict[str, Any]], None] | None = None,
+                     seats: tuple[int, ...] | None = None) -> dict[str, Any]:
         """The review of finished hand ``hand`` as JSON, worked out in the review lane
         (``table``'s reviews queue apart from other tables'); ``progress(done, total)``
         as it goes, ``partial`` the review of the plays worked out so far. ``OverrunError``
@@ -190,9 +191,9 @@ class Thinker:
             raise StoppingError("the server is stopping: no new reviews")
         if not self.workers:
             with reporting(told):
-                return review_job(state, hand)
+                return review_job(state, hand, seats)
         result: dict[str, Any] = await self.reviews.run(
-            table, REVIEW_BUDGET, review_job, state, hand, progress=told)
+            table, REVIEW_BUDGET, review_job, state, hand, seats, progress=told)
         return result
 
     def fallback(self, view: PlayerView) -> Action:
