@@ -12,7 +12,10 @@ from tablekit import PHONE, ServerProcess, Table, serious_violations
 
 from spades.engine import parse_card
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
+#: How long the page may wait for a review (milliseconds): its process runs at the lowest
+#: CPU priority.
+REVIEW_WAIT = 240_000
 
 HEARD = """
 window.heard = [];
@@ -77,6 +80,31 @@ def test_a_hand_played_by_the_hint_with_the_keyboard(page: Any, server: ServerPr
         table.wait_shown(before)
     assert plays == 13
     assert len(hints(table)) == 13
+    # the review of the hand: what Hard would have done beside each of your bids and cards
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Review"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.getElementById('review-status') && "
+                           "document.querySelector('#dlg-review[open] #review-trick h3')",
+                           timeout=REVIEW_WAIT)
+    review = next(f for f in table.frames if f["type"] == "review")["review"]
+    mine = [c for c in review["hard"]["choices"] if c["seat"] == 0]
+    assert review["hard"]["level"] == "hard" and len(mine) == 14  # the bid and 13 cards
+    assert {c["seat"] for c in review["hard"]["choices"]} == {0}  # the table's one person
+    bid = page.locator(".review-hard-bid").inner_text()
+    assert bid.startswith("Hard would have bid ") and "you bid 3" in bid
+    page.keyboard.press("ArrowDown")  # to trick 2, then on to your card in it
+    for _ in range(4):
+        if page.locator(".review-play.current strong").inner_text() == "You":
+            break
+        page.keyboard.press("ArrowRight")
+    shown = page.locator(".review-play.current .play-hard").inner_text()
+    second = [c for c in mine if c["kind"] == "play"][1]
+    assert second["trick"] == 2
+    assert shown.startswith("Hard would have played the same card" if second["same"]
+                            else "Hard would have played the ")
+    assert shown in page.evaluate("document.getElementById('review-live').textContent")
+    assert serious_violations(page) == [], "the review with Hard's column"
 
 
 def test_the_hint_by_touch_at_360_px(browser: Any, server: ServerProcess) -> None:

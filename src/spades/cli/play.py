@@ -79,8 +79,6 @@ HELP = """Type a card to play it (QH, 10s, as), a bid (3, nil), k/d to keep or d
 y/n to answer a question, two cards to pass (2c 3d).
   s  score sheet     l  last trick     h  this help     q  quit (the game is saved with --save)
   hint  your turn to play: the card the Hard player would play in your seat, and why"""
-#: How long the terminal's card hint thinks: Hard's own time for a decision at the table.
-HINT_SECONDS = HARD_TIME_LIMIT
 
 
 def register(sub: Any) -> None:
@@ -290,7 +288,7 @@ class TerminalTable:
         """The card hint (Hard's card from seat 0's view, and why), or why there is none."""
         if view.phase is not Phase.PLAY:
             return "  A hint is for your turn to play a card (the bid has its suggestion)."
-        player = HardPlayer(time_limit=HINT_SECONDS)
+        player = HardPlayer(time_limit=HARD_TIME_LIMIT)  # Hard's own time at the table
         hint = hint_card(view, random.Random(secrets.randbits(64)), player)
         return f"  Hint (Hard): {card_text(hint.card, self.ascii)}. {hint.sentence}"
 
