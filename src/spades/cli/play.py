@@ -11,11 +11,10 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from spades.ai.advice import hint_card
+from spades.ai.advice import advise_bid, hint_card, view_seed
 from spades.ai.base import Player
 from spades.ai.hard import HardPlayer
 from spades.ai.levels import make_player
-from spades.ai.suggest import suggest_bid
 from spades.engine import (
     BLIND_NIL,
     NIL,
@@ -385,5 +384,8 @@ def _bid_range(bids: list[Bid]) -> str:
 
 
 def _suggestion(view: PlayerView) -> str:
-    suggestion = suggest_bid(view)
+    """The bid suggestion the web table gives: Hard's bid, seeded from the view, explained
+    by the hand's count (docs/advice.md)."""
+    player = HardPlayer(time_limit=HARD_TIME_LIMIT)
+    suggestion = advise_bid(view, random.Random(view_seed(view)), player)
     return f"{suggestion.bid.label} ({'; '.join(suggestion.reasons)})"

@@ -1,12 +1,12 @@
 """Computer players think in other processes, never on the event loop, fairly.
 
 A ``Thinker`` has two lanes of worker processes (``spades.session.lanes``): Hard thinks in
-the deep lane, every cheaper level and the bid suggestion in the quick lane, so a cheap
-decision never waits behind an expensive one; inside a lane every table's decisions queue
-apart and are served in turn; the deep lane runs at a lower CPU priority. Every decision
-has a budget: Hard plays to its ``time_limit`` (``HARD_TIME_LIMIT``), and a decision still
-running ``GRACE`` seconds after its budget is cut off (its process ended) and replaced by a
-legal move, logged.
+the deep lane (the card hint and the bid suggestion, Hard's too), every cheaper level in the
+quick lane, so a cheap decision never waits behind an expensive one; inside a lane every
+table's decisions queue apart and are served in turn; the deep lane runs at a lower CPU
+priority. Every decision has a budget: Hard plays to its ``time_limit``
+(``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is cut
+off (its process ended) and replaced by a legal move, logged.
 
 Hand reviews (``spades.session.reviewing``) think in a third lane of their own, one process
 at the lowest CPU priority (``REVIEW_NICE``) with a budget of ``REVIEW_BUDGET`` seconds:
@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from spades.ai.advice import advise_bid, view_seed
 from spades.ai.base import Player
 from spades.ai.hard import HardPlayer
-from spades.ai.suggest import suggest_bid
 from spades.engine import Action, Bid, GameState, PlayerView
 
 from .hinting import STOPPING, TOO_LONG, hint_job
@@ -50,8 +50,9 @@ HARD_TIME_LIMIT = 1.0
 BUDGETS: dict[str, float] = {"hard": HARD_TIME_LIMIT}
 DEFAULT_BUDGET = 2.0
 GRACE = 1.5
-#: The bid suggestion's budget (it is a help: without it the bid pad works the same).
-SUGGEST_BUDGET = 3.0
+#: The bid suggestion's budget: Hard's bid, so Hard's budget (it is a help: without it the
+#: bid pad works the same).
+SUGGEST_BUDGET = HARD_TIME_LIMIT + GRACE
 #: A hand review's process runs at the lowest CPU priority: the computer players' processes
 #: and the server take the cores first, the review the time they leave.
 REVIEW_NICE = 19
@@ -81,8 +82,12 @@ def choose(level: str, view: PlayerView, seed: int) -> tuple[Action, float]:
 
 
 def suggest(view: PlayerView) -> dict[str, Any] | None:
-    """The bid suggestion for a person's view."""
-    result = suggest_bid(view)
+    """The bid suggestion for a person's view (runs in a worker process): the bid of this
+    process's Hard player, with its time limit, seeded from the view (the same view, the
+    same suggestion), explained by the hand's count (``spades.ai.advice``)."""
+    player = player_for("hard")
+    assert isinstance(player, HardPlayer)
+    result = advise_bid(view, random.Random(view_seed(view)), player)
     bid = result.bid
     code = bid.code if isinstance(bid, Bid) else bid
     label = bid.label if isinstance(bid, Bid) else str(bid)
@@ -202,7 +207,7 @@ class Thinker:
     async def suggest(self, view: PlayerView, table: str = "") -> dict[str, Any] | None:
         try:
             result: dict[str, Any] | None = await self._run(
-                self.quick, table, SUGGEST_BUDGET, suggest, view)
+                self.deep, table, SUGGEST_BUDGET, suggest, view)
         except StoppingError:
             return None
         except Exception:  # a suggestion is a help, never a reason to fail
