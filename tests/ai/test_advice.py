@@ -147,3 +147,17 @@ def test_the_hint_is_legal_in_every_variant(preset: str, seed: int, steps: int) 
             assert all(Play(c) in view.legal for c in hint.equals)
             assert hint.card not in hint.equals
         state = apply(state, easy.choose(view, rng))
+
+
+def test_a_nil_bidder_leading_a_winner_is_not_told_it_keeps_the_nil() -> None:
+    from dataclasses import replace
+
+    from spades.ai.reasons import _own_nil, situation
+
+    view = view_at("partnership", 2, 20)
+    s = replace(situation(view, parse_card("KD")), my_nil=True)
+    assert s.leading and s.master  # the ace of diamonds is gone: nobody beats the king
+    assert _own_nil(s) is None
+    low = replace(s, master=False)
+    assert _own_nil(low) == ("Keep your nil: lead the king of diamonds, a card another hand "
+                             "can beat.")

@@ -113,7 +113,9 @@ def _own_nil(s: Situation) -> str | None:
     if not s.my_nil:
         return None
     name = NAME_OF[s.card]
-    if s.leading:
+    if s.leading:  # a card nobody can beat keeps no nil: the lead's own rule speaks
+        if s.master:
+            return None
         return f"Keep your nil: lead the {name}, a card another hand can beat."
     if not s.wins:
         return f"Keep your nil: the {name} stays under the {NAME_OF[_top(s)]}."
