@@ -161,3 +161,16 @@ def test_a_nil_bidder_leading_a_winner_is_not_told_it_keeps_the_nil() -> None:
     low = replace(s, master=False)
     assert _own_nil(low) == ("Keep your nil: lead the king of diamonds, a card another hand "
                              "can beat.")
+
+
+def test_a_seat_alone_is_you_not_your_side() -> None:
+    """Cutthroat: every seat is a side of its own, and there are more than two."""
+    sentences = []
+    for step in range(4, 40):
+        view = view_at("cutthroat", 3, step)
+        if view.phase is Phase.PLAY and len(view.legal) > 1:
+            sentences.append(hint_card(view, random.Random(step),
+                                       HardPlayer(iterations=8)).sentence)
+    assert len(sentences) >= 10
+    assert not [s for s in sentences if "your side" in s or "the other side" in s]
+    assert any("you still need" in s or "you have your bid" in s for s in sentences)

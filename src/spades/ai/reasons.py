@@ -60,6 +60,9 @@ class Situation:
     mine_above: tuple[int, ...]
     #: the card is the lowest the seat holds in its suit
     lowest: bool
+    #: the seat is a side of its own (no partner), and the table has more than two sides
+    alone: bool = False
+    many: bool = False
 
 
 def situation(view: PlayerView, card: int) -> Situation:
@@ -93,7 +96,8 @@ def situation(view: PlayerView, card: int) -> Situation:
         partner_played=partner is not None and partner in dict(view.trick),
         master=not cards and not above & out,
         gone_above=_cards(above & view.played), mine_above=_cards(above & view.hand_mask),
-        lowest=not _lower_in_hand(view, card))
+        lowest=not _lower_in_hand(view, card),
+        alone=len(mine.seats) == 1, many=len(sides) > 2)
 
 
 def reason_for(view: PlayerView, card: int) -> str:
@@ -159,7 +163,7 @@ def _on_lead(s: Situation) -> str | None:
     if s.master:
         return f"Lead the {name}: {_master_clause(s)}{_count(s, ';')}."
     if s.bidding_side and not s.need and s.lowest:
-        return f"Lead low, the {name}: your side has its bid; more tricks would be bags."
+        return f"Lead low, the {name}: {_has_bid(s)}; more tricks would be bags."
     return None
 
 
@@ -179,7 +183,7 @@ def _following(s: Situation) -> str | None:
         low = "play low" if s.lowest else "play"
         return f"Nothing you hold beats the {winning}; {low}: the {name}."
     if s.bidding_side and not s.need:
-        return f"Duck with the {name}: your side has its bid; this one would be a bag."
+        return f"Duck with the {name}: {_has_bid(s)}; this one would be a bag."
     return f"Stay under the {winning}: play the {name}{_count(s, ';')}."
 
 
@@ -188,10 +192,16 @@ def _following(s: Situation) -> str | None:
 def _count(s: Situation, joint: str = ":") -> str:
     """What the sides still need for their bids, as a clause after ``joint``."""
     if s.bidding_side and s.need:
-        return f"{joint} your side still needs {_tricks(s.need)}"
+        needs = "you still need" if s.alone else "your side still needs"
+        return f"{joint} {needs} {_tricks(s.need)}"
     if s.bidding_side and s.others_need and not s.need:
-        return f"{joint} your side has its bid, the other side still needs {_tricks(s.others_need)}"
+        other = "another side" if s.many else "the other side"
+        return f"{joint} {_has_bid(s)}, {other} still needs {_tricks(s.others_need)}"
     return ""
+
+
+def _has_bid(s: Situation) -> str:
+    return "you have your bid" if s.alone else "your side has its bid"
 
 
 def _master_clause(s: Situation) -> str:
