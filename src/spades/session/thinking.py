@@ -1,8 +1,9 @@
 """Computer players think in other processes, never on the event loop, fairly.
 
 A ``Thinker`` has two lanes of worker processes (``spades.session.lanes``): Hard thinks in
-the deep lane (the card hint and the bid suggestion, Hard's too), every cheaper level in the
-quick lane, so a cheap decision never waits behind an expensive one; inside a lane every
+the deep lane (the card hint too), every cheaper level in the quick lane, and the bid
+suggestion (Hard's bid, which the state of a turn to bid waits for, within Hard's time
+limit), so a cheap decision never waits behind an expensive one; inside a lane every
 table's decisions queue apart and are served in turn; the deep lane runs at a lower CPU
 priority. Every decision has a budget: Hard plays to its ``time_limit``
 (``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is cut
@@ -206,8 +207,10 @@ class Thinker:
 
     async def suggest(self, view: PlayerView, table: str = "") -> dict[str, Any] | None:
         try:
+            # the quick lane: the state of the person's turn to bid waits for it, and the
+            # quick lane never waits behind other tables' Hard decisions
             result: dict[str, Any] | None = await self._run(
-                self.deep, table, SUGGEST_BUDGET, suggest, view)
+                self.quick, table, SUGGEST_BUDGET, suggest, view)
         except StoppingError:
             return None
         except Exception:  # a suggestion is a help, never a reason to fail
