@@ -385,16 +385,19 @@ def seed_game_nil(db_url: str, player: str) -> tuple[str, list[str]]:
     spade...: reasons for a number bid that a nil suggestion must not list). The computer
     players (random) bid 3 before you if they bid first. Returns the game id and the hand's
     trick-taking reasons, in the engine's words."""
+    import random
     import secrets
 
+    from spades.ai.advice import advise_bid, view_seed
     from spades.ai.bidding import normal_bid
-    from spades.ai.suggest import suggest_bid
+    from spades.ai.hard import HardPlayer
     from spades.engine import Bid, apply, new_game, player_view
     from spades.engine.record import action_to_json, rules_to_json
     from spades.seats import seat_names
     from spades.server.presets import rules_for
     from spades.server.wire import codes
     from spades.session import progress
+    from spades.session.thinking import HARD_TIME_LIMIT
     from spades.store import PLAYING, ActionRow, GameRow, SeatRow, Store
     from spades.store.store import now
 
@@ -411,7 +414,9 @@ def seed_game_nil(db_url: str, player: str) -> tuple[str, list[str]]:
         seed = secrets.token_hex(8)
         state, bids = to_you(new_game(rules, seed))
         view = player_view(state, 0)
-        if not suggest_bid(view).bid.nil:
+        # the server's suggestion: Hard's bid seeded from the view (session/thinking.py)
+        hard = HardPlayer(time_limit=HARD_TIME_LIMIT)
+        if not advise_bid(view, random.Random(view_seed(view)), hard).bid.nil:
             continue
         strength = [item.reason for item in normal_bid(view).estimate.items
                     if item.value >= 0.15]

@@ -203,13 +203,13 @@ class Suggestion:
     reasons: list[str]
 
 
-def fake_suggest_bid(view: PlayerView) -> Suggestion:
+def fake_advise_bid(view: PlayerView, rng: object, player: object) -> Suggestion:
     return Suggestion(Bid(len(view.hand) // 4), [f"{len(view.hand)} cards in hand"])
 
 
 def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(thinking, "suggest_bid", fake_suggest_bid)
+    monkeypatch.setattr(thinking, "advise_bid", fake_advise_bid)
     game_id = crafted_game(tmp_path, first_dealer=3)
     with client(tmp_path) as http, open_table(http, game_id) as ws:
         driver = Driver(ws)

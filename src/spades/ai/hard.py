@@ -117,6 +117,17 @@ HABIT_TOLERANCE = 0.5
 # still to come go nil by the mix's chance (docs/ai-tuning.md#hard-imagined-nils).
 
 
+@dataclass(frozen=True)
+class PlayWeights:
+    """A card decision of Hard's and how its search valued the cards: the mean value (the
+    hand's expected score for the seat's side) of each distinct card still in the search at
+    the end, on the same sampled deals; empty when there was nothing to weigh (one card,
+    or cards that all play alike)."""
+
+    action: Action
+    values: dict[int, float]
+
+
 @dataclass
 class HardPlayer:
     """Determinized search (PIMC) with rule-guided playouts and an exact endgame."""
@@ -189,9 +200,7 @@ class HardPlayer:
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         phase = view.phase
         if phase is Phase.PLAY:
-            if len(legal) == 1:
-                return legal[0]
-            return self._play(view, r, deadline)
+            return self._weigh(view, r, deadline).action
         if phase is Phase.BID:
             return self._bid(view, r, deadline)
         if phase is Phase.DRAW:
@@ -207,14 +216,31 @@ class HardPlayer:
 
     # ------------------------------------------------------------------------ play
 
-    def _play(self, view: PlayerView, r: random.Random, deadline: float | None) -> Action:
+    def weigh_play(self, view: PlayerView, rng: random.Random) -> PlayWeights:
+        """The card ``choose`` plays in this view with this ``rng`` (drawn the same way,
+        so the same card), with the values its search gave the cards (the adviser's
+        reading of the decision, ``advice``). Only for a turn to play."""
+        if view.phase is not Phase.PLAY or not view.legal:
+            raise ValueError("it is not this seat's turn to play")
+        r = random.Random(rng.getrandbits(64))
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        return self._weigh(view, r, deadline)
+
+    def _weigh(self, view: PlayerView, r: random.Random, deadline: float | None) -> PlayWeights:
+        legal = view.legal
+        if len(legal) == 1:
+            return PlayWeights(legal[0], {})
+        return self._play(view, r, deadline)
+
+    def _play(self, view: PlayerView, r: random.Random,
+              deadline: float | None) -> PlayWeights:
         book = k.rulebook_of(view.rules)
         legal: dict[int, Play] = {int(a.card): a for a in view.legal if isinstance(a, Play)}
         try:
             sampler = DealSampler(view, reading=self._reading(view), edge=self.edge,
                                   trust=self.trust)
         except ImpossibleDeal:  # a view that contradicts itself: play as the guide would
-            return self._guided_fallback(view, r, legal)
+            return PlayWeights(self._guided_fallback(view, r, legal), {})
         bids, nils = _bids_of(view)
         # Bags cost from the first trick, not only once the side has made its bid
         # (docs/ai-tuning.md#hard-bags-in-play).
@@ -223,7 +249,7 @@ class HardPlayer:
         guide = k.Guide(book, bids, nils)
         moves = distinct_cards(view)
         if len(moves) == 1:
-            return legal[moves[0]]
+            return PlayWeights(legal[moves[0]], {})
         live = _live_nils(view)
         exact, budget = self._card_budget(view, live)
         search = _MoveSearch(moves)
@@ -246,7 +272,8 @@ class HardPlayer:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         ducking = view.seat in live  # the seat's own nil is alive
-        return legal[search.habitual(self.tolerance, highest=ducking)]
+        card = search.habitual(self.tolerance, highest=ducking)
+        return PlayWeights(legal[card], {m: search.mean(m) for m in search.active})
 
     def _card_budget(self, view: PlayerView, live: list[int]) -> tuple[bool, int]:
         """(whether the sampled deals are solved exactly, the playouts a card decision

@@ -406,6 +406,15 @@ def review_hand(state: GameState, hand: int, progress: Progress | None = None,
                        partial=partial)
 
 
+def hand_line(state: GameState, hand: int) -> tuple[k.Rulebook, list[k.Position], list[int]]:
+    """The rulebook, every position of finished hand ``hand``'s line of play (``out[i]``:
+    before card ``i``; the last, the end of the hand) and the cards in play order."""
+    result = finished_hand(state, hand)
+    book = k.rulebook_of(state.rules)
+    start, line = _start(book, result)
+    return book, _line(book, start, line), line
+
+
 def review_line(book: k.Rulebook, start: k.Position, line: Sequence[int], bids: Sequence[Bid], *,
                 hand: int = 1, progress: Progress | None = None, partial: Partial | None = None,
                 seconds: float | None = None) -> HandReview:
@@ -574,4 +583,4 @@ def _nil_mark(book: k.Rulebook, pos: k.Position, bids: Sequence[Any], trick: Seq
 
 
 __all__ = ["HandReview", "Mark", "PlayReview", "ReviewError", "SideReview", "finished_hand",
-           "review_hand", "review_line"]
+           "hand_line", "review_hand", "review_line"]

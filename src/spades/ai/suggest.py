@@ -1,4 +1,8 @@
-"""The bid suggestion the web table shows: a legal bid and the reasons behind it.
+"""The hand's count behind the bid suggestion: a legal bid and the reasons behind it.
+
+The web table and the terminal suggest Hard's bid (``advice.advise_bid``, docs/advice.md):
+where Hard bids what this count suggests, this suggestion is shown word for word; where not,
+the count's reasons for the hand's strength explain Hard's bid.
 
 ``suggest_bid(view)`` counts the seat's hand the way the Normal player does (sure winners in
 side suits, long spades, short suits to trump, the nil chance), then adjusts for the

@@ -11,9 +11,10 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from spades.ai.advice import advise_bid, hint_card, view_seed
 from spades.ai.base import Player
+from spades.ai.hard import HardPlayer
 from spades.ai.levels import make_player
-from spades.ai.suggest import suggest_bid
 from spades.engine import (
     BLIND_NIL,
     NIL,
@@ -59,6 +60,7 @@ from spades.session import (
     one_person,
     seat_rows,
 )
+from spades.session.thinking import HARD_TIME_LIMIT
 
 from .options import add_rules_arguments, rules_from_args
 
@@ -74,7 +76,8 @@ Say = Callable[[str], None]
 
 HELP = """Type a card to play it (QH, 10s, as), a bid (3, nil), k/d to keep or discard a draw,
 y/n to answer a question, two cards to pass (2c 3d).
-  s  score sheet     l  last trick     h  this help     q  quit (the game is saved with --save)"""
+  s  score sheet     l  last trick     h  this help     q  quit (the game is saved with --save)
+  hint  your turn to play: the card the Hard player would play in your seat, and why"""
 
 
 def register(sub: Any) -> None:
@@ -268,6 +271,9 @@ class TerminalTable:
             if low == "l":
                 self._last_trick(view)
                 continue
+            if low == "hint":
+                self.say(self._hint(view))
+                continue
             try:
                 action = self._parse(view, low)
                 if action is None:
@@ -276,6 +282,14 @@ class TerminalTable:
                 return action
             except (IllegalActionError, CardError, ValueError) as error:
                 self.say(f"  {error}")
+
+    def _hint(self, view: PlayerView) -> str:
+        """The card hint (Hard's card from seat 0's view, and why), or why there is none."""
+        if view.phase is not Phase.PLAY:
+            return "  A hint is for your turn to play a card (the bid has its suggestion)."
+        player = HardPlayer(time_limit=HARD_TIME_LIMIT)  # Hard's own time at the table
+        hint = hint_card(view, random.Random(secrets.randbits(64)), player)
+        return f"  Hint (Hard): {card_text(hint.card, self.ascii)}. {hint.sentence}"
 
     def _prompt(self, view: PlayerView) -> str:
         phase = view.phase
@@ -370,5 +384,8 @@ def _bid_range(bids: list[Bid]) -> str:
 
 
 def _suggestion(view: PlayerView) -> str:
-    suggestion = suggest_bid(view)
+    """The bid suggestion the web table gives: Hard's bid, seeded from the view, explained
+    by the hand's count (docs/advice.md)."""
+    player = HardPlayer(time_limit=HARD_TIME_LIMIT)
+    suggestion = advise_bid(view, random.Random(view_seed(view)), player)
     return f"{suggestion.bid.label} ({'; '.join(suggestion.reasons)})"

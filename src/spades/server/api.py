@@ -263,7 +263,8 @@ async def hand_review(request: Request) -> Response:
         return error_response(404, NOT_FOUND)
     state = table.state
     try:
-        review = await while_connected(request, table.reviews.review(table.id, state, hand))
+        asked = table.reviews.review(table.id, state, hand, seats=table.people)
+        review = await while_connected(request, asked)
     except ClientGone:
         return Response(status_code=499)  # nobody to answer: the review was stopped
     except ReviewError as error:

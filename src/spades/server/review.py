@@ -47,7 +47,7 @@ def failure(error: BaseException) -> str:
 
 
 async def send_review(reviews: Reviews, game_id: str, state: GameState, conn: Connection,
-                      hand: int) -> None:
+                      hand: int, seats: tuple[int, ...] | None = None) -> None:
     """Review finished hand ``hand`` for one socket: its progress as it goes (with the
     review of the plays worked out so far, when more are), then the review; or an error
     (code "review") and nothing else."""
@@ -65,7 +65,7 @@ async def send_review(reviews: Reviews, game_id: str, state: GameState, conn: Co
         conn.send(message)
 
     try:
-        review = await reviews.review(game_id, state, hand, progress, partial)
+        review = await reviews.review(game_id, state, hand, progress, partial, seats)
     except Exception as error:
         if not isinstance(error, ReviewError | OverrunError | StoppingError):
             log.exception("the review of hand %d of game %s failed", hand, game_id)

@@ -268,7 +268,7 @@ async def room_message(rooms: Rooms, table_id: str, member: Member, text: str | 
         person = None if table is None else table.at(member.seat)
         if person is not None:
             rooms.phrase(conn, table_id, member.seat, person.name, data or {})
-    elif member.seat is None and kind in ("act", "entropy", "phrase"):
+    elif member.seat is None and kind in ("act", "entropy", "phrase", "hint"):
         conn.send({"type": "error", "code": "watching", "message": WATCHING,
                    "version": None})
     else:
@@ -309,7 +309,7 @@ async def watch_message(served: ServedTable, conn: Connection, text: str | None)
             conn.send({"type": "error", "code": "bad-message", "version": None,
                        "message": '"review" needs the "hand" to review (a whole number '
                        "from 1)"})
-    elif kind in ("act", "entropy", "phrase"):
+    elif kind in ("act", "entropy", "phrase", "hint"):
         conn.send({"type": "error", "code": "watching", "message": WATCHING,
                    "version": None})
     else:

@@ -282,6 +282,9 @@ async def handle(table: ServedTable, conn: Connection, text: str | None,
         if kind == "review":
             table.review(conn, data["hand"])
             return
+        if kind == "hint":  # answered by a "hint" message, to this socket only
+            table.hint(conn, data["version"])
+            return
         if kind == "entropy":  # the protocol counts hands from 1, the session from 0
             await table.contribute(conn.seat, data["hand"] - 1, data["value"])
             return
@@ -294,7 +297,7 @@ async def handle(table: ServedTable, conn: Connection, text: str | None,
                  "message": "the server failed on that; nothing changed"}
     else:
         return
-    if kind in ("entropy", "phrase"):  # the table did not move: the error alone
+    if kind in ("entropy", "phrase", "hint"):  # the table did not move: the error alone
         table.note(conn, {**error, "intent": kind})
         return
     table.reply(conn, error)  # the error and the table as it is now, together
@@ -328,13 +331,15 @@ def read_message(text: str | None) -> tuple[str, dict[str, Any]]:
             raise Refusal("bad-message", '"entropy" needs the "hand" to shuffle (a whole '
                           'number, from 1) and a "value" of hex digits')
         return kind, data
-    if kind != "act":
-        raise Refusal("bad-message", f'unknown message type {kind!r}: send "act", "review", '
-                      '"entropy", "sync" or "ping"')
+    if kind not in ("act", "hint"):
+        raise Refusal("bad-message", f'unknown message type {kind!r}: send "act", "hint", '
+                      '"review", "entropy", "sync" or "ping"')
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise Refusal("bad-message", '"act" needs the "version" of the state it was made '
+        raise Refusal("bad-message", f'"{kind}" needs the "version" of the state it was made '
                       "from (a whole number)")
+    if kind == "hint":
+        return kind, data
     action = data.get("action")
     if not isinstance(action, dict):
         raise Refusal("bad-message", '"act" needs an "action" such as {"play": "AS"}')

@@ -10,7 +10,16 @@ import dataclasses
 from typing import Any
 
 from spades.engine import GameState
-from spades.session import Reviews, Session, StoreSaver, Thinker, contributors
+from spades.session import (
+    PERSON,
+    Refusal,
+    Reviews,
+    Session,
+    StoreSaver,
+    Thinker,
+    contributors,
+    hint_view,
+)
 from spades.store import SeatRow, Store, StoredGame
 
 from .audience import Audience
@@ -44,6 +53,9 @@ class ServedTable:
         self.reviews = reviews if reviews is not None else Reviews(thinker)
         #: the reviews being sent, and to which socket (a socket gone stops its own)
         self._reviewing: dict[asyncio.Task[None], Connection] = {}
+        self.thinker = thinker
+        #: the card hints being worked out
+        self._hinting: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ the session
 
@@ -58,6 +70,11 @@ class ServedTable:
     @property
     def lock(self) -> Any:
         return self.session.lock
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats of people (a review says what Hard would have done beside theirs)."""
+        return tuple(s.seat for s in self.session.seats if s.kind == PERSON)
 
     def seat_of(self, player_id: str) -> int | None:
         return self.session.seat_of(player_id)
@@ -102,9 +119,29 @@ class ServedTable:
         """Send ``conn`` the review of finished hand ``hand`` (its progress first), or an
         error; the socket goes on meanwhile."""
         task = asyncio.get_running_loop().create_task(
-            send_review(self.reviews, self.id, self.state, conn, hand))
+            send_review(self.reviews, self.id, self.state, conn, hand, self.people))
         self._reviewing[task] = conn
         task.add_done_callback(lambda done: self._reviewing.pop(done, None))
+
+    def hint(self, conn: Connection, version: int) -> None:
+        """Send ``conn`` the card hint for its seat's turn to play, asked from ``version``
+        (docs/protocol.md): worked out by the thinking processes, never under the session's
+        lock; ``Refusal("hint")`` at once when no hint may be given now."""
+        view = hint_view(self.session.snapshot, conn.seat, version, self.hub.hints)
+
+        async def send() -> None:
+            try:
+                answer = await self.thinker.hint(view, self.id)
+            except Refusal as refusal:
+                conn.send({"type": "error", "code": refusal.code, "message": refusal.message,
+                           "version": version, "intent": "hint"})
+                return
+            conn.send({"type": "hint", "version": version, **answer})
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._hinting.add(task)
+        task.add_done_callback(self._hinting.discard)
+
     def note(self, conn: Connection, error: Json) -> None:
         self.hub.note(conn, error)
 
@@ -116,7 +153,7 @@ class ServedTable:
         return self.hub.idle and self.session.idle and not self.audience.connections
 
     async def stop(self) -> None:
-        for task in list(self._reviewing):
+        for task in [*self._reviewing, *self._hinting]:
             task.cancel()
         await self.session.stop()
         await self.hub.stop()

@@ -5,6 +5,7 @@ thinking in worker processes."""
 from spades.ai.review import ReviewError
 
 from .entropy import ENTROPY_REFUSED
+from .hinting import hint_view
 from .narration import GameEnded, Narrated, ending, narrate
 from .refusal import Refusal
 from .reviewing import Reviews
@@ -48,6 +49,7 @@ __all__ = [
     "computer_view",
     "contributors",
     "ending",
+    "hint_view",
     "narrate",
     "new_game_row",
     "one_person",

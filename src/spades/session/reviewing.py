@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from spades.ai.hindsight import choices_json, hard_choices
 from spades.ai.review import HandReview, finished_hand, review_hand
 from spades.engine import GameState
 
@@ -36,8 +37,10 @@ __all__ = ["PROGRESS_EVERY", "REVIEWS_KEPT", "Partial", "Progress", "Reviews",
            "review_job"]
 
 
-def review_job(state: GameState, hand: int) -> Json:
-    """The review of finished hand ``hand`` as JSON (runs in a thinking process), reporting
+def review_job(state: GameState, hand: int, seats: tuple[int, ...] | None = None) -> Json:
+    """The review of finished hand ``hand`` as JSON (runs in a thinking process), with what
+    Hard would have done beside the bids and cards of ``seats`` (every seat: None), worked
+    out after the double-dummy counts (``spades.ai.hindsight``); reporting
     ``(done, total, partial)`` at most every ``PROGRESS_EVERY`` seconds: the positions
     settled, and the review of the plays worked out so far when more are than at the last
     report (else None), so that the first tricks can be read while the rest are worked out."""
@@ -56,12 +59,16 @@ def review_job(state: GameState, hand: int) -> Json:
             report((done, total, None if latest is None else latest.to_json()))
             latest = None
 
-    return review_hand(state, hand, progress, partial).to_json()
+    review = review_hand(state, hand, progress, partial)
+    data = review.to_json()
+    data["hard"] = choices_json(hard_choices(state, hand, review, seats=seats))
+    return data
 
 
 class Reviewing(Protocol):
     async def review(self, state: GameState, hand: int, table: str,
-                     progress: Progress, partial: Partial | None = None) -> Json: ...
+                     progress: Progress, partial: Partial | None = None,
+                     seats: tuple[int, ...] | None = None) -> Json: ...
 
 
 @dataclass
@@ -98,12 +105,15 @@ class Reviews:
         self.computed = 0
 
     async def review(self, game: str, state: GameState, hand: int,
-                     progress: Progress | None = None, partial: Partial | None = None) -> Json:
+                     progress: Progress | None = None, partial: Partial | None = None,
+                     seats: tuple[int, ...] | None = None) -> Json:
         """The review of finished hand ``hand`` (from 1) of game ``game`` as JSON
         (``HandReview.to_json``); ``ReviewError`` at once for a hand still in play or no
         such hand. ``progress(done, total)`` hears how the work goes, if it is not done, and
-        ``partial`` the review of the plays worked out so far. When everyone waiting has
-        stopped (a socket closed, an HTTP client gone), the work is cancelled."""
+        ``partial`` the review of the plays worked out so far; Hard's choices are beside
+        the bids and cards of ``seats`` (the game's people; every seat: None). When
+        everyone waiting has stopped (a socket closed, an HTTP client gone), the work is
+        cancelled."""
         finished_hand(state, hand)
         key = (game, hand)
         found = self.kept.get(key)
@@ -114,7 +124,7 @@ class Reviews:
         if running is None:
             running = self.running[key] = _Running()
             running.task = asyncio.get_running_loop().create_task(
-                self._compute(key, state, running), name=f"review {game} {hand}")
+                self._compute(key, state, running, seats), name=f"review {game} {hand}")
             # its failure is told to those who wait; nobody waiting is no error
             running.task.add_done_callback(lambda t: t.cancelled() or t.exception())
         assert running.task is not None
@@ -145,11 +155,11 @@ class Reviews:
                 progress(*running.done)
 
     async def _compute(self, key: tuple[str, int], state: GameState,
-                       running: _Running) -> Json:
+                       running: _Running, seats: tuple[int, ...] | None = None) -> Json:
         try:
             self.computed += 1
             result = await self.thinker.review(state, key[1], key[0], running.tell,
-                                               running.show)
+                                               running.show, seats)
             self.kept[key] = result
             while len(self.kept) > self.size:
                 self.kept.popitem(last=False)

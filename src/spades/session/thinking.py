@@ -1,12 +1,13 @@
 """Computer players think in other processes, never on the event loop, fairly.
 
 A ``Thinker`` has two lanes of worker processes (``spades.session.lanes``): Hard thinks in
-the deep lane, every cheaper level and the bid suggestion in the quick lane, so a cheap
-decision never waits behind an expensive one; inside a lane every table's decisions queue
-apart and are served in turn; the deep lane runs at a lower CPU priority. Every decision
-has a budget: Hard plays to its ``time_limit`` (``HARD_TIME_LIMIT``), and a decision still
-running ``GRACE`` seconds after its budget is cut off (its process ended) and replaced by a
-legal move, logged.
+the deep lane (the card hint too), every cheaper level in the quick lane, and the bid
+suggestion (Hard's bid, which the state of a turn to bid waits for, within Hard's time
+limit), so a cheap decision never waits behind an expensive one; inside a lane every
+table's decisions queue apart and are served in turn; the deep lane runs at a lower CPU
+priority. Every decision has a budget: Hard plays to its ``time_limit``
+(``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is cut
+off (its process ended) and replaced by a legal move, logged.
 
 Hand reviews (``spades.session.reviewing``) think in a third lane of their own, one process
 at the lowest CPU priority (``REVIEW_NICE``) with a budget of ``REVIEW_BUDGET`` seconds:
@@ -22,11 +23,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from spades.ai.advice import advise_bid, view_seed
 from spades.ai.base import Player
-from spades.ai.suggest import suggest_bid
+from spades.ai.hard import HardPlayer
 from spades.engine import Action, Bid, GameState, PlayerView
 
+from .hinting import STOPPING, TOO_LONG, hint_job
 from .lanes import Lane
+from .refusal import Refusal
 from .reviewing import review_job
 from .workers import OverrunError, StoppingError, reporting
 
@@ -47,8 +51,9 @@ HARD_TIME_LIMIT = 1.0
 BUDGETS: dict[str, float] = {"hard": HARD_TIME_LIMIT}
 DEFAULT_BUDGET = 2.0
 GRACE = 1.5
-#: The bid suggestion's budget (it is a help: without it the bid pad works the same).
-SUGGEST_BUDGET = 3.0
+#: The bid suggestion's budget: Hard's bid, so Hard's budget (it is a help: without it the
+#: bid pad works the same).
+SUGGEST_BUDGET = HARD_TIME_LIMIT + GRACE
 #: A hand review's process runs at the lowest CPU priority: the computer players' processes
 #: and the server take the cores first, the review the time they leave.
 REVIEW_NICE = 19
@@ -78,13 +83,25 @@ def choose(level: str, view: PlayerView, seed: int) -> tuple[Action, float]:
 
 
 def suggest(view: PlayerView) -> dict[str, Any] | None:
-    """The bid suggestion for a person's view."""
-    result = suggest_bid(view)
+    """The bid suggestion for a person's view (runs in a worker process): the bid of this
+    process's Hard player, with its time limit, seeded from the view (the same view, the
+    same suggestion), explained by the hand's count (``spades.ai.advice``)."""
+    player = player_for("hard")
+    assert isinstance(player, HardPlayer)
+    result = advise_bid(view, random.Random(view_seed(view)), player)
     bid = result.bid
     code = bid.code if isinstance(bid, Bid) else bid
     label = bid.label if isinstance(bid, Bid) else str(bid)
     return {"bid": code, "label": label[:1].upper() + label[1:],
             "reasons": [str(r) for r in result.reasons]}
+
+
+def hint(view: PlayerView, seed: int) -> dict[str, Any]:
+    """The card hint for a person's view (runs in a worker process): the card of this
+    process's Hard player, with its time limit, and why."""
+    player = player_for("hard")
+    assert isinstance(player, HardPlayer)
+    return hint_job(player, view, seed)
 
 
 def warm() -> None:
@@ -164,7 +181,8 @@ class Thinker:
 
     async def review(self, state: GameState, hand: int, table: str,
                      progress: Callable[[int, int], None],
-                     partial: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                     partial: Callable[[dict[str, Any]], None] | None = None,
+                     seats: tuple[int, ...] | None = None) -> dict[str, Any]:
         """The review of finished hand ``hand`` as JSON, worked out in the review lane
         (``table``'s reviews queue apart from other tables'); ``progress(done, total)``
         as it goes, ``partial`` the review of the plays worked out so far. ``OverrunError``
@@ -179,9 +197,9 @@ class Thinker:
             raise StoppingError("the server is stopping: no new reviews")
         if not self.workers:
             with reporting(told):
-                return review_job(state, hand)
+                return review_job(state, hand, seats)
         result: dict[str, Any] = await self.reviews.run(
-            table, REVIEW_BUDGET, review_job, state, hand, progress=told)
+            table, REVIEW_BUDGET, review_job, state, hand, seats, progress=told)
         return result
 
     def fallback(self, view: PlayerView) -> Action:
@@ -189,6 +207,8 @@ class Thinker:
 
     async def suggest(self, view: PlayerView, table: str = "") -> dict[str, Any] | None:
         try:
+            # the quick lane: the state of the person's turn to bid waits for it, and the
+            # quick lane never waits behind other tables' Hard decisions
             result: dict[str, Any] | None = await self._run(
                 self.quick, table, SUGGEST_BUDGET, suggest, view)
         except StoppingError:
@@ -196,6 +216,22 @@ class Thinker:
         except Exception:  # a suggestion is a help, never a reason to fail
             log.exception("the bid suggestion failed")
             return None
+        return result
+
+    async def hint(self, view: PlayerView, table: str = "") -> dict[str, Any]:
+        """The card hint for a person's turn to play, worked out in the deep lane within
+        Hard's own budget (it is Hard's decision); ``Refusal("hint")`` when it is cut off
+        or the server stops."""
+        try:
+            result: dict[str, Any] = await self._run(
+                self.deep, table, budget_of("hard") + GRACE, hint, view,
+                self._seeds.getrandbits(64))
+        except StoppingError:
+            raise Refusal("hint", STOPPING) from None
+        except OverrunError:
+            log.warning("a hint overran its %.1f s at table %s: cut off",
+                        budget_of("hard"), table)
+            raise Refusal("hint", TOO_LONG) from None
         return result
 
     def stopping(self) -> None:

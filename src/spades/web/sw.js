@@ -15,6 +15,7 @@ const FILES = [
   "/js/tableview.js", "/js/render.js", "/js/windows.js", "/js/screens.js", "/js/lobby.js",
   "/js/sheet.js", "/css/friends.css", "/js/tables.js", "/js/friends.js", "/js/invite.js",
   "/js/waiting.js", "/js/friendtable.js", "/js/presence.js", "/js/phrases.js",
+  "/css/account.css", "/js/hint.js",
   "/icons/icon.svg", "/icons/icon-192.png",
 ];
 

@@ -240,6 +240,11 @@ function render() {
  * password reset link's, to choose a new password; ``signIn``: at "Sign in" (the table
  * was signed out), whatever the window showed last. */
 export async function openAccount(opener, token, { signIn = false } = {}) {
+  if (!dialog) {
+    // the window's style sheet, added once: the page opens without it
+    const css = h("link", { rel: "stylesheet", href: new URL("../css/account.css", import.meta.url).href });
+    document.head.append(css);
+  }
   dialog = document.getElementById("dlg-account");
   body = document.getElementById("account-body");
   if (token) {

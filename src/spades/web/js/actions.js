@@ -189,7 +189,7 @@ export class ActionsView {
     box.open = this.wasOpen ?? window.matchMedia("(min-width: 700px)").matches;
     box.addEventListener("toggle", () => { this.wasOpen = box.open; });
     const head = el("summary");
-    head.append("Suggested bid: ", el("strong", "", s.label || String(s.bid)), " (why?)");
+    head.append("Suggested bid (Hard): ", el("strong", "", s.label || String(s.bid)), " (why?)");
     const list = el("ul");
     // On a small screen a long list scrolls inside itself, so the hand and the pad stay in view;
     // it can take the focus so that it scrolls by keyboard too.

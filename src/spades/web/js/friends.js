@@ -18,7 +18,7 @@ const FIELDS = `
 <input type="text" id="new-name" class="text" maxlength="24" autocomplete="nickname" aria-describedby="new-name-hint">
 <p class="hint" id="new-name-hint">1 to 24 characters; shown to the people at the table.</p>
 <div class="friend-toggles">
-  <label><input type="checkbox" id="new-hints" checked> Hints allowed (the bid suggestion)</label>
+  <label><input type="checkbox" id="new-hints" checked> Hints allowed (the bid suggestion and the card hint)</label>
   <label><input type="checkbox" id="new-watching"> Others may watch (a watch link)</label>
   <label><input type="checkbox" id="new-take-seats"> Friends may take a computer player's seat after the start</label>
   <label><input type="checkbox" id="new-share-link"> Anyone seated may share the invite link</label>

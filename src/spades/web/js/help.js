@@ -179,6 +179,7 @@ export const KEYS = [
   ["0–9", "Jump to that bid on the bid pad (type two digits quickly for 10 and above)"],
   ["L", "Show the last trick"],
   ["S", "Show the score sheet"],
+  ["H", "Hint: lift the card the Hard player would play in your seat, and say why (Enter plays it)"],
   ["Escape", "Close a window"],
 ];
 

@@ -148,6 +148,9 @@ async function showSealed() {
   windows.openDialog($("dlg-sealed"));
 }
 
+// the card hint, asked for or come (hint.js, loaded when first asked for)
+const hint = (m) => import("./hint.js").then((h) => h.hint(hand, m));
+
 function showLastTrick() {
   if (!state.msg) return;
   windows.showLastTrick(state.lastTrick, names());
@@ -228,7 +231,7 @@ function openGame(id, watchCode = null) {
       socketGone();
       signedOut(reason);
     },
-    onOther: friendMessage,
+    onOther: (m) => (m.type === "hint" ? hint : friendMessage)(m),
     onGone: () => {
       socketGone();
       if (friends && friends.gone()) return;
@@ -309,6 +312,7 @@ document.addEventListener("keydown", (event) => {
     else showSheet();
     return;
   }
+  if (key === "h" && !windows.anyOpen()) hint();
   if (!windows.anyOpen() && /^[0-9]$/.test(event.key) && actions.pad.root.isConnected) {
     event.preventDefault();
     actions.pad.digit(event.key);
@@ -323,6 +327,7 @@ function backToTable() {
 }
 
 $("btn-last").addEventListener("click", showLastTrick);
+$("btn-hint").addEventListener("click", () => hint());
 $("sealed").addEventListener("click", showSealed);
 $("btn-sheet").addEventListener("click", showSheet);
 $("btn-help").addEventListener("click", () => showHelp(screens.shown("new")));

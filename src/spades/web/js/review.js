@@ -141,7 +141,7 @@ function showReview(review, partial) {
     (partial ? " worked out so far" : "") +
     ". Left and Right step play by play, Up and Down trick by trick.", { class: "hint", id: "review-lead" });
   const notes = (review.notes || []).map((n) => el("p", n, { class: "hint review-note" }));
-  const parts = [parTable(review), ...notes, lead];
+  const parts = [parTable(review), ...hardBids(review), ...notes, lead];
   if (partial) {
     const status = el("p", `Worked out up to trick ${tricks} of ${handTricks(review)}; the rest is being worked out.`,
       { id: "review-status", role: "status" });
@@ -206,6 +206,39 @@ function countText(play) {
     : `${about}${play.before} → ${play.after} ${play.after === 1 ? "trick" : "tricks"}`;
 }
 
+// ---------------------------------------------------------------- what Hard would have done
+
+/** Hard's choice beside ``play`` (review.hard, docs/review.md), if the review has one. */
+function hardOf(play) {
+  const hard = view.review.hard;
+  if (!hard) return null;
+  return hard.choices.find((c) => c.kind === "play" && c.trick === play.trick && c.seat === play.seat) || null;
+}
+
+/** "Hard: the same card." or what Hard would have played and its worth double dummy. */
+function hardText(play) {
+  const c = hardOf(play);
+  if (!c) return "";
+  if (c.same) return "Hard would have played the same card.";
+  const name = cardName(cardIndex(c.hard));
+  if (c.hard_tricks == null || c.played_tricks == null) return `Hard would have played the ${name}.`;
+  const diff = c.hard_tricks - c.played_tricks;
+  const worth = diff === 0 ? "the same under best play" : diff > 0 ? `${plural(diff, "trick")} more under best play`
+    : `${plural(-diff, "trick")} fewer under best play`;
+  return `Hard would have played the ${name}: ${worth} (${c.hard_tricks} against ${c.played_tricks}).`;
+}
+
+/** Hard's bids beside the bids of the seats the review has them for. */
+function hardBids(review) {
+  if (!review.hard) return [];
+  return review.hard.choices.filter((c) => c.kind === "bid").map((c) => {
+    const yours = c.seat === view.ctx.you ? "you bid" : `${view.ctx.names[c.seat]} bid`;
+    const text = c.same ? `Hard would have bid ${bidLabel(c.hard)} too (${yours} ${bidLabel(c.played)}).`
+      : `Hard would have bid ${bidLabel(c.hard)}; ${yours} ${bidLabel(c.played)}.`;
+    return el("p", text, { class: "hint review-hard-bid" });
+  });
+}
+
 /** What a screen reader hears for one play. */
 function playSentence(play) {
   const review = view.review;
@@ -219,8 +252,9 @@ function playSentence(play) {
     ? `Best play for ${sideWords(play.side)}: ${about}${plural(play.before, "trick")}, kept.${estimate}`
     : `Best play for ${sideWords(play.side)}: ${about}${plural(play.before, "trick")} before, ${play.after} after.${estimate}`;
   const marks = play.marks.map((m) => m.text).join(" ");
+  const hard = hardText(play);
   return `Trick ${play.trick} of ${handTricks(review)}, card ${at} of ${inTrick.length}: ${verb} the ${card}. ` +
-    `${counts}${marks ? " " + marks : ""}`;
+    `${counts}${marks ? " " + marks : ""}${hard ? " " + hard : ""}`;
 }
 
 function renderTrick() {
@@ -249,6 +283,8 @@ function renderTrick() {
       mark.append(el("span", MARK_TAGS[m.kind] || m.kind, { class: "tag" }), " ", m.text);
       text.append(mark);
     }
+    const hard = hardText(p);
+    if (hard) text.append(el("p", hard, { class: "play-hard" }));
     item.append(face, text);
     list.append(item);
   });
