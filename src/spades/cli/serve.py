@@ -194,20 +194,9 @@ def run(args: argparse.Namespace) -> int:
     from spades.server.hosts import ANY_ADDRESS, allowed_names
     from spades.store import Store
 
-    problem = configure(args)
+    problem = configure(args) or numbers_problem(args)
     if problem is not None:
         print(f"spades serve: {problem}", file=sys.stderr)
-        return 2
-    if args.pace < 0 or (args.workers is not None and args.workers < 0):
-        print("spades serve: --pace and --workers must not be negative", file=sys.stderr)
-        return 2
-    if ((args.per_address is not None and args.per_address < 1)
-            or (args.head_timeout is not None and args.head_timeout <= 0)):
-        print("spades serve: --per-address and --head-timeout must be positive",
-              file=sys.stderr)
-        return 2
-    if args.refusals is not None and args.refusals < 0:
-        print("spades serve: --refusals-per-second must not be negative", file=sys.stderr)
         return 2
     url = args.db or default_url()
     checked = check_db(url)  # and its tables created, adopted or upgraded
@@ -252,6 +241,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades serve: could not listen on {host}:{args.port}", file=sys.stderr)
         return int(exit_.code or 1)
     return 0
+
+
+def numbers_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the numbers among the flags (None: nothing)."""
+    if args.pace < 0 or (args.workers is not None and args.workers < 0):
+        return "--pace and --workers must not be negative"
+    if ((args.per_address is not None and args.per_address < 1)
+            or (args.head_timeout is not None and args.head_timeout <= 0)):
+        return "--per-address and --head-timeout must be positive"
+    if args.refusals is not None and args.refusals < 0:
+        return "--refusals-per-second must not be negative"
+    return None
 
 
 def check_redis(url: str) -> str | None:
