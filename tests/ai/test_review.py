@@ -3,11 +3,14 @@ several presets, and a handcrafted costly card and a broken nil are marked in wo
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 
 import pytest
 
 from spades.ai import kernel as k
+from spades.ai import review as review_module
 from spades.ai.review import (
     ReviewError,
     _line,
@@ -181,3 +184,17 @@ def test_a_guess_changes_only_the_speed(preset: str) -> None:
             for guess in range(-1, pos.left + 2):
                 assert TrickSolver(book, side).tricks(pos, guess) == exact
                 assert solver.tricks(pos, guess) == exact
+
+
+def test_a_review_with_no_time_limit_does_not_depend_on_the_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench/decisions.py`` hashes reviews with ``seconds=math.inf`` (issue 40 item 3):
+    on a machine slow enough to pass ``REVIEW_SECONDS`` the default review estimates what
+    it would have solved and its digest changed with the load; with no limit it is the
+    review of the cards alone."""
+    state = _game("two-player", 1)
+    calm = repr(review_hand(state, 1))
+    clock = itertools.count(0.0, 100.0)  # each look at the clock finds 100 s more gone
+    monkeypatch.setattr(review_module.time, "monotonic", lambda: next(clock))
+    assert repr(review_hand(state, 1, seconds=math.inf)) == calm
+    assert repr(review_hand(state, 1)) != calm  # (the clock does cut the default short)

@@ -241,3 +241,54 @@ def test_short_game_no_bag_that_falls_to_the_losing_score(seed: int) -> None:
 def test_with_no_losing_score_the_set_is_worth_the_bag(seed: int) -> None:
     # the partnership table, the same cards and scores: a set of five for one bag
     assert hard_choice(_set_or_bag(PARTNERSHIP), seed) == Play(parse_card("AD"))
+
+
+# ---------------------------------------------------------------------------- online: any spade
+
+#: Hard's partner (seat 0) cashes its hearts and diamonds and leads the two of clubs to seat
+#: 1's ace; back in, it holds nothing but spades and leads them: under "any spade" that
+#: breaks spades, under "offsuit" it does not (no spade was played on another suit)
+ANY_SPADE_HANDS = {
+    0: "AH KH QH JH AD KD QD 2C JS 5S 2S 3S 8S",
+    1: "6H 5H 4H 6D 5D 4D AC KC 3C 4C QS 4S 6S",
+    2: "TH 9H 8H 7H TD 9D 8D 7D AS KS 9S 7S 2H",  # Hard
+    3: "3H JD 3D 2D 8C QC JC TC 9C TS 5C 6C 7C",
+}
+ANY_SPADE_PLAYS = [
+    "AH", "6H", "TH", "3H",
+    "KH", "5H", "9H", "QC",
+    "AD", "6D", "TD", "3D",
+    "KD", "5D", "9D", "2D",
+    "QD", "4D", "8D", "JD",
+    "2C", "AC", "7D", "8C",  # seat 1's ace
+    "4H", "7H", "JC", "QH",  # seat 1 leads a heart back
+    "JH", "KC", "8H", "TC",
+    "JS", "4S", "7S", "TS",  # the partner, only spades left, leads one
+    "5S", "6S", "9S", "9C",  # Hard's nine wins: it leads to the last three tricks
+]
+
+
+def _any_spade(rules: Rules) -> GameState:
+    # seat 3 deals; bids 8, 1, 4, 1: Hard's side has 9 tricks and needs all of the last
+    # three. Hard holds AS KS 2H, seat 1 QS 3C 4C (its last trump), the partner spades only.
+    # The ace and king of spades draw seat 1's queen and the partner trumps the two of
+    # hearts: three tricks. The two of hearts first lets seat 1 overtrump the partner.
+    state = position(rules, ANY_SPADE_HANDS, [8, 1, 4, 1], ANY_SPADE_PLAYS, first_dealer=3)
+    assert state.hand.turn == 2 and state.hand.tricks == (8, 1, 1, 0)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_online_leads_the_spades_a_spade_lead_broke(seed: int) -> None:
+    # online: "any spade breaks spades", so the partner's spade lead broke them and Hard may
+    # lead its spades to draw the last trump: the ace or the king, not the two of hearts
+    action = hard_choice(_any_spade(ONLINE), seed)
+    assert isinstance(action, Play)
+    assert str(action.card) in ("AS", "KS"), f"Hard led {action.card}"
+
+
+def test_offsuit_spades_are_not_broken_by_a_spade_lead() -> None:
+    # the same play at a partnership table ("offsuit"): spades are not broken, and Hard,
+    # holding a heart, may only lead the heart
+    view = player_view(_any_spade(PARTNERSHIP), 2)
+    assert list(view.legal) == [Play(parse_card("2H"))]

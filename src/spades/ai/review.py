@@ -396,14 +396,15 @@ def _cost_text(book: k.Rulebook, values: _Values, positions: list[k.Position], i
 
 
 def review_hand(state: GameState, hand: int, progress: Progress | None = None,
-                partial: Partial | None = None) -> HandReview:
+                partial: Partial | None = None, seconds: float | None = None) -> HandReview:
     """The double-dummy review of finished hand ``hand`` (from 1) of a replayed game
-    (``review_line`` says what ``progress`` and ``partial`` hear)."""
+    (``review_line`` says what ``progress`` and ``partial`` hear, and ``seconds``: the
+    wall-clock limit, ``math.inf`` for a review that depends on the cards alone)."""
     result = finished_hand(state, hand)
     book = k.rulebook_of(state.rules)
     start, line = _start(book, result)
     return review_line(book, start, line, result.bids, hand=hand, progress=progress,
-                       partial=partial)
+                       partial=partial, seconds=seconds)
 
 
 def hand_line(state: GameState, hand: int) -> tuple[k.Rulebook, list[k.Position], list[int]]:
