@@ -23,6 +23,8 @@ def meta_json(game_id: str, rules: Rules, names: tuple[str, ...],
         "side_names": [" and ".join(names[s] for s in side) for side in rules.sides],
         "rules": {"preset": rules.name, **rules.options()},
         "house_rules": options.get("house_rules", {}),
+        # a table for friends whose host allowed no hints says so (the page hides Hint)
+        "hints": options.get("hints", True) is not False,
     }
 
 

@@ -312,7 +312,7 @@ document.addEventListener("keydown", (event) => {
     else showSheet();
     return;
   }
-  if (key === "h" && !windows.anyOpen()) hint();
+  if (key === "h" && !windows.anyOpen() && $("screen-table").dataset.hints !== "off") hint();
   if (!windows.anyOpen() && /^[0-9]$/.test(event.key) && actions.pad.root.isConnected) {
     event.preventDefault();
     actions.pad.digit(event.key);

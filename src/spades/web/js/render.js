@@ -56,6 +56,8 @@ export class TablePage {
     const screen = $("screen-table");
     screen.dataset.version = String(msg.version);
     screen.dataset.decision = shownDecision(msg);
+    // a table for friends whose host allowed no hints shows no Hint button
+    screen.dataset.hints = msg.game.hints === false ? "off" : "on";
   }
 
   /** Focus the control of the decision asked (your hand, the bid pad, a choice). */
