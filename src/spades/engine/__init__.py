@@ -82,6 +82,7 @@ from .observe import (
     KittyExchanged,
     Looked,
     SpadesBroken,
+    TakenBack,
     TrickWon,
     events,
     public_events,
@@ -101,20 +102,25 @@ from .presets import (
     make_rules,
     preset_overrides,
 )
-from .record import FORMAT as RECORD_FORMAT
 from .record import (
+    CHOSEN,
+    PRACTICE_REASONS,
     RecordError,
+    TakeBack,
     action_to_json,
     load_record,
     loads,
+    mark_practice,
     parse_action,
     parse_record,
+    practice_of,
     record_of,
     replay,
     rules_from_json,
     rules_to_json,
     summary,
 )
+from .record import FORMAT as RECORD_FORMAT
 from .rules import OPTION_HELP, Rules, RulesError
 from .scoring import (
     END_REASONS,
@@ -143,7 +149,8 @@ from .shuffle import (
     new_salt,
     shuffled,
 )
-from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
+from .state import GameState, HandResult, HandScore, HandState, Phase, Start, Trick, Undo
+from .undo import hand_start, undo, undo_blocker
 from .verify import MISMATCH, NOT_REVEALED, UNCOMMITTED, VERIFIED, HandCheck, verify_record
 from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
 
@@ -151,6 +158,7 @@ __all__ = [
     "ABOVE",
     "BIDS",
     "BLIND_NIL",
+    "CHOSEN",
     "CLUBS_MASK",
     "CODE_OF",
     "COMMIT",
@@ -166,6 +174,7 @@ __all__ = [
     "NOT_REVEALED",
     "NO_SEAT",
     "OPTION_HELP",
+    "PRACTICE_REASONS",
     "PRESETS",
     "PRESET_HELP",
     "RANK_OF",
@@ -218,9 +227,13 @@ __all__ = [
     "Shuffle",
     "ShuffleProblem",
     "SpadesBroken",
+    "Start",
     "Suit",
+    "TakeBack",
+    "TakenBack",
     "Trick",
     "TrickWon",
+    "Undo",
     "action_to_json",
     "add_entropy",
     "apply",
@@ -249,6 +262,7 @@ __all__ = [
     "hand_commitment",
     "hand_salt",
     "hand_seed",
+    "hand_start",
     "has_looked",
     "legal_actions",
     "legal_bids",
@@ -256,6 +270,7 @@ __all__ = [
     "load_record",
     "loads",
     "make_rules",
+    "mark_practice",
     "mask_of",
     "new_game",
     "new_salt",
@@ -265,6 +280,7 @@ __all__ = [
     "parse_record",
     "penalty_at_limit",
     "player_view",
+    "practice_of",
     "preset_overrides",
     "public_events",
     "public_view",
@@ -279,5 +295,7 @@ __all__ = [
     "side_points",
     "summary",
     "trick_winner",
+    "undo",
+    "undo_blocker",
     "verify_record",
 ]

@@ -23,7 +23,8 @@ from .game import apply, can_bid_blind_nil
 from .laws import trick_winner
 from .record import action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
-from .state import GameState, HandResult
+from .state import GameState, HandResult, Undo
+from .undo import hand_start, replay_hand
 from .view import NO_SEAT, SheetLine
 
 
@@ -111,8 +112,19 @@ class GameOver:
     scores: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """``seat`` took back its last card or bid and what followed (an undo): ``count``
+    actions; ``actions`` are those the listening seat saw (a pass between two other seats
+    is left out), in order."""
+
+    seat: int
+    count: int
+    actions: tuple[tuple[int, Action], ...]
+
+
 Event = (Looked | BidMade | CardPlayed | SpadesBroken | TrickWon | CardDrawn | CardsPassed
-         | KittyExchanged | HandScored | HandDealt | GameOver)
+         | KittyExchanged | HandScored | HandDealt | GameOver | TakenBack)
 
 
 def sheet_line(result: HandResult) -> SheetLine:
@@ -142,14 +154,33 @@ def actions_between(before: GameState, after: GameState) -> list[tuple[int, Acti
 
 def events(before: GameState, after: GameState, seat: int) -> list[Event]:
     """What ``seat`` learns between ``before`` and a later state ``after`` of the same game:
-    the public events and its own private facts, in order."""
-    out: list[Event] = []
+    the public events and its own private facts, in order (an undo between them: what it
+    took back, then what was played since)."""
+    if after.undos[:len(before.undos)] != before.undos:
+        raise ValueError("the second state does not follow the first")
+    fresh = after.undos[len(before.undos):]
+    if fresh:
+        out: list[Event] = [_taken_back(u, seat, after.rules.partner_of) for u in fresh]
+        last = fresh[-1]
+        later = after.hand.actions if last.hand == after.hand.number else (
+            after.results[last.hand].actions)
+        since = replay_hand(hand_start(after, last.hand), later[:last.kept])
+        return out + events(since._replace(undos=after.undos), after, seat)
+    out = []
     state = before
     for actor, action in actions_between(before, after):
         following = apply(state, action)
         out.extend(step_events(state, actor, action, following, seat))
         state = following
     return out
+
+
+def _taken_back(entry: Undo, seat: int, partner_of: tuple[int | None, ...]) -> TakenBack:
+    """An undo as ``seat`` learns it: the actions taken back it had seen (a pass is seen by
+    its giver and the partner it went to)."""
+    seen = tuple((actor, action) for actor, action in entry.taken
+                 if not isinstance(action, PassCards) or seat in (actor, partner_of[actor]))
+    return TakenBack(entry.seat, len(entry.taken), seen)
 
 
 def step_events(before: GameState, actor: int, action: Action, after: GameState,
@@ -306,6 +337,7 @@ __all__ = [
     "KittyExchanged",
     "Looked",
     "SpadesBroken",
+    "TakenBack",
     "TrickWon",
     "actions_between",
     "events",
