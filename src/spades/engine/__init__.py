@@ -27,6 +27,7 @@ from .actions import (
     PassCards,
     Play,
 )
+from .again import deal_again
 from .cards import (
     CODE_OF,
     NAME_OF,
@@ -248,6 +249,7 @@ __all__ = [
     "commitment",
     "contract_of",
     "contract_points",
+    "deal_again",
     "deck_mask",
     "deck_of_hand",
     "end_reason",

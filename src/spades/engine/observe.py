@@ -21,7 +21,7 @@ from .actions import Action, Bid, Draw, Exchange, Look, PassCards, Play
 from .cards import CODE_OF, Card, cards_in
 from .game import apply, can_bid_blind_nil
 from .laws import trick_winner
-from .record import action_to_json, record_of
+from .record import CHOSEN, action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
 from .state import GameState, HandResult, Undo
 from .undo import hand_start, replay_hand
@@ -305,20 +305,27 @@ def shuffle_news(state: GameState) -> dict[str, Any]:
       "commitment_scheme", "entropy"}``.
 
     Hands are numbered from 0; hands whose deck the game was given (or dealt by the old
-    shuffle) have no commitment and are left out. The same for every seat."""
+    shuffle) have no commitment and are left out, except a chosen deal (play a deal again),
+    which says so openly: ``{"hand": 0, "commitment_scheme": "chosen", "commitment": None,
+    "entropy": []}`` while it is in play and when it is over. The same for every seat."""
     def shown(number: int) -> dict[str, Any]:
         return {"hand": number, "commitment": hand_commitment(state.seed, number),
                 "commitment_scheme": COMMIT,
                 "entropy": list(state.shuffle.entropy_of(number))}
 
+    chosen: dict[str, Any] = {"hand": 0, "commitment": None, "commitment_scheme": CHOSEN, "entropy": []}
     committed = []
     if not state.over:
         for number in (state.hand.number, state.hand.number + 1):
             if _from_seed(state, number):
                 committed.append(shown(number))
+            elif number == 0 and state.start is not None:
+                committed.append(chosen)
     revealed = []
     for result in state.results:
-        if _from_seed(state, result.number):
+        if result.number == 0 and state.start is not None:
+            revealed.append(chosen)
+        elif _from_seed(state, result.number):
             revealed.append({**shown(result.number),
                              "seed": hand_seed(state.seed, result.number),
                              "salt": hand_salt(state.seed, result.number)})
