@@ -313,7 +313,8 @@ def shuffle_news(state: GameState) -> dict[str, Any]:
                 "commitment_scheme": COMMIT,
                 "entropy": list(state.shuffle.entropy_of(number))}
 
-    chosen: dict[str, Any] = {"hand": 0, "commitment": None, "commitment_scheme": CHOSEN, "entropy": []}
+    chosen: dict[str, Any] = {"hand": 0, "commitment": None, "commitment_scheme": CHOSEN,
+                              "entropy": []}
     committed = []
     if not state.over:
         for number in (state.hand.number, state.hand.number + 1):
