@@ -151,7 +151,7 @@ from .shuffle import (
     shuffled,
 )
 from .state import GameState, HandResult, HandScore, HandState, Phase, Start, Trick, Undo
-from .undo import hand_start, undo, undo_blocker
+from .takeback import hand_start, undo, undo_blocker
 from .verify import MISMATCH, NOT_REVEALED, UNCOMMITTED, VERIFIED, HandCheck, verify_record
 from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
 

@@ -24,7 +24,7 @@ from .laws import trick_winner
 from .record import CHOSEN, action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
 from .state import GameState, HandResult, Undo
-from .undo import hand_start, replay_hand
+from .takeback import hand_start, replay_hand
 from .view import NO_SEAT, SheetLine
 
 

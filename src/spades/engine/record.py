@@ -41,7 +41,7 @@ from .shuffle import (
     hand_seed,
 )
 from .state import GameState, Start, Undo
-from .undo import hand_log, undo
+from .takeback import hand_log, undo
 
 FORMAT = "spades-record/3"
 #: The formats we read: /1 has no looks (a look is inferred where a seat acted on its
