@@ -229,3 +229,14 @@ def test_replaying_a_record_with_undos_equals_the_state_built_directly(
     loaded = load_record(json.loads(json.dumps(record_of(state))), seed)
     assert loaded._replace(decks=()) == state._replace(decks=())
     assert player_view(loaded, 0) == player_view(state, 0)
+
+
+def test_a_download_in_play_keeps_the_undo_and_what_it_took_back() -> None:
+    from spades.engine import parse_record, seat_record
+    state = undo(_play(new_game(_rules(), 3), 15, random.Random(2)), 0)
+    record = seat_record(state, 1)
+    seen = record["hands"][-1]
+    entries = seen["actions"]
+    assert {"seat": 0, "undo": len(state.undos[-1].taken)} in entries
+    assert len(entries) == len(state.hand.actions) + 1 + len(state.undos[-1].taken)
+    assert parse_record(json.loads(json.dumps(record))).seen is not None

@@ -24,7 +24,7 @@ from .laws import trick_winner
 from .record import CHOSEN, action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
 from .state import GameState, HandResult, Undo
-from .takeback import hand_start, replay_hand
+from .takeback import hand_log, hand_start, replay_hand
 from .view import NO_SEAT, SheetLine
 
 
@@ -284,8 +284,22 @@ def seat_record(state: GameState, seat: int,
     record["hands"] = record["hands"][: len(state.results)]
     record["hands"].append({
         "seen": {"seat": seat, "cards": [CODE_OF[c] for c in seen_cards(state, seat)]},
-        "actions": [action_to_json(s, a) for s, a in seen_actions(state, seat)]})
+        "actions": _seen_log(state, seat)})
     return record
+
+
+def _seen_log(state: GameState, seat: int) -> list[dict[str, Any]]:
+    """The hand in play's record entries as ``seat`` saw them: its actions, undos and the
+    actions they took back included, less the passes between two other seats."""
+    partner_of = state.rules.partner_of
+    out = []
+    for actor, entry in hand_log(state.hand.actions,
+                                 [u for u in state.undos if u.hand == state.hand.number]):
+        if isinstance(entry, Undo):
+            out.append({"seat": actor, "undo": len(entry.taken)})
+        elif not isinstance(entry, PassCards) or seat in (actor, partner_of[actor]):
+            out.append(action_to_json(actor, entry))
+    return out
 
 
 # ---------------------------------------------------------------------------- shuffles

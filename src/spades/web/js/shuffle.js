@@ -18,7 +18,6 @@ function sentence(text) {
 /** What a result says, and the class of its mark. */
 export function describe(hand, result) {
   if (!result) return { kind: "pending", text: `Checking the shuffle of hand ${hand}…` };
-  if (result.chosen) return { kind: "chosen", text: `Hand ${hand}: deal chosen (played again), not shuffled.` };
   if (result.ok) return { kind: "verified", text: `Shuffle verified for hand ${hand}.` };
   if (result.unavailable) return { kind: "unavailable", text: sentence(result.message) };
   return { kind: "mismatch", text: `Hand ${hand}: the shuffle did not match: ${sentence(result.message)}` };
