@@ -61,6 +61,10 @@ class TakeBack:
     count: int
 
 
+#: A record's hands: each one's deck and entries (actions and undos), in order.
+Hands = tuple[tuple[tuple[Card, ...], tuple[tuple[int, Action | TakeBack], ...]], ...]
+
+
 class RecordError(ValueError):
     """A record we cannot read or that breaks the rules; ``hand`` and ``action`` count
     from 1 when the fault is in one action."""
@@ -92,7 +96,7 @@ class Record:
     rules: Rules
     players: tuple[str, ...] | None
     first_dealer: int | None
-    hands: tuple[tuple[tuple[Card, ...], tuple[tuple[int, Action | TakeBack], ...]], ...]
+    hands: Hands
     seen: SeenHand | None = None
     #: each seat's computer player level ("easy", ...), None for a person (or not recorded)
     levels: tuple[str | None, ...] | None = None
@@ -221,7 +225,16 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
                                or not 0 <= dealer < rules.players):
         raise RecordError(f'"first_dealer" must be a seat from 0 to {rules.players - 1}')
-    hands_data = data.get("hands")
+    hands, seen = _parse_hands(data.get("hands"), rules, version, shuffles)
+    return Record(rules=rules, players=players, first_dealer=dealer, hands=hands,
+                  seen=seen, levels=levels, start=_parse_start(data.get("start"), rules),
+                  marks=_parse_marks(data.get("practice")))
+
+
+def _parse_hands(hands_data: Any, rules: Rules, version: int,
+                 shuffles: bool) -> tuple[Hands, SeenHand | None]:
+    """A record's ``hands``: each hand's deck and entries, and the hand in play as one seat
+    saw it (a download), if the last hand is one."""
     if not isinstance(hands_data, list):
         raise RecordError('"hands" must be a list')
     hands = []
@@ -252,9 +265,7 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
             if problems:
                 raise RecordError(problems[0].message, hand=h)
         hands.append((deck, actions))
-    return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands),
-                  seen=seen, levels=levels, start=_parse_start(data.get("start"), rules),
-                  marks=_parse_marks(data.get("practice")))
+    return tuple(hands), seen
 
 
 def _parse_start(data: Any, rules: Rules) -> Start | None:
