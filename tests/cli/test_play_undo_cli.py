@@ -114,3 +114,23 @@ def test_play_a_deal_again_refuses_what_it_cannot_do(tmp_path: Path) -> None:
         result = subprocess.run([sys.executable, "-m", "spades.cli.main", "play", *args],
                                 input="q\n", capture_output=True, text=True, timeout=60)
         assert result.returncode == 2 and words in result.stderr, (args, result.stderr)
+
+
+def test_spades_replay_understands_undos(tmp_path: Path) -> None:
+    from spades.engine import undo
+    state = new_game(find_preset("partnership").with_options(undo=True), 5, first_dealer=3)
+    rng = random.Random(1)
+    while len(state.results) < 1 or len(state.hand.actions) < 6:
+        state = apply(state, rng.choice(legal_actions(state)))
+    state = undo(state, 0)
+    path = tmp_path / "undone.json"
+    path.write_text(json.dumps(record_of(state)), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "spades.cli.main", "replay", str(path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    count = len(state.undos[0].taken)
+    assert f"Undo: seat 0 took back {count} action{'' if count == 1 else 's'}" in result.stdout
+    assert "Practice game (undo)" in result.stdout
+    data = subprocess.run([sys.executable, "-m", "spades.cli.main", "replay", "--json",
+                           str(path)], capture_output=True, text=True, timeout=60)
+    assert json.loads(data.stdout)["practice"] == ["undo"]

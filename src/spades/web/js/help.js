@@ -179,6 +179,7 @@ export const KEYS = [
   ["0–9", "Jump to that bid on the bid pad (type two digits quickly for 10 and above)"],
   ["L", "Show the last trick"],
   ["S", "Show the score sheet"],
+  ["U", "Undo: take back your last card or bid, and what the computer players played after it (with the house rule Allow undo)"],
   ["Escape", "Close a window"],
 ];
 
