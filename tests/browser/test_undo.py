@@ -125,3 +125,29 @@ def test_play_a_deal_again_from_the_review_by_touch(browser: Any,
     finally:
         context.close()
     assert not page.errors, page.errors
+
+
+def test_undo_by_touch_on_a_phone(browser: Any, server: ServerProcess) -> None:
+    player = "test-" + secrets.token_hex(6)
+    context, page = new_page(browser, viewport=PHONE, touch=True, player=player)
+    try:
+        table = Table(page, server.url)
+        table.start(preset="house", level="easy", undo=True)
+        play_until(table, lambda kind: kind == "play", touch=True)
+        table.act(touch=True)  # my card; the computer players answer
+        assert table.wait_decision() == "play"
+        before = table.synced()["version"]
+        button = page.locator("#btn-undo")
+        box = button.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert box["height"] >= 24 and box["width"] >= 24
+        button.tap()
+        table.wait_shown(before)
+        table.wait_frames(lambda frames: any(
+            e["kind"] == "undo" for f in frames if f["type"] == "state" for e in f["events"]),
+            "the undo")
+        assert "You take back your " in page.locator("#live").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    finally:
+        context.close()
+    assert not page.errors, page.errors
