@@ -73,6 +73,14 @@ def test_undo_a_card_by_keyboard(browser: Any, server: ServerProcess) -> None:
         live = page.locator("#live").inner_text()
         assert "You take back your " in live, live
         assert serious_violations(page) == [], "the table with Undo"
+        # the statistics count this game apart: a practice game
+        page.click("#btn-stats")
+        page.wait_for_selector("#dlg-stats[open] #stats-recent")
+        captions = page.locator("#stats-body table caption").all_inner_texts()
+        assert "Practice games (undo, hint or a chosen deal), counted apart" in captions
+        assert "(practice)" in page.locator("#stats-recent tbody tr").first.inner_text()
+        assert serious_violations(page) == [], "the statistics with a practice game"
+        page.keyboard.press("Escape")
         # the session's cookie says whose record it is
         record = json.loads(page.evaluate("url => fetch(url).then(r => r.text())",
                                           f"/api/games/{game_id}/record"))
