@@ -70,9 +70,9 @@ def game_row_of(owner: str, state: GameState, sitters: Sequence[Sitter],
                 options: dict[str, Any]) -> tuple[GameRow, GameState]:
     """The row of a new game already dealt (``state``, from its secret seed; a deal played
     again keeps where it starts in the ``start`` option)."""
-    if len(sitters) != state.rules.players:
-        raise ValueError(f"the rules seat {state.rules.players} players, not {len(sitters)}")
     rules, seed = state.rules, str(state.seed)
+    if len(sitters) != rules.players:
+        raise ValueError(f"the rules seat {rules.players} players, not {len(sitters)}")
     if state.start is not None:
         options = {**options, START: {"scores": list(state.start.scores),
                                       "bags": list(state.start.bags)}}
