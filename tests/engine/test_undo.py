@@ -240,3 +240,49 @@ def test_a_download_in_play_keeps_the_undo_and_what_it_took_back() -> None:
     assert {"seat": 0, "undo": len(state.undos[-1].taken)} in entries
     assert len(entries) == len(state.hand.actions) + 1 + len(state.undos[-1].taken)
     assert parse_record(json.loads(json.dumps(record))).seen is not None
+
+
+def _suit(card: int) -> int:
+    return int(card) // 13
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), count=st.integers(5, 40), seat=st.integers(0, 3))
+def test_an_undo_tells_a_seat_nothing_of_the_cards_it_has_not_seen(
+        seed: int, count: int, seat: int) -> None:
+    """Re-deal every card ``seat`` never saw (others' cards never played, shuffled among
+    their places keeping each place's suit, so the same actions replay): its view after the
+    undo, the events of the undo and the record it may download are the same."""
+    rules = _rules()
+    rng = random.Random(seed)
+    deck = list(new_game(rules, seed).hand.deck)
+    first = new_game(rules, seed, decks=[deck], first_dealer=3)
+    state, actions = first, []
+    for _ in range(count):
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+        if state.results:
+            return  # the hand is over: nothing of it to take back
+    if undo_blocker(state, 0) is not None:
+        return
+    after = undo(state, 0)
+    seen = {int(a.card) for _, a in after.undos[-1].taken if isinstance(a, Play)}
+    seen |= {int(a.card) for _, a in after.hand.actions if isinstance(a, Play)}
+    seen |= {int(c) for c in player_view(first, seat).hand}
+    places = [i for i, c in enumerate(deck) if int(c) not in seen]
+    other = list(deck)
+    for suit in range(4):
+        mine = [i for i in places if _suit(deck[i]) == suit]
+        moved = [deck[i] for i in mine]
+        rng.shuffle(moved)
+        for i, card in zip(mine, moved, strict=True):
+            other[i] = card
+    twin = new_game(rules, seed, decks=[other], first_dealer=3)
+    for action in actions:
+        twin = apply(twin, action)
+    twin_after = undo(twin, 0)
+    from spades.engine import seat_record
+    assert player_view(after, seat) == player_view(twin_after, seat)
+    assert events(state, after, seat) == events(twin, twin_after, seat)
+    assert seat_record(after, seat)["hands"][-1] == seat_record(twin_after, seat)["hands"][-1]
