@@ -68,7 +68,7 @@ def test_phone_touch_tap_twice_to_play(browser: Any, server: ServerProcess) -> N
         assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [
             PHONE["width"], PHONE["width"]]
         for box in page.eval_on_selector_all(
-                "#hand .card-btn, #screen-table button, .menu button",
+                "#hand .card-btn, #screen-table button:not([hidden]), .menu button",
                 "es => es.map(e => e.getBoundingClientRect().toJSON())"):
             assert box["left"] >= 0 and box["right"] <= PHONE["width"]
             assert box["width"] >= 24 and box["height"] >= 24, box

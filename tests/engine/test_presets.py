@@ -120,7 +120,7 @@ def test_an_entry_that_breaks_a_limit_would_be_seen() -> None:
     zero = Preset(name="zero", label="Zero", about="zero (001)",
                   rules=Rules(name="zero", nil=False, min_bid=0))
     assert {r.name for r in zero.house_rules} == {"target_score", "bag_penalty", "mercy",
-                                                  "jokers"}
+                                                  "jokers", "undo"}
     for rule_name in ("nil", "blind_nil"):
         assert not _playable(zero, rule_name, True)
 
@@ -133,7 +133,7 @@ def test_house_rules_become_engine_options() -> None:
     assert rules == dataclasses.replace(house.rules, target_score=300, blind_nil=True,
                                         bag_limit=None, losing_score=MERCY_SCORE, jokers=True)
     assert chosen == {"target_score": 300, "nil": True, "blind_nil": True,
-                      "bag_penalty": False, "mercy": True, "jokers": True}
+                      "bag_penalty": False, "mercy": True, "jokers": True, "undo": False}
     cutthroat, _ = REGISTRY["cutthroat"].with_house_rules({"nil": True, "blind_nil": True})
     assert cutthroat.blind_nil and cutthroat.blind_nil_pass == 0  # no partner to pass to
     assert REGISTRY["short"].with_house_rules({"mercy": True})[0] == PRESETS["short"]
@@ -174,3 +174,13 @@ def test_house_rule_help_uses_the_preset_numbers() -> None:
     assert "two of hearts and the two of spades leave" in helps("five-player")["jokers"]
     assert "leave" not in helps("three-player")["jokers"]
     assert "the point each of them scored" in helps("online")["bag_penalty"]
+
+
+def test_allow_undo_is_a_house_rule_off_by_default_in_every_preset() -> None:
+    for preset in REGISTRY.values():
+        offered = {r.name: r for r in preset.house_rules}
+        assert offered["undo"].label == "Allow undo"
+        assert offered["undo"].default is False
+        rules, chosen = preset.with_house_rules({"undo": True})
+        assert rules.undo and chosen["undo"] is True
+        assert not preset.with_house_rules()[0].undo

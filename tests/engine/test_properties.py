@@ -84,6 +84,8 @@ CONFIGS: dict[str, Rules] = {
     "three-player-kitty+nil": make_rules("three-player-kitty", nil=True),
     "suicide+blind-nil": make_rules("suicide", blind_nil=True, blind_nil_deficit=None),
     "two-player+blind-nil": make_rules("two-player", blind_nil=True, blind_nil_deficit=None),
+    # the house rule "Allow undo" changes no play; its records are spades-record/3
+    "house+undo": make_rules("house", undo=True),
 }
 
 IN_CI = bool(os.environ.get("CI"))

@@ -28,6 +28,7 @@ from spades.engine import (
     hand_seed,
     new_game,
     parse_card,
+    undo,
 )
 from spades.engine.cards import CODE_OF, NAME_OF
 from spades.engine.record import parse_action, rules_from_json
@@ -172,8 +173,11 @@ def true_states(game: StoredGame) -> list[GameState]:
     state = new_game(rules, game.game.seed, decks=decks, first_dealer=game.game.first_dealer)
     states = [state]
     for row in game.actions:
-        _, action = parse_action(row.action, rules)
-        state = apply(state, action)
+        if "undo" in row.action:  # a seat took back its last card or bid (issue 41)
+            state = undo(state, row.seat)
+        else:
+            _, action = parse_action(row.action, rules)
+            state = apply(state, action)
         states.append(state)
     return states
 
@@ -289,6 +293,9 @@ def check_frames(frames: list[dict[str, Any]], game: StoredGame, seat: int = 0) 
                 continue
             before = states[at - 1]
             secret = hidden_cards(before, seat, (before.hand.number, seat) in looks)
+            if event["kind"] == "undo":  # it tells only cards already played
+                assert_hides(event, secret, f"event undo at step {at}", kitty)
+                continue
             _, action = parse_action(game.actions[at - 1].action, before.rules)
             card = getattr(action, "card", None)
             if card is not None:

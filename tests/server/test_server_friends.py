@@ -224,6 +224,7 @@ def test_a_host_has_at_most_ten_waiting_tables(tmp_path: Path) -> None:
     ({"name": "Ann", "seat": 4}, "seat"),
     ({"name": "Ann", "preset": "nope"}, "nope"),
     ({"name": "Ann", "colour": "red"}, "unknown field"),
+    ({"name": "Ann", "house_rules": {"undo": True}}, "only for a game against computer"),
 ])
 def test_a_bad_table_is_refused(tmp_path: Path, body: dict[str, Any], words: str) -> None:
     with client(tmp_path) as http:

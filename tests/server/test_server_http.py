@@ -84,7 +84,7 @@ def test_house_rules_become_engine_options() -> None:
             rules.blind_nil_pass) == (300, True, 100, 2)
     assert rules.bag_limit is None and rules.losing_score == -200 and rules.jokers
     assert chosen == {"target_score": 300, "nil": True, "blind_nil": True,
-                      "bag_penalty": False, "mercy": True, "jokers": True}
+                      "bag_penalty": False, "mercy": True, "jokers": True, "undo": False}
     plain, _ = rules_for("partnership", {"nil": False})
     assert not plain.nil and not plain.blind_nil and plain.min_bid == 1
 

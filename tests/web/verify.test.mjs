@@ -133,3 +133,16 @@ test("without SubtleCrypto it says how to check with the command", async () => {
   assert.equal(result.message, verify.UNAVAILABLE);
   assert.match(result.message, /spades verify RECORD\.json/);
 });
+
+test("a deal played again says 'deal chosen' rather than fail (issue 41)", async () => {
+  const result = await verify.verifyHand({ hand: 1, commitment: null, commitment_scheme: "chosen",
+    entropy: [], deck: ["AS", "KS"] }, { players: 4, dealer: 3, seat: 0, held: ["AS"] });
+  assert.equal(result.chosen, true);
+  assert.equal(result.unavailable, true); // nothing to check: never a mismatch
+  assert.deepEqual(result.problems, []);
+  assert.match(result.message, /^deal chosen/);
+  const { describe } = await web("shuffle.js");
+  const said = describe(1, result);
+  assert.notEqual(said.kind, "mismatch");
+  assert.match(said.text, /^Deal chosen/);
+});

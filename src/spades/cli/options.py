@@ -32,11 +32,16 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def rules_from_args(args: argparse.Namespace) -> Rules:
+def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The rule options ``--set`` changes, by name."""
     overrides: dict[str, Any] = {}
     for item in args.options:
         name, sep, value = item.partition("=")
         if not sep:
             raise RulesError(f"--set takes OPTION=VALUE, not {item!r}")
         overrides[name.strip().replace("-", "_")] = parse_value(value.strip())
-    return find_preset(args.preset).with_options(**overrides)
+    return overrides
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    return find_preset(args.preset).with_options(**overrides_from_args(args))

@@ -39,14 +39,19 @@ from spades.engine import (
     Phase,
     Play,
     PlayerView,
+    RecordError,
     Rules,
     RulesError,
     SheetLine,
     Suit,
+    TakenBack,
     TrickWon,
     apply,
+    deal_again,
+    load_record,
     new_game,
     parse_card,
+    player_view,
 )
 from spades.session import (
     Change,
@@ -54,6 +59,7 @@ from spades.session import (
     InlineThinker,
     Narrated,
     RecordFile,
+    Refusal,
     Session,
     Snapshot,
     Unsaved,
@@ -62,7 +68,8 @@ from spades.session import (
 )
 from spades.session.thinking import HARD_TIME_LIMIT
 
-from .options import add_rules_arguments, rules_from_args
+from .options import add_rules_arguments, overrides_from_args, rules_from_args
+from .replay import Unreadable, open_record
 
 #: The player id of the person at the terminal (seat 0).
 TERMINAL = "terminal"
@@ -77,7 +84,8 @@ Say = Callable[[str], None]
 HELP = """Type a card to play it (QH, 10s, as), a bid (3, nil), k/d to keep or discard a draw,
 y/n to answer a question, two cards to pass (2c 3d).
   s  score sheet     l  last trick     h  this help     q  quit (the game is saved with --save)
-  hint  your turn to play: the card the Hard player would play in your seat, and why"""
+  hint  your turn to play: the card the Hard player would play in your seat, and why
+  u  undo: take back your last card or bid (the house rule undo: --set undo=true)"""
 
 
 def register(sub: Any) -> None:
@@ -90,6 +98,13 @@ def register(sub: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, help="deal the same game again")
     parser.add_argument("--save", metavar="FILE", help="write the game record here as you go")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    parser.add_argument("--deal", metavar="RECORD",
+                        help="play a deal again: a game record (e.g. from --save) whose hand "
+                             "--hand N is dealt again, the same cards at the same seats")
+    parser.add_argument("--hand", type=int, default=None, metavar="N",
+                        help="with --deal: the finished hand to play again, from 1")
+    parser.add_argument("--from-scores", action="store_true",
+                        help="with --deal: start from the scores before that hand, not 0-0")
     parser.set_defaults(func=run)
 
 
@@ -105,12 +120,38 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades play: {error}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    table = TerminalTable(rules, seed=seed, level=args.level, ascii=args.ascii, save=args.save)
+    try:
+        start = dealt_again(args, seed)
+    except ValueError as error:
+        print(f"spades play: {error}", file=sys.stderr)
+        return 2
+    if start is not None:
+        rules = start.rules
+    table = TerminalTable(rules, seed=seed, level=args.level, ascii=args.ascii, save=args.save,
+                          start=start)
     try:
         table.play()
     except EOFError:
         print("\nGoodbye.")
     return 0
+
+
+def dealt_again(args: argparse.Namespace, seed: int) -> GameState | None:
+    """The game ``--deal RECORD --hand N`` asks for (None without ``--deal``): that finished
+    hand's deal again, from 0-0 or ``--from-scores``; ``ValueError`` says why not."""
+    if args.deal is None:
+        if args.hand is not None or args.from_scores:
+            raise ValueError("--hand and --from-scores go with --deal RECORD")
+        return None
+    if args.hand is None:
+        raise ValueError("--deal needs --hand N, the finished hand to play again (from 1)")
+    try:
+        state = load_record(open_record(args.deal))
+        # the record's rules, with what --set changes (such as --set undo=true)
+        state = state._replace(rules=state.rules.with_options(**overrides_from_args(args)))
+    except (Unreadable, RecordError, RulesError) as error:
+        raise ValueError(f"{args.deal}: {error}") from None
+    return deal_again(state, args.hand - 1, seed, from_scores=args.from_scores)
 
 
 def run_through(game: Coroutine[Any, Any, GameState]) -> GameState:
@@ -139,7 +180,8 @@ class TerminalTable:
 
     def __init__(self, rules: Rules, *, seed: int, level: str = "normal", ascii: bool = False,
                  save: str | None = None, ask: Ask = input, say: Say = print,
-                 players: dict[int, Player] | None = None) -> None:
+                 players: dict[int, Player] | None = None,
+                 start: GameState | None = None) -> None:
         self.rules = rules
         self.ascii = ascii
         self.ask = ask
@@ -151,7 +193,8 @@ class TerminalTable:
             seat: make_player(level) for seat in range(1, rules.players)}
         levels = tuple(s.computer_level for s in seats)
         saver = RecordFile(save, self.names, levels) if save else Unsaved(self.names)
-        self.session = Session("terminal", seats, new_game(rules, seed=seed), saver=saver,
+        first = new_game(rules, seed=seed) if start is None else start
+        self.session = Session("terminal", seats, first, saver=saver,
                                thinker=InlineThinker(computers, random.Random(seed)))
         self.session.listen(self)
 
@@ -167,7 +210,15 @@ class TerminalTable:
         return run_through(self.session.run({0: self._decide}))
 
     async def _decide(self, view: PlayerView) -> Action:
-        return self._human(view)
+        while True:
+            action = self._human(view)
+            if action is not None:
+                return action
+            try:  # take back my last card or bid, and the computer players' after it
+                await self.session.undo(0)
+            except Refusal as refusal:
+                self.say(f"  {refusal.message}")
+            view = player_view(self.state, 0)
 
     # ------------------------------------------------------------ narration
     def changed(self, change: Change) -> None:
@@ -216,6 +267,20 @@ class TerminalTable:
             self._announce_hand(event.number, event.dealer)
         elif isinstance(event, GameEnded):
             self._game_over(event)
+        elif isinstance(event, TakenBack):
+            self._taken_back(event)
+
+    def _taken_back(self, event: TakenBack) -> None:
+        """An undo: what was taken back, the cards and bids in order."""
+        words = []
+        for seat, action in event.actions:
+            whose = "your" if seat == 0 else f"{self.names[seat]}'s"
+            if isinstance(action, Play):
+                words.append(f"{whose} {card_text(action.card, self.ascii)}")
+            elif isinstance(action, Bid):
+                words.append(f"{whose} bid {action.label}")
+        self.say(f"You take back {', '.join(words) or 'your last action'}.")
+        self.tricks = len(self.state.hand.history)
 
     def _hand_over(self, line: SheetLine) -> None:
         self.say("\nHand over.")
@@ -255,7 +320,8 @@ class TerminalTable:
         broken = "  spades broken" if view.broken else ""
         return "Bids/tricks: " + ", ".join(parts) + broken
 
-    def _human(self, view: PlayerView) -> Action:
+    def _human(self, view: PlayerView) -> Action | None:
+        """Seat 0's decision, or None when the person asks to take back (``undo``)."""
         while True:
             prompt = self._prompt(view)
             text = self.ask(prompt).strip()
@@ -274,6 +340,8 @@ class TerminalTable:
             if low == "hint":
                 self.say(self._hint(view))
                 continue
+            if low in ("u", "undo"):
+                return None
             try:
                 action = self._parse(view, low)
                 if action is None:

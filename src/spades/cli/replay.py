@@ -12,6 +12,7 @@ from spades.engine import (
     RecordError,
     end_reason,
     parse_record,
+    practice_of,
     preset_overrides,
     replay,
     summary,
@@ -115,6 +116,17 @@ def _verdict(side: list[int], players: list[str] | None) -> str:
     return f"{who} win{'s' if len(names) == 1 and who != 'You' else ''}"
 
 
+def _undos(state: GameState, number: int, players: list[str] | None) -> list[str]:
+    """Lines for the undos of hand ``number`` (from 0): who took back how many actions."""
+    out = []
+    for entry in state.undos:
+        if entry.hand == number:
+            who = players[entry.seat] if players else f"seat {entry.seat}"
+            count = len(entry.taken)
+            out.append(f"  Undo: {who} took back {count} action{'' if count == 1 else 's'}")
+    return out
+
+
 def refuse(command: str, source: str, message: str) -> int:
     """Say on standard error why ``spades COMMAND`` cannot use the record ``source``: exit 2."""
     print(f"spades {command}: {shown(source, MAX_NAME * 4)}: {shown(message, MAX_MESSAGE)}",
@@ -137,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
     except (Unreadable, RecordError) as error:
         return refuse("replay", args.record, str(error))
     result = summary(state)
+    practice = practice_of(state)
+    if practice:  # an undo, a hint or a chosen deal (issue 41)
+        result["practice"] = list(practice)
     reason = _reason(state)
     if reason is not None:  # only a finished game says why it ended
         result["final"]["reason"] = reason
@@ -149,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"Rules: {shown(state.rules.name, MAX_NAME)}"
           + "".join(f", {k}={json.dumps(v)}" for k, v in preset_overrides(state.rules).items()))
     print("Sides: " + "; ".join(f"{i}: {name}" for i, name in enumerate(names)))
+    if practice:
+        print(f"Practice game ({', '.join(practice)}): its statistics count apart.")
     for number, hand in enumerate(result["hands"], start=1):
         dealer = players[hand["dealer"]] if players else f"seat {hand['dealer']}"
         print(f"\nHand {number} (dealer {dealer})")
@@ -157,8 +174,12 @@ def run(args: argparse.Namespace) -> int:
             tricks = "+".join(str(hand["tricks"][s]) for s in side)
             print(f"  {names[i]:24} bid {bids:10} took {tricks:8} points {hand['points'][i]:5}"
                   f"  bags {hand['bags'][i]:2}  score {hand['scores'][i]:5}")
+        for line in _undos(state, number - 1, players):
+            print(line)
     if record.seen is not None or (not state.over and state.hand.actions):
         print(f"\nHand {len(result['hands']) + 1} is in play.")
+        for line in _undos(state, len(result["hands"]), players):
+            print(line)
     final = result["final"]
     print()
     if final["over"]:

@@ -179,6 +179,9 @@ def group_rows(groups: tuple[Group, ...]) -> list[tuple[str, Tally]]:
     return [(g.label, g.tally) for g in groups]
 
 
+#: Practice games (an undo, a hint or a chosen deal) count apart from every other figure.
+PRACTICE_TITLE = "Practice games (undo, hint or a chosen deal), counted apart"
+
 RECENT = ["Game", "Variant", "Level", "Result", "Hands", "Points", "Made", "Nil"]
 
 
@@ -187,6 +190,8 @@ def recent_rows(stats: Stats, recent: int) -> list[list[str]]:
     for game in stats.games[:recent]:
         g = game_json(game)
         result = ("won" if game.won else "lost") if game.over else "in play"
+        if game.practice:
+            result += " (practice)"
         rows.append([*(shown(s, MAX_NAME) for s in (game.game, game.label, game.level)),
                      result, str(g["hands"]), number(g["points_per_hand"]),
                      of(g["made"], g["made"] + g["sets"]), of(g["nil_made"], g["nil"])])
@@ -206,6 +211,8 @@ def show(console: Console, who: str, stats: Stats, recent: int) -> None:
               *tally_tables("By variant", "Variant", group_rows(stats.by_preset), width),
               *tally_tables("By computer players' level", "Level",
                             group_rows(stats.by_level), width)]
+    if stats.practice.games or stats.practice.in_play:  # counted apart from the rest
+        tables += tally_tables(PRACTICE_TITLE, "", [("Practice games", stats.practice)], width)
     for table in tables:
         console.print(table)
     console.print(CAPTION)

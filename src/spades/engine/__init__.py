@@ -27,6 +27,7 @@ from .actions import (
     PassCards,
     Play,
 )
+from .again import deal_again
 from .cards import (
     CODE_OF,
     NAME_OF,
@@ -82,6 +83,7 @@ from .observe import (
     KittyExchanged,
     Looked,
     SpadesBroken,
+    TakenBack,
     TrickWon,
     events,
     public_events,
@@ -101,20 +103,25 @@ from .presets import (
     make_rules,
     preset_overrides,
 )
-from .record import FORMAT as RECORD_FORMAT
 from .record import (
+    CHOSEN,
+    PRACTICE_REASONS,
     RecordError,
+    TakeBack,
     action_to_json,
     load_record,
     loads,
+    mark_practice,
     parse_action,
     parse_record,
+    practice_of,
     record_of,
     replay,
     rules_from_json,
     rules_to_json,
     summary,
 )
+from .record import FORMAT as RECORD_FORMAT
 from .rules import OPTION_HELP, Rules, RulesError
 from .scoring import (
     END_REASONS,
@@ -143,7 +150,8 @@ from .shuffle import (
     new_salt,
     shuffled,
 )
-from .state import GameState, HandResult, HandScore, HandState, Phase, Trick
+from .state import GameState, HandResult, HandScore, HandState, Phase, Start, Trick, Undo
+from .takeback import hand_start, undo, undo_blocker
 from .verify import MISMATCH, NOT_REVEALED, UNCOMMITTED, VERIFIED, HandCheck, verify_record
 from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
 
@@ -151,6 +159,7 @@ __all__ = [
     "ABOVE",
     "BIDS",
     "BLIND_NIL",
+    "CHOSEN",
     "CLUBS_MASK",
     "CODE_OF",
     "COMMIT",
@@ -166,6 +175,7 @@ __all__ = [
     "NOT_REVEALED",
     "NO_SEAT",
     "OPTION_HELP",
+    "PRACTICE_REASONS",
     "PRESETS",
     "PRESET_HELP",
     "RANK_OF",
@@ -218,9 +228,13 @@ __all__ = [
     "Shuffle",
     "ShuffleProblem",
     "SpadesBroken",
+    "Start",
     "Suit",
+    "TakeBack",
+    "TakenBack",
     "Trick",
     "TrickWon",
+    "Undo",
     "action_to_json",
     "add_entropy",
     "apply",
@@ -235,6 +249,7 @@ __all__ = [
     "commitment",
     "contract_of",
     "contract_points",
+    "deal_again",
     "deck_mask",
     "deck_of_hand",
     "end_reason",
@@ -249,6 +264,7 @@ __all__ = [
     "hand_commitment",
     "hand_salt",
     "hand_seed",
+    "hand_start",
     "has_looked",
     "legal_actions",
     "legal_bids",
@@ -256,6 +272,7 @@ __all__ = [
     "load_record",
     "loads",
     "make_rules",
+    "mark_practice",
     "mask_of",
     "new_game",
     "new_salt",
@@ -265,6 +282,7 @@ __all__ = [
     "parse_record",
     "penalty_at_limit",
     "player_view",
+    "practice_of",
     "preset_overrides",
     "public_events",
     "public_view",
@@ -279,5 +297,7 @@ __all__ = [
     "side_points",
     "summary",
     "trick_winner",
+    "undo",
+    "undo_blocker",
     "verify_record",
 ]

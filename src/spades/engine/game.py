@@ -42,7 +42,7 @@ from .presets import find_preset
 from .rules import Rules, RulesError
 from .scoring import game_end, score_hand
 from .shuffle import Shuffle, deck_of_hand
-from .state import GameState, HandResult, HandState, Phase, Trick
+from .state import GameState, HandResult, HandState, Phase, Start, Trick
 
 _TWO_OF_CLUBS = CARDS[0]
 _PLAY = Phase.PLAY
@@ -55,14 +55,16 @@ class DeckError(ValueError):
 
 def new_game(rules: Rules | str, seed: int | str = 0, *,
              decks: Sequence[Sequence[Card | str]] = (),
-             first_dealer: int | None = None, shuffle: Shuffle | None = None) -> GameState:
+             first_dealer: int | None = None, shuffle: Shuffle | None = None,
+             start: Start | None = None) -> GameState:
     """A new game, its first hand dealt.
 
     ``rules`` is a ``Rules`` value or a preset name (``"partnership"``). Each hand's deck is
     ``decks[i]`` when given (top card first; ``Card`` values or card text such as ``"AS"``),
     else shuffled from the hand's own seed, derived from ``seed`` and the hand number
     (``spades-shuffle/1``, see docs/shuffle.md; ``shuffle`` may ask for the shuffle of older
-    games): the same seed, the same game.
+    games): the same seed, the same game. ``start`` begins the game from a chosen deal
+    (``decks[0]``, play a deal again) and the scores and bags it holds.
     """
     if isinstance(rules, str):
         rules = find_preset(rules)
@@ -78,10 +80,26 @@ def new_game(rules: Rules | str, seed: int | str = 0, *,
     for index, deck in enumerate(fixed):
         check_deck(rules, deck, index)
     zeros = (0,) * len(rules.sides)
+    if start is not None:
+        _check_start(rules, start, fixed)
     hand = _deal(rules, seed, fixed, 0, dealer, shuffle)
-    return GameState(rules=rules, seed=seed, decks=fixed, first_dealer=dealer, scores=zeros,
-                     bags=zeros, results=(), hand=hand, over=False, winner=None,
-                     shuffle=shuffle)
+    return GameState(rules=rules, seed=seed, decks=fixed, first_dealer=dealer,
+                     scores=zeros if start is None else start.scores,
+                     bags=zeros if start is None else start.bags, results=(), hand=hand,
+                     over=False, winner=None, shuffle=shuffle, start=start)
+
+
+def _check_start(rules: Rules, start: Start, decks: tuple[tuple[Card, ...], ...]) -> None:
+    """A chosen deal's start: the deal given, a whole number per side."""
+    if not decks:
+        raise ValueError("a game from a chosen deal needs that deal's deck")
+    for name, values in (("scores", start.scores), ("bags", start.bags)):
+        if (len(values) != len(rules.sides)
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
+            raise ValueError(f"the starting {name} are a whole number for each of the "
+                             f"{len(rules.sides)} sides")
+    if any(b < 0 for b in start.bags):
+        raise ValueError("the starting bags are not negative")
 
 
 def add_entropy(state: GameState, number: int, contributions: Sequence[str]) -> GameState:
@@ -141,6 +159,11 @@ def _deal(rules: Rules, seed: int | str, decks: tuple[tuple[Card, ...], ...], nu
         deck = decks[number]
     else:
         deck = deck_of_hand(rules.deck, seed, number, shuffle)
+    return deal_deck(rules, deck, number, dealer)
+
+
+def deal_deck(rules: Rules, deck: tuple[Card, ...], number: int, dealer: int) -> HandState:
+    """Hand ``number`` dealt by ``dealer`` from ``deck`` (top card first), no action yet."""
     n = rules.players
     first = (dealer + 1) % n
     kitty: Card | None = None
@@ -348,7 +371,8 @@ def _not_now(phase: Phase, what: str) -> str:
 
 def _with_hand(state: GameState, hand: HandState) -> GameState:
     return GameState(state.rules, state.seed, state.decks, state.first_dealer, state.scores,
-                     state.bags, state.results, hand, False, None, state.shuffle)
+                     state.bags, state.results, hand, False, None, state.shuffle,
+                     state.undos, state.start, state.marks)
 
 
 def _why_not_play(rules: Rules, hand: HandState, card: Card) -> str:
@@ -387,7 +411,8 @@ def _play(state: GameState, card: Card) -> GameState:
                 hand.number, hand.dealer, hand.deck, _PLAY, (seat + 1) % n, tuple(hands),
                 hand.stock, hand.discards, hand.kitty, hand.bids, hand.passes, hand.pending,
                 hand.leader, trick, hand.tricks, broken, hand.played | bit, hand.history,
-                hand.setup)), False, None, state.shuffle))
+                hand.setup)), False, None, state.shuffle, state.undos, state.start,
+            state.marks))
     winner = trick_winner(trick, hand.leader, n)
     tricks = list(hand.tricks)
     tricks[winner] += 1
@@ -424,7 +449,8 @@ def _finish_hand(state: GameState, hand: HandState) -> GameState:
     return GameState(rules=rules, seed=state.seed, decks=state.decks,
                      first_dealer=state.first_dealer, scores=score.scores, bags=score.bags,
                      results=(*state.results, result), hand=final, over=over, winner=winner,
-                     shuffle=state.shuffle)
+                     shuffle=state.shuffle, undos=state.undos, start=state.start,
+                     marks=state.marks)
 
 
 def _replace_hand(hand: HandState, **changes: object) -> HandState:

@@ -21,9 +21,10 @@ from .actions import Action, Bid, Draw, Exchange, Look, PassCards, Play
 from .cards import CODE_OF, Card, cards_in
 from .game import apply, can_bid_blind_nil
 from .laws import trick_winner
-from .record import action_to_json, record_of
+from .record import CHOSEN, action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
-from .state import GameState, HandResult
+from .state import GameState, HandResult, Undo
+from .takeback import hand_log, hand_start, replay_hand
 from .view import NO_SEAT, SheetLine
 
 
@@ -111,8 +112,19 @@ class GameOver:
     scores: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """``seat`` took back its last card or bid and what followed (an undo): ``count``
+    actions; ``actions`` are those the listening seat saw (a pass between two other seats
+    is left out), in order."""
+
+    seat: int
+    count: int
+    actions: tuple[tuple[int, Action], ...]
+
+
 Event = (Looked | BidMade | CardPlayed | SpadesBroken | TrickWon | CardDrawn | CardsPassed
-         | KittyExchanged | HandScored | HandDealt | GameOver)
+         | KittyExchanged | HandScored | HandDealt | GameOver | TakenBack)
 
 
 def sheet_line(result: HandResult) -> SheetLine:
@@ -142,14 +154,33 @@ def actions_between(before: GameState, after: GameState) -> list[tuple[int, Acti
 
 def events(before: GameState, after: GameState, seat: int) -> list[Event]:
     """What ``seat`` learns between ``before`` and a later state ``after`` of the same game:
-    the public events and its own private facts, in order."""
-    out: list[Event] = []
+    the public events and its own private facts, in order (an undo between them: what it
+    took back, then what was played since)."""
+    if after.undos[:len(before.undos)] != before.undos:
+        raise ValueError("the second state does not follow the first")
+    fresh = after.undos[len(before.undos):]
+    if fresh:
+        out: list[Event] = [_taken_back(u, seat, after.rules.partner_of) for u in fresh]
+        last = fresh[-1]
+        later = after.hand.actions if last.hand == after.hand.number else (
+            after.results[last.hand].actions)
+        since = replay_hand(hand_start(after, last.hand), later[:last.kept])
+        return out + events(since._replace(undos=after.undos), after, seat)
+    out = []
     state = before
     for actor, action in actions_between(before, after):
         following = apply(state, action)
         out.extend(step_events(state, actor, action, following, seat))
         state = following
     return out
+
+
+def _taken_back(entry: Undo, seat: int, partner_of: tuple[int | None, ...]) -> TakenBack:
+    """An undo as ``seat`` learns it: the actions taken back it had seen (a pass is seen by
+    its giver and the partner it went to)."""
+    seen = tuple((actor, action) for actor, action in entry.taken
+                 if not isinstance(action, PassCards) or seat in (actor, partner_of[actor]))
+    return TakenBack(entry.seat, len(entry.taken), seen)
 
 
 def step_events(before: GameState, actor: int, action: Action, after: GameState,
@@ -253,8 +284,22 @@ def seat_record(state: GameState, seat: int,
     record["hands"] = record["hands"][: len(state.results)]
     record["hands"].append({
         "seen": {"seat": seat, "cards": [CODE_OF[c] for c in seen_cards(state, seat)]},
-        "actions": [action_to_json(s, a) for s, a in seen_actions(state, seat)]})
+        "actions": _seen_log(state, seat)})
     return record
+
+
+def _seen_log(state: GameState, seat: int) -> list[dict[str, Any]]:
+    """The hand in play's record entries as ``seat`` saw them: its actions, undos and the
+    actions they took back included, less the passes between two other seats."""
+    partner_of = state.rules.partner_of
+    out = []
+    for actor, entry in hand_log(state.hand.actions,
+                                 [u for u in state.undos if u.hand == state.hand.number]):
+        if isinstance(entry, Undo):
+            out.append({"seat": actor, "undo": len(entry.taken)})
+        elif not isinstance(entry, PassCards) or seat in (actor, partner_of[actor]):
+            out.append(action_to_json(actor, entry))
+    return out
 
 
 # ---------------------------------------------------------------------------- shuffles
@@ -274,20 +319,28 @@ def shuffle_news(state: GameState) -> dict[str, Any]:
       "commitment_scheme", "entropy"}``.
 
     Hands are numbered from 0; hands whose deck the game was given (or dealt by the old
-    shuffle) have no commitment and are left out. The same for every seat."""
+    shuffle) have no commitment and are left out, except a chosen deal (play a deal again),
+    which says so openly: ``{"hand": 0, "commitment_scheme": "chosen", "commitment": None,
+    "entropy": []}`` while it is in play and when it is over. The same for every seat."""
     def shown(number: int) -> dict[str, Any]:
         return {"hand": number, "commitment": hand_commitment(state.seed, number),
                 "commitment_scheme": COMMIT,
                 "entropy": list(state.shuffle.entropy_of(number))}
 
+    chosen: dict[str, Any] = {"hand": 0, "commitment": None, "commitment_scheme": CHOSEN,
+                              "entropy": []}
     committed = []
     if not state.over:
         for number in (state.hand.number, state.hand.number + 1):
             if _from_seed(state, number):
                 committed.append(shown(number))
+            elif number == 0 and state.start is not None:
+                committed.append(chosen)
     revealed = []
     for result in state.results:
-        if _from_seed(state, result.number):
+        if result.number == 0 and state.start is not None:
+            revealed.append(chosen)
+        elif _from_seed(state, result.number):
             revealed.append({**shown(result.number),
                              "seed": hand_seed(state.seed, result.number),
                              "salt": hand_salt(state.seed, result.number)})
@@ -306,6 +359,7 @@ __all__ = [
     "KittyExchanged",
     "Looked",
     "SpadesBroken",
+    "TakenBack",
     "TrickWon",
     "actions_between",
     "events",

@@ -6,7 +6,8 @@ rules, so that the engine, ``spades rules``, the server and the browser's help r
 same facts and none recomputes them: the hand size and the cards left out, the seats and
 sides and each seat's partner (``Rules`` derives them), and the house rules of seed 004
 that a new game may change (target score, nil, blind nil, bag penalty, mercy rule,
-jokers) with the choices that can be played and their defaults.
+jokers), and "Allow undo" (issue 41), with the choices that can be played and their
+defaults.
 
 Adding a preset is one entry here plus its row in ``tests/engine/test_rules.py``; see
 ``docs/presets.md``.
@@ -58,6 +59,7 @@ HOUSE_RULE_LABELS: tuple[tuple[str, str], ...] = (
     ("bag_penalty", "Bag penalty"),
     ("mercy", "Mercy rule"),
     ("jokers", "Jokers"),
+    ("undo", "Allow undo"),
 )
 HOUSE_RULE_NAMES: tuple[str, ...] = tuple(name for name, _ in HOUSE_RULE_LABELS)
 
@@ -104,6 +106,7 @@ def _defaults(rules: Rules) -> dict[str, Any]:
         "bag_penalty": rules.bag_limit is not None,
         "mercy": rules.losing_score is not None,
         "jokers": rules.jokers,
+        "undo": rules.undo,
     }
 
 
@@ -126,7 +129,8 @@ def _choices(rules: Rules, name: str) -> tuple[Any, ...]:
 def _options(rules: Rules, chosen: Mapping[str, Any]) -> dict[str, Any]:
     """The engine options that house-rule choices stand for."""
     options: dict[str, Any] = {"target_score": chosen["target_score"], "nil": chosen["nil"],
-                               "blind_nil": chosen["blind_nil"], "jokers": chosen["jokers"]}
+                               "blind_nil": chosen["blind_nil"], "jokers": chosen["jokers"],
+                               "undo": chosen["undo"]}
     if chosen["blind_nil"] and not rules.blind_nil:
         options["blind_nil_deficit"] = BLIND_NIL_DEFICIT
         options["blind_nil_pass"] = BLIND_NIL_PASS if rules.partnership else 0
@@ -200,6 +204,9 @@ def _help(rules: Rules, name: str) -> str:
         takeback = ", and the point each of them scored" if on.bag_takeback else ""
         return (f"every {on.bag_limit} bags (tricks over the bid) cost {on.bag_penalty} "
                 f"points{takeback}")
+    if name == "undo":
+        return ("against computer players only: take back your last card or bid, and what "
+                "they played after it, until the hand is over (the game counts as practice)")
     if name == "mercy":
         assert on.losing_score is not None
         return f"a side at {_minus(on.losing_score)} or lower loses"

@@ -1,4 +1,4 @@
-"""Game records (``spades-record/1``, see docs/record-format.md) to and from states.
+"""Game records (``spades-record/3``, see docs/record-format.md) to and from states.
 
 A record is a game's rules, each hand's deck and the ordered actions. Reading one replays it
 through the engine, so a record that breaks a rule is refused with the hand and action
@@ -40,12 +40,29 @@ from .shuffle import (
     hand_salt,
     hand_seed,
 )
-from .state import GameState
+from .state import GameState, Start, Undo
+from .takeback import hand_log, undo
 
-FORMAT = "spades-record/2"
+FORMAT = "spades-record/3"
 #: The formats we read: /1 has no looks (a look is inferred where a seat acted on its
-#: cards) and no per-hand seeds.
-FORMATS = ("spades-record/1", FORMAT)
+#: cards) and no per-hand seeds; /2 has no undos, no chosen deal and no practice marks.
+FORMATS = ("spades-record/1", "spades-record/2", FORMAT)
+#: The commitment scheme of a hand whose deal was chosen (play a deal again): no seed.
+CHOSEN = "chosen"
+#: What a practice mark may say (``undo`` and ``deal`` a game shows by itself).
+PRACTICE_REASONS = ("deal", "hint", "undo")
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """A record's undo entry: the seat took back its last card or bid and what followed,
+    the hand's last ``count`` actions (``/3``)."""
+
+    count: int
+
+
+#: A record's hands: each one's deck and entries (actions and undos), in order.
+Hands = tuple[tuple[tuple[Card, ...], tuple[tuple[int, Action | TakeBack], ...]], ...]
 
 
 class RecordError(ValueError):
@@ -71,7 +88,7 @@ class SeenHand:
 
     seat: int
     cards: tuple[Card, ...]
-    actions: tuple[tuple[int, Action], ...]
+    actions: tuple[tuple[int, Action | TakeBack], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +96,14 @@ class Record:
     rules: Rules
     players: tuple[str, ...] | None
     first_dealer: int | None
-    hands: tuple[tuple[tuple[Card, ...], tuple[tuple[int, Action], ...]], ...]
+    hands: Hands
     seen: SeenHand | None = None
     #: each seat's computer player level ("easy", ...), None for a person (or not recorded)
     levels: tuple[str | None, ...] | None = None
+    #: a game begun from a chosen deal (the first hand's), and the scores it began from
+    start: Start | None = None
+    #: the practice marks (such as "hint") beyond what the game shows by itself
+    marks: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------- reading
@@ -187,6 +208,8 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
                           f'not {data.get("format")!r}')
     version = FORMATS.index(data["format"]) + 1
     known = {"format", "rules", "players", "levels", "first_dealer", "hands", "seed", "result"}
+    if version >= 3:
+        known |= {"start", "practice"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise RecordError(f"unknown field(s): {', '.join(unknown)}")
@@ -202,7 +225,16 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool)
                                or not 0 <= dealer < rules.players):
         raise RecordError(f'"first_dealer" must be a seat from 0 to {rules.players - 1}')
-    hands_data = data.get("hands")
+    hands, seen = _parse_hands(data.get("hands"), rules, version, shuffles)
+    return Record(rules=rules, players=players, first_dealer=dealer, hands=hands,
+                  seen=seen, levels=levels, start=_parse_start(data.get("start"), rules),
+                  marks=_parse_marks(data.get("practice")))
+
+
+def _parse_hands(hands_data: Any, rules: Rules, version: int,
+                 shuffles: bool) -> tuple[Hands, SeenHand | None]:
+    """A record's ``hands``: each hand's deck and entries, and the hand in play as one seat
+    saw it (a download), if the last hand is one."""
     if not isinstance(hands_data, list):
         raise RecordError('"hands" must be a list')
     hands = []
@@ -233,8 +265,34 @@ def parse_record(data: Any, *, shuffles: bool = True) -> Record:
             if problems:
                 raise RecordError(problems[0].message, hand=h)
         hands.append((deck, actions))
-    return Record(rules=rules, players=players, first_dealer=dealer, hands=tuple(hands),
-                  seen=seen, levels=levels)
+    return tuple(hands), seen
+
+
+def _parse_start(data: Any, rules: Rules) -> Start | None:
+    """The optional ``start`` of a game from a chosen deal: each side's scores and bags."""
+    if data is None:
+        return None
+    sides = len(rules.sides)
+
+    def numbers(value: Any) -> bool:
+        return (isinstance(value, list) and len(value) == sides
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+
+    if (not isinstance(data, Mapping) or set(data) != {"scores", "bags"}
+            or not numbers(data["scores"]) or not numbers(data["bags"])
+            or any(b < 0 for b in data["bags"])):
+        raise RecordError(f'"start" is {{"scores": [...], "bags": [...]}}, {sides} whole '
+                          "numbers each (bags not negative)")
+    return Start(scores=tuple(data["scores"]), bags=tuple(data["bags"]))
+
+
+def _parse_marks(data: Any) -> tuple[str, ...]:
+    """The optional ``practice``: why the game is practice (some of ``PRACTICE_REASONS``)."""
+    if data is None:
+        return ()
+    if not isinstance(data, list) or not all(v in PRACTICE_REASONS for v in data):
+        raise RecordError(f'"practice" is a list of reasons from {", ".join(PRACTICE_REASONS)}')
+    return tuple(sorted(set(data)))
 
 
 #: The longest level name a record may hold.
@@ -273,20 +331,35 @@ def revealed_of(hand: Mapping[str, Any], h: int) -> Revealed:
 
 
 def _parse_actions(data: Any, rules: Rules, h: int,
-                   version: int) -> tuple[tuple[int, Action], ...]:
+                   version: int) -> tuple[tuple[int, Action | TakeBack], ...]:
     if not isinstance(data, list):
         raise RecordError('"actions" must be a list', hand=h)
-    actions = []
+    actions: list[tuple[int, Action | TakeBack]] = []
     for a, item in enumerate(data, start=1):
         try:
+            if version >= 3 and isinstance(item, Mapping) and "undo" in item:
+                actions.append(_parse_undo(item, rules))
+                continue
             actions.append(parse_action(item, rules, version))
         except ValueError as error:
             raise RecordError(str(error), hand=h, action=a) from None
     return tuple(actions)
 
 
+def _parse_undo(data: Mapping[str, Any], rules: Rules) -> tuple[int, TakeBack]:
+    """An undo entry, ``{"seat": 0, "undo": 5}``; raises ValueError with a plain reason."""
+    seat, count = data.get("seat"), data["undo"]
+    if set(data) != {"seat", "undo"}:
+        raise ValueError(f'an undo has "seat" and "undo" only; got {sorted(data)}')
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        raise ValueError(f'"seat" must be a seat from 0 to {rules.players - 1}, not {seat!r}')
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise ValueError(f"an undo takes back a number of actions (1 or more), not {count!r}")
+    return seat, TakeBack(count)
+
+
 def _parse_seen(data: Any, rules: Rules, h: int,
-                actions: tuple[tuple[int, Action], ...]) -> SeenHand:
+                actions: tuple[tuple[int, Action | TakeBack], ...]) -> SeenHand:
     if not isinstance(data, Mapping) or set(data) != {"seat", "cards"}:
         raise RecordError('"seen" is {"seat": N, "cards": [...]}', hand=h)
     seat = data["seat"]
@@ -321,8 +394,15 @@ def replay(record: Record, seed: int | str = 0, shuffle: Shuffle | None = None, 
         while given and tuple(decks[given - 1]) == deck_of_hand(record.rules.deck, seed,
                                                                 given - 1, shuffle):
             given -= 1
-    state = new_game(record.rules, seed, decks=decks[:given],
-                     first_dealer=record.first_dealer, shuffle=shuffle)
+    if record.start is not None:  # the first deal was chosen, never dealt from the seed
+        given = max(given, 1)
+    try:
+        state = new_game(record.rules, seed, decks=decks[:given],
+                         first_dealer=record.first_dealer, shuffle=shuffle,
+                         start=record.start)
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    state = state._replace(marks=record.marks)
     for h, (_, actions) in enumerate(record.hands, start=1):
         if state.over and h > len(state.results):
             raise RecordError("the game is over: no hand follows it", hand=h,
@@ -333,20 +413,36 @@ def replay(record: Record, seed: int | str = 0, shuffle: Shuffle | None = None, 
                 f"hand {state.hand.number + 1} is still in play: its actions must come first",
                 hand=h, action=1)
         for a, (seat, action) in enumerate(actions, start=1):
-            if state.over:
-                raise RecordError("the game is over", hand=h, action=a)
-            if is_idle_look(state, action):  # an older save's look that changes nothing
-                continue
-            if seat != state.hand.turn and not isinstance(action, Look):
-                raise RecordError(f"it is seat {state.hand.turn}'s turn, not seat {seat}'s",
-                                  hand=h, action=a)
-            try:
-                state = apply(state, action)
-            except IllegalActionError as error:
-                raise RecordError(str(error), hand=h, action=a) from None
+            state = _replay_one(state, seat, action, h, a)
         if h < len(record.hands) and not state.over and state.hand.number == h - 1:
             raise RecordError("the hand is not finished but another hand follows it", hand=h)
     return state
+
+
+def _replay_one(state: GameState, seat: int, action: Action | TakeBack, h: int,
+                a: int) -> GameState:
+    """The state after one record entry (hand ``h``, entry ``a``, both from 1)."""
+    if state.over:
+        raise RecordError("the game is over", hand=h, action=a)
+    if isinstance(action, TakeBack):  # an undo may be asked for out of turn
+        try:
+            after = undo(state, seat)
+        except IllegalActionError as error:
+            raise RecordError(str(error), hand=h, action=a) from None
+        taken = len(after.undos[-1].taken)
+        if taken != action.count:
+            raise RecordError(f"seat {seat}'s undo takes back {taken} action(s), the "
+                              f"record says {action.count}", hand=h, action=a)
+        return after
+    if is_idle_look(state, action):  # an older save's look that changes nothing
+        return state
+    if seat != state.hand.turn and not isinstance(action, Look):
+        raise RecordError(f"it is seat {state.hand.turn}'s turn, not seat {seat}'s",
+                          hand=h, action=a)
+    try:
+        return apply(state, action)
+    except IllegalActionError as error:
+        raise RecordError(str(error), hand=h, action=a) from None
 
 
 def load_record(data: Any, seed: int | str = 0, shuffle: Shuffle | None = None, *,
@@ -377,8 +473,10 @@ def record_of(state: GameState, players: Sequence[str] | None = None, *,
     hand: dict[str, Any]
     for r in state.results:
         hand = {"deck": [CODE_OF[c] for c in r.deck],
-                "actions": [action_to_json(s, a) for s, a in r.actions]}
-        if reveal and r.number >= len(state.decks) and state.shuffle.version == CURRENT:
+                "actions": log_to_json(r.actions, state.undos, r.number)}
+        if r.number == 0 and state.start is not None:
+            hand["commitment_scheme"] = CHOSEN
+        elif reveal and r.number >= len(state.decks) and state.shuffle.version == CURRENT:
             hand["seed"] = hand_seed(state.seed, r.number)
             hand["salt"] = hand_salt(state.seed, r.number)
             hand["commitment_scheme"] = COMMIT
@@ -388,16 +486,58 @@ def record_of(state: GameState, players: Sequence[str] | None = None, *,
                 hand["entropy"] = list(entropy)
         hands.append(hand)
     if not state.over:
-        hands.append({"deck": [CODE_OF[c] for c in state.hand.deck],
-                      "actions": [action_to_json(s, a) for s, a in state.hand.actions]})
-    out: dict[str, Any] = {"format": FORMAT, "rules": rules_to_json(state.rules)}
+        hand = {"deck": [CODE_OF[c] for c in state.hand.deck],
+                "actions": log_to_json(state.hand.actions, state.undos, state.hand.number)}
+        if state.hand.number == 0 and state.start is not None:
+            hand["commitment_scheme"] = CHOSEN
+        hands.append(hand)
+    # a game with nothing of /3 is written as /2, which readers of /2 still read
+    plain = not (state.undos or state.start or state.marks or state.rules.undo)
+    out: dict[str, Any] = {"format": FORMATS[1] if plain else FORMAT,
+                           "rules": rules_to_json(state.rules)}
     if players is not None:
         out["players"] = list(players)
     if levels is not None:
         out["levels"] = list(levels)
     out["first_dealer"] = state.first_dealer
+    if state.start is not None:
+        out["start"] = {"scores": list(state.start.scores), "bags": list(state.start.bags)}
+    if state.marks:
+        out["practice"] = list(state.marks)
     out["hands"] = hands
     return out
+
+
+def log_to_json(actions: Sequence[tuple[int, Action]], undos: Sequence[Undo],
+                number: int) -> list[dict[str, Any]]:
+    """Hand ``number``'s record entries: its ``actions`` with the game's ``undos`` of that
+    hand in their places (``{"seat": 0, "undo": 5}``), the actions taken back before each."""
+    out = []
+    for seat, entry in hand_log(actions, [u for u in undos if u.hand == number]):
+        if isinstance(entry, Undo):
+            out.append({"seat": seat, "undo": len(entry.taken)})
+        else:
+            out.append(action_to_json(seat, entry))
+    return out
+
+
+def practice_of(state: GameState) -> tuple[str, ...]:
+    """Why a game is practice (sorted; empty for a game that counts): an undo, a chosen
+    deal, or a mark such as a hint."""
+    found = set(state.marks)
+    if state.undos:
+        found.add("undo")
+    if state.start is not None:
+        found.add("deal")
+    return tuple(sorted(found))
+
+
+def mark_practice(state: GameState, reason: str) -> GameState:
+    """The game marked practice for ``reason`` (one of ``PRACTICE_REASONS``)."""
+    if reason not in PRACTICE_REASONS:
+        raise ValueError(f"a practice mark is one of {', '.join(PRACTICE_REASONS)}, "
+                         f"not {reason!r}")
+    return state._replace(marks=tuple(sorted({*state.marks, reason})))
 
 
 def summary(state: GameState) -> dict[str, Any]:
@@ -413,18 +553,24 @@ def summary(state: GameState) -> dict[str, Any]:
 
 
 __all__ = [
+    "CHOSEN",
     "FORMAT",
     "FORMATS",
+    "PRACTICE_REASONS",
     "SHUFFLE_FIELDS",
     "Record",
     "RecordError",
     "SeenHand",
+    "TakeBack",
     "action_to_json",
     "load_record",
     "loads",
+    "log_to_json",
+    "mark_practice",
     "parse_action",
     "parse_bid",
     "parse_record",
+    "practice_of",
     "record_of",
     "replay",
     "revealed_of",

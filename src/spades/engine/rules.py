@@ -64,6 +64,7 @@ class Rules:
     failed_nil: FailedNil = "penalty-bags"
     spades_break: SpadesBreak = "offsuit"
     first_lead: FirstLead = "left-of-dealer"
+    undo: bool = False
 
     # derived, filled in by __post_init__
     deck: tuple[Card, ...] = field(init=False, repr=False, compare=False)
@@ -142,7 +143,7 @@ def _check_kinds(r: Rules) -> None:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             _fail(f"{name} must be a whole number or null, not {value!r}")
     for name in ("partnership", "draw", "kitty", "jokers", "nil", "blind_nil", "boston",
-                 "suicide", "bag_takeback"):
+                 "suicide", "bag_takeback", "undo"):
         if not isinstance(getattr(r, name), bool):
             _fail(f"{name} must be true or false, not {getattr(r, name)!r}")
     choices = (("spades_break", SPADES_BREAK_CHOICES), ("failed_nil", FAILED_NIL_CHOICES),
@@ -276,5 +277,8 @@ OPTION_HELP: dict[str, str] = {
                     "player cannot follow suit)",
     "first_lead": "who leads the first trick: left-of-dealer, or lowest-club (the holder of "
                   "the lowest club leads it)",
+    "undo": "a person playing only against computer players may take back their last card "
+            "or bid, and what the computer players did after it, until the hand is over "
+            "(the game then counts as practice)",
 }
 

@@ -97,6 +97,28 @@ class HandState(NamedTuple):
         return self.setup + tuple(plays)
 
 
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """A seat took back its last card or bid and everything after it, in hand ``hand``
+    (the house rule ``undo``): the hand's first ``kept`` actions stayed, ``taken`` (in
+    order, with their seats) were taken back. The hand is then played on from there."""
+
+    hand: int
+    seat: int
+    kept: int
+    taken: tuple[tuple[int, Action], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A game begun from a chosen deal (play a deal again): its first hand's deck was
+    chosen, not shuffled from the game's seed, and the game starts from these scores and
+    bags (each side's)."""
+
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+
+
 class GameState(NamedTuple):
     """A whole game: rules, scores, finished hands and the hand in play."""
 
@@ -112,6 +134,12 @@ class GameState(NamedTuple):
     winner: int | None
     #: how the hands not in ``decks`` are dealt from ``seed`` (and any added entropy)
     shuffle: Shuffle = Shuffle()
+    #: the undos so far, in order (each keeps what it took back: nothing leaves a record)
+    undos: tuple[Undo, ...] = ()
+    #: a game begun from a chosen deal; None for a game dealt from its seed
+    start: Start | None = None
+    #: why the game was marked practice beyond what it shows itself (such as "hint")
+    marks: tuple[str, ...] = ()
 
     @property
     def phase(self) -> Phase:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .record import RecordError, parse_record, replay, revealed_of
+from .record import CHOSEN, RecordError, parse_record, replay, revealed_of
 from .shuffle import ShuffleProblem, check_shuffle
 
 #: A hand's seed is revealed and every check passed.
@@ -24,6 +24,8 @@ UNCOMMITTED = "not committed"
 NOT_REVEALED = "not revealed"
 #: Something did not match: see the problems.
 MISMATCH = "mismatch"
+#: The deal was chosen (play a deal again), not shuffled: the record says so openly.
+DEAL_CHOSEN = "deal chosen"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,8 @@ class HandCheck:
         if self.status == UNCOMMITTED:
             return (f"hand {self.number}: the deck is the one its seed gives, but no commitment "
                     "was recorded, so nothing shows the seed was chosen before the deal")
+        if self.status == DEAL_CHOSEN:
+            return f"hand {self.number}: deal chosen (a deal played again), not shuffled"
         if self.status == NOT_REVEALED:
             shown = " (a commitment was shown)" if self.committed else ""
             return f"hand {self.number}: not revealed, nothing to check{shown}"
@@ -81,6 +85,8 @@ def verify_record(data: Any) -> tuple[HandCheck, ...]:
         committed = revealed.commitment is not None
         if problems:
             status = MISMATCH
+        elif revealed.scheme == CHOSEN and revealed.seed is None and h == 1:
+            status = DEAL_CHOSEN
         elif revealed.seed is None:
             status = NOT_REVEALED
         else:
@@ -92,6 +98,7 @@ def verify_record(data: Any) -> tuple[HandCheck, ...]:
 
 
 __all__ = [
+    "DEAL_CHOSEN",
     "MISMATCH",
     "NOT_REVEALED",
     "UNCOMMITTED",

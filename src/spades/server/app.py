@@ -30,7 +30,7 @@ from spades.session import Thinker
 from spades.stats import FigureCache
 from spades.store import Store
 
-from . import account_api, api, forget_api, sessions, shared, tables_api, tickets
+from . import account_api, again, api, forget_api, sessions, shared, tables_api, tickets
 from .common import Settings
 from .endings import Endings
 from .forwarded import served_over_tls
@@ -184,6 +184,7 @@ def routes_of(web_dir: Path) -> list[BaseRoute]:
         Route("/api/games/{game_id}", api.delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/record", api.record),
         Route("/api/games/{game_id}/hands/{hand}/review", api.hand_review),
+        Route("/api/games/{game_id}/hands/{hand}/again", again.play_again, methods=["POST"]),
         Route("/api/games/{game_id}/ticket", tickets.ticket, methods=["POST"]),
         Route("/api/stats", api.stats),
         WebSocketRoute("/ws/games/{game_id}", game_socket),

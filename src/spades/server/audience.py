@@ -48,7 +48,7 @@ class Audience:
         self.connections.discard(conn)
 
     def changed(self, change: Change) -> None:
-        if not self.connections or change.action is None:
+        if not self.connections or (change.action is None and not change.undone):
             return
         told: list[Narrated] = [ending(change.after.state) if isinstance(e, GameOver) else e
                                 for e in public_events(change.before, change.after.state)]

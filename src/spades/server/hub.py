@@ -119,14 +119,16 @@ class Hub:
 
     async def _state(self, snapshot: Snapshot, seat: int, events: list[Json]) -> Json:
         suggestion = await self._suggestion(snapshot, seat)
-        return state_json(self.meta, snapshot, seat, events, suggestion, self.session.names)
+        can_undo = self.session.undo_refusal(seat, snapshot.state) is None
+        return state_json(self.meta, snapshot, seat, events, suggestion, self.session.names,
+                          can_undo)
 
     def speaker(self, seat: int) -> Speaker:
         return Speaker(self.session.names, seat, self.session.state.rules.sides)
 
     async def _tell_change(self, change: Change) -> None:
         self.told = change.after
-        if change.action is None:
+        if change.action is None and not change.undone:
             # entropy for a shuffle changes nothing at the table: the next update carries it
             # (sending a state now would only race the person's next click)
             return

@@ -7,17 +7,32 @@ is asked for, so a restarted server resumes every game where it was.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from spades.engine import GameState, Rules, rules_from_json
-from spades.session import Reviews, Sitter, Thinker, one_person, state_from_store
+from spades.engine import GameState, Rules, deal_again, rules_from_json
+from spades.session import (
+    Reviews,
+    Sitter,
+    Thinker,
+    game_row_of,
+    one_person,
+    state_from_store,
+)
 from spades.session import new_game_row as session_game_row
 from spades.store import ABANDONED, PLAYING, GameRow, SeatRow, Store, StoredGame
 
 from .download import download
 from .ids import GAME_ID, is_player_id
-from .presets import CREATOR_SEAT, PRESET_LABELS, ChoiceError, level_of, rules_for
+from .presets import (
+    CREATOR_SEAT,
+    DEFAULT_LEVEL,
+    PRESET_LABELS,
+    ChoiceError,
+    level_of,
+    rules_for,
+)
 from .seating import sitters_of
 from .table import ServedTable
 from .wire import Json, codes
@@ -125,6 +140,32 @@ class Lobby:
         if self.prepare is not None:
             await self.prepare(table)
         return table
+
+    async def again(self, game_id: str, owner: str, players: Players, hand: int,
+                    from_scores: bool) -> GameRow | None:
+        """Play finished hand ``hand`` (from 1) of a game of ``players`` again: a new game
+        for ``owner`` in the same seat, computer players at the game's level in the others,
+        dealt that hand's cards (from 0-0 or the scores before it); saved and served. None
+        when the game is not theirs; ``ChoiceError`` says why not."""
+        table = await self.table(game_id, players)
+        if table is None:
+            return None
+        seat = seat_for(table, players)
+        assert seat is not None
+        try:
+            state = deal_again(table.state, hand - 1, secrets.token_hex(16),
+                               from_scores=from_scores)
+        except ValueError as error:
+            raise ChoiceError(str(error)) from None
+        old = table.row.options
+        level = level_of(old.get("level") or DEFAULT_LEVEL)
+        options: dict[str, Any] = {key: old[key] for key in ("preset", "label", "house_rules")
+                                   if key in old}
+        options.update(level=level, again={"game": game_id, "hand": hand})
+        row, state = game_row_of(owner, state, one_person(owner, state.rules.players, level,
+                                                          seat), options)
+        await self.store_new(row, state)
+        return row
 
     async def reseat(self, game_id: str, seat: int, row: SeatRow) -> None:
         """A seat of a game changed hands in the store: the table in memory follows."""

@@ -29,8 +29,10 @@ def meta_json(game_id: str, rules: Rules, names: tuple[str, ...],
 
 
 def state_json(meta: Json, snapshot: Snapshot, seat: int, events: list[Json],
-               suggestion: Json | None, names: tuple[str, ...]) -> Json:
-    """The state message for ``seat``: only what the engine projects for it."""
+               suggestion: Json | None, names: tuple[str, ...],
+               can_undo: bool = False) -> Json:
+    """The state message for ``seat``: only what the engine projects for it, and whether
+    the seat may take back its last card or bid now (``can_undo``)."""
     state = snapshot.state
     view = player_view(state, seat)
     legal = legal_json(view)
@@ -44,7 +46,7 @@ def state_json(meta: Json, snapshot: Snapshot, seat: int, events: list[Json],
     return {"type": "state", "version": snapshot.version, "step": snapshot.step,
             "game": game, "view": view_json(view), "legal": legal,
             "suggestion": suggestion, "thinking": thinking, "events": events,
-            "shuffle": shuffle_json(state)}
+            "shuffle": shuffle_json(state), "can_undo": can_undo}
 
 
 def wants_suggestion(snapshot: Snapshot, seat: int) -> bool:

@@ -42,6 +42,7 @@ class ServedTable:
         self.session = Session(row.id, row.seats, state, saver=StoreSaver(store, row.id),
                                thinker=thinker, version=row.version, step=len(stored.actions),
                                pace=pace, rows=stored.rows, given=contributors(stored))
+        self.session.friends = bool(row.options.get("friends"))
         self.names = self.session.names
         self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
                        thinker.suggest)

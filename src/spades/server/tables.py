@@ -85,6 +85,9 @@ def table_options(data: dict[str, Any], old: dict[str, Any] | None = None) -> di
     if house is not None and not isinstance(house, dict):
         raise ChoiceError("house_rules must be an object such as {\"target_score\": 300}")
     _, chosen = rules_for(merged["preset"], house)
+    if chosen.get("undo"):  # never an undo at a table with friends (issue 41)
+        raise ChoiceError("Allow undo is only for a game against computer players: turn it "
+                          "off for a table with friends")
     timer = merged["timer"]
     if timer not in TIMERS or isinstance(timer, bool):
         raise ChoiceError(f"timer is null, 20, 40 or 60 seconds, not {timer!r}")

@@ -22,13 +22,16 @@ from spades.engine import (
     GameState,
     HandScored,
     KittyExchanged,
+    Look,
     Looked,
     Phase,
     Play,
     PlayerView,
     SheetLine,
     SpadesBroken,
+    TakenBack,
     TrickWon,
+    action_to_json,
     shuffle_news,
 )
 from spades.session import GameEnded, Narrated
@@ -204,9 +207,30 @@ def narrated_json(told: list[Narrated], step: int, speaker: Speaker,
     return out
 
 
+def undo_json(event: TakenBack, step: int, speaker: Speaker) -> Json:
+    """An undo: who took back what (the cards and bids the viewer saw, in order), said
+    plainly for a screen reader."""
+    words = []
+    seen = [(s, a) for s, a in event.actions
+            if not isinstance(a, Look) or s == speaker.viewer]  # as the look events
+    for seat, action in seen:
+        whose = "your" if seat == speaker.viewer else f"{speaker.names[seat]}'s"
+        if isinstance(action, Play):
+            words.append(f"{whose} {NAME_OF[action.card]}")
+        elif isinstance(action, Bid):
+            words.append(f"{whose} bid of {_bid_words(action)}")
+    count = event.count
+    what = ", ".join(words) if words else f"{count} action{'' if count == 1 else 's'}"
+    return {"kind": "undo", "step": step, "seat": event.seat, "count": count,
+            "taken": [action_to_json(s, a) for s, a in seen],
+            "text": speaker.says(event.seat, "take", f"back {what}")}
+
+
 def event_json(event: Narrated, step: int, speaker: Speaker, players: int) -> list[Json]:
     """One engine event as the protocol's event objects (none for another seat's look)."""
     viewer = speaker.viewer
+    if isinstance(event, TakenBack):
+        return [undo_json(event, step, speaker)]
     if isinstance(event, Looked):
         if event.seat != viewer:
             return []

@@ -18,7 +18,15 @@ from .saving import (
     progress,
     state_from_store,
 )
-from .seating import COMPUTER, PERSON, Sitter, new_game_row, one_person, seat_rows
+from .seating import (
+    COMPUTER,
+    PERSON,
+    Sitter,
+    game_row_of,
+    new_game_row,
+    one_person,
+    seat_rows,
+)
 from .session import Change, Decide, Listener, Session, Snapshot, computer_view
 from .thinking import InlineThinker, Thinker
 from .workers import OverrunError, StoppingError
@@ -49,6 +57,7 @@ __all__ = [
     "computer_view",
     "contributors",
     "ending",
+    "game_row_of",
     "hint_view",
     "narrate",
     "new_game_row",

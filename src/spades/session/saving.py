@@ -30,11 +30,13 @@ from spades.engine import (
 from spades.store import (
     ENTROPY,
     OVER,
+    PRACTICE,
     ActionRow,
     StaleVersionError,
     Store,
     StoredGame,
     StoreError,
+    stored_record,
 )
 
 from .refusal import Refusal
@@ -77,15 +79,7 @@ def state_from_store(stored: StoredGame) -> GameState:
     look of the hand in play whose seat has not acted on its cards since is replayed at the
     end, so the game resumes the same."""
     game = stored.game
-    actions: list[list[dict[str, Any]]] = [[] for _ in stored.decks]
-    for row in stored.actions:
-        if not 0 <= row.hand < len(actions):
-            raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
-        actions[row.hand].append(row.action)
-    hands = [{"deck": list(deck), "actions": acts}
-             for deck, acts in zip(stored.decks, actions, strict=True)]
-    record = {"format": RECORD_FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
-              "hands": hands}
+    record = stored_record(stored, RECORD_FORMAT)
     try:
         # games saved before spades-shuffle/1 say no shuffle: they keep the old one
         shuffle = Shuffle(version=game.options.get("shuffle", LEGACY_SHUFFLE),
@@ -111,6 +105,16 @@ class Saver(Protocol):
         """Keep ``seat``'s contribution ``value`` to the shuffle of ``hand`` (from 0), given
         while ``state``'s hand is in play (the ``step``-th row kept); the new version.
         Raises ``Refusal`` when it cannot (nothing was kept)."""
+
+    async def save_undo(self, version: int, step: int, before: GameState, after: GameState,
+                        seat: int) -> int:
+        """Keep ``seat``'s undo (``after`` is ``engine.undo(before, seat)``): a new row,
+        the actions taken back stay kept; the new version. ``Refusal`` when it cannot."""
+
+    async def save_mark(self, version: int, step: int, after: GameState, seat: int,
+                        reason: str) -> int:
+        """Keep the game's practice mark ``reason`` (``after`` holds it); the new version.
+        ``Refusal`` when it cannot (nothing was kept)."""
 
     async def reload(self) -> tuple[GameState, int, int, int]:
         """The stored truth after another writer: (state, version, game actions, rows)."""
@@ -165,6 +169,30 @@ class StoreSaver:
             raise unsaved(error) from None
         return saved
 
+    async def save_undo(self, version: int, step: int, before: GameState, after: GameState,
+                        seat: int) -> int:
+        taken = len(after.undos[-1].taken)
+        row = ActionRow(seq=step, hand=before.hand.number, seat=seat,
+                        action={"seat": seat, "undo": taken})
+        return await self._append(version, row, "an undo")
+
+    async def save_mark(self, version: int, step: int, after: GameState, seat: int,
+                        reason: str) -> int:
+        row = ActionRow(seq=step, hand=after.hand.number, seat=seat,
+                        action={"seat": seat, PRACTICE: reason})
+        return await self._append(version, row, "a practice mark")
+
+    async def _append(self, version: int, row: ActionRow, what: str) -> int:
+        try:
+            saved: int = await asyncio.to_thread(self.store.append_action, self.game_id,
+                                                 version, row)
+        except StaleVersionError:
+            raise
+        except StoreError as error:
+            log.exception("could not save %s of game %s", what, self.game_id)
+            raise unsaved(error) from None
+        return saved
+
     async def reload(self) -> tuple[GameState, int, int, int]:
         stored = await asyncio.to_thread(self.store.load_game, self.game_id)
         if stored is None:
@@ -191,6 +219,16 @@ class RecordFile:
     async def save_entropy(self, version: int, step: int, state: GameState, seat: int,
                            hand: int, value: str) -> int:
         # the contribution is in the record once its hand is over (with its seed)
+        return version + 1
+
+    async def save_undo(self, version: int, step: int, before: GameState, after: GameState,
+                        seat: int) -> int:
+        self._write(after)
+        return version + 1
+
+    async def save_mark(self, version: int, step: int, after: GameState, seat: int,
+                        reason: str) -> int:
+        self._write(after)
         return version + 1
 
     def _write(self, state: GameState) -> None:

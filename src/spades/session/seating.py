@@ -10,7 +10,7 @@ from typing import Any
 
 from spades.engine import GameState, Rules, new_game, rules_to_json
 from spades.seats import seat_names
-from spades.store import PLAYING, GameRow, SeatRow
+from spades.store import PLAYING, START, GameRow, SeatRow
 from spades.store.store import now
 
 from .saving import progress
@@ -62,8 +62,20 @@ def new_game_row(owner: str, rules: Rules, sitters: Sequence[Sitter], options: d
     server; ``options`` are kept with it (preset, label, level, house rules)."""
     if len(sitters) != rules.players:
         raise ValueError(f"the rules seat {rules.players} players, not {len(sitters)}")
-    seed = secrets.token_hex(16)
-    state = new_game(rules, seed, first_dealer=first_dealer)
+    state = new_game(rules, secrets.token_hex(16), first_dealer=first_dealer)
+    return game_row_of(owner, state, sitters, options)
+
+
+def game_row_of(owner: str, state: GameState, sitters: Sequence[Sitter],
+                options: dict[str, Any]) -> tuple[GameRow, GameState]:
+    """The row of a new game already dealt (``state``, from its secret seed; a deal played
+    again keeps where it starts in the ``start`` option)."""
+    rules, seed = state.rules, str(state.seed)
+    if len(sitters) != rules.players:
+        raise ValueError(f"the rules seat {rules.players} players, not {len(sitters)}")
+    if state.start is not None:
+        options = {**options, START: {"scores": list(state.start.scores),
+                                      "bags": list(state.start.bags)}}
     moment = now()
     row = GameRow(
         id=secrets.token_urlsafe(9), owner=owner, rules=rules_to_json(rules), seed=seed,

@@ -29,8 +29,11 @@ from spades.engine import (
     add_entropy,
     apply,
     can_bid_blind_nil,
+    mark_practice,
     parse_action,
     player_view,
+    undo,
+    undo_blocker,
 )
 from spades.store import SeatRow, StaleVersionError, StoreError
 
@@ -73,6 +76,8 @@ class Change:
     action: Action | None
     #: the computer player made this action for a person who is away (or out of time)
     stand_in: bool = False
+    #: the seat took back its last card or bid and what followed (``action`` is None)
+    undone: bool = False
 
     def events(self, seat: int) -> list[Narrated]:
         """What ``seat`` learns from this change (nothing it may not see)."""
@@ -127,6 +132,8 @@ class Session:
         self.absent: set[int] = set()
         self.once: set[int] = set()
         self.stand_in_level = "normal"
+        #: a table with friends (the server says so): never an undo there
+        self.friends = False
 
     # ------------------------------------------------------------------ who is who
 
@@ -178,9 +185,15 @@ class Session:
     # ------------------------------------------------------------------ people
 
     async def act(self, seat: int, version: int, data: Mapping[str, Any]) -> None:
-        """A person's intent in the record format without ``seat``, made from ``version``;
-        ``Refusal`` says why it is refused (then nothing changed)."""
+        """A person's intent in the record format without ``seat``, made from ``version``
+        (or ``{"undo": true}``); ``Refusal`` says why it is refused (then nothing changed)."""
         data = {k: v for k, v in data.items() if k != "label"}
+        if "undo" in data:
+            if data != {"undo": True} or version > self.version:
+                raise Refusal("bad-message", 'to take back your last card or bid send '
+                              '{"undo": true}')
+            await self.undo(seat)
+            return
         async with self.lock:
             if not self.acted <= version <= self.version:
                 raise Refusal("stale", "the table had moved on; here it is now")
@@ -209,6 +222,64 @@ class Session:
             change = Change(before, self.snapshot, seat, None)
             for listener in list(self.listeners):
                 listener.changed(change)
+
+    # ------------------------------------------------------------------ practice
+
+    def undo_refusal(self, seat: int, state: GameState | None = None) -> str | None:
+        """Why the person at ``seat`` may not undo in ``state`` (default: now), in their
+        words; None when they may: the house rule is on, every other seat is a computer
+        player's (from the start: never at a table with friends, never for a person away),
+        and the hand in play holds a card or bid of theirs."""
+        state = self.state if state is None else state
+        if not state.rules.undo:
+            return undo_blocker(state, seat)
+        if self.friends or self.seats[seat].kind == COMPUTER or any(
+                s.kind != COMPUTER for s in self.seats if s.seat != seat):
+            return "undo is only for a person playing against computer players"
+        return undo_blocker(state, seat)
+
+    async def undo(self, seat: int) -> None:
+        """Take back the last card or bid of the person at ``seat`` and everything after it
+        (a new row of the record: nothing kept is removed); ``Refusal`` says why not."""
+        async with self.lock:
+            reason = self.undo_refusal(seat)
+            if reason is not None:
+                raise Refusal("illegal", reason)
+            before = self.state
+            after = undo(before, seat)
+            try:
+                version = await self.saver.save_undo(self.version, self.rows + 1, before,
+                                                     after, seat)
+            except StaleVersionError:
+                await self._reload()
+                raise Refusal("stale", "the table changed meanwhile") from None
+            # a computer player thinking now decides for a table that is no more
+            self.state, self.version, self.acted, self.thinking = after, version, version, None
+            self.step, self.rows = self.step + 1, self.rows + 1
+            self.last_change = asyncio.get_running_loop().time()
+            change = Change(before, self.snapshot, seat, None, undone=True)
+            for listener in list(self.listeners):
+                listener.changed(change)
+        self.kick()
+
+    async def mark_practice(self, reason: str, seat: int = 0) -> None:
+        """Mark the game practice for ``reason`` (``spades.engine.PRACTICE_REASONS``, such
+        as "hint" when a person asked for a hint), kept as a row and in the record; its
+        statistics then count apart. Marking it again for the same reason changes nothing."""
+        async with self.lock:
+            if reason in self.state.marks:
+                return
+            try:
+                after = mark_practice(self.state, reason)
+            except ValueError as error:
+                raise Refusal("bad-message", str(error)) from None
+            try:
+                version = await self.saver.save_mark(self.version, self.rows + 1, after,
+                                                     seat, reason)
+            except StaleVersionError:
+                await self._reload()
+                raise Refusal("stale", "the table changed meanwhile") from None
+            self.state, self.version, self.rows = after, version, self.rows + 1
 
     def _intent(self, seat: int, data: dict[str, Any]) -> Action:
         """The action a person's intent asks for, checked for its shape and its turn."""

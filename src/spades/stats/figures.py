@@ -4,7 +4,8 @@ Pure: no I/O, no clock, no cache. ``game_figures`` replays one record (the engin
 ``replay``) and keeps, for every finished hand, what the player's side bid, took and scored;
 ``tally`` adds games up; ``player_stats`` groups them overall, by variant and by level.
 Only finished hands count (the hand in play is nobody's business yet), and only finished
-games count as played or won.
+games count as played or won. Practice games (an undo, a hint or a chosen deal: the
+engine's ``practice_of``) are counted apart, in ``Stats.practice``, and in no other figure.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from spades.engine import (
     contract_of,
     nil_made,
     parse_record,
+    practice_of,
     replay,
     side_points,
 )
@@ -65,6 +67,8 @@ class GameFigures:
     won: bool
     hands: tuple[HandFigures, ...]
     when: str | None = None  # ISO time of the last change, when known
+    #: why the game is practice (an undo, a hint, a chosen deal); empty when it counts
+    practice: tuple[str, ...] = ()
 
     @property
     def points(self) -> int:
@@ -135,10 +139,13 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
+    """The games that count (overall, by variant, by level) and the practice games, apart."""
+
     overall: Tally
     by_preset: tuple[Group, ...]
     by_level: tuple[Group, ...]
     games: tuple[GameFigures, ...] = field(default=())  # as given (newest first, say)
+    practice: Tally = field(default=Tally())
 
     def to_json(self, recent: int = 20) -> dict[str, Any]:
         """JSON for the API and ``--json``; ``recent`` games listed one by one."""
@@ -146,6 +153,7 @@ class Stats:
             "overall": self.overall.to_json(),
             "by_preset": [g.to_json() for g in self.by_preset],
             "by_level": [g.to_json() for g in self.by_level],
+            "practice": self.practice.to_json(),
             "recent": [game_json(g) for g in self.games[:recent]],
         }
 
@@ -156,7 +164,8 @@ def game_json(game: GameFigures) -> dict[str, Any]:
             "level": game.level, "when": game.when, "over": game.over, "won": game.won,
             "hands": t.hands, "points": t.points, "points_per_hand": t.points_per_hand,
             "made": t.made, "sets": t.sets, "nil": t.nil + t.blind_nil,
-            "nil_made": t.nil_made + t.blind_nil_made, "bags": t.bags}
+            "nil_made": t.nil_made + t.blind_nil_made, "bags": t.bags,
+            "practice": list(game.practice)}
 
 
 # ---------------------------------------------------------------------------- one game
@@ -202,7 +211,8 @@ def figures_of_state(state: GameState, seats: Iterable[int], *, game: str,
     return GameFigures(
         game=game, preset=preset, label=label or (entry.label if entry else preset),
         level=level, seats=mine, over=state.over,
-        won=state.over and state.winner in sides, hands=hands, when=when)
+        won=state.over and state.winner in sides, hands=hands, when=when,
+        practice=practice_of(state))
 
 
 def game_figures(record: Any, seats: Iterable[int], *, game: str,
@@ -260,6 +270,9 @@ def _groups(games: Sequence[GameFigures], key: str) -> tuple[Group, ...]:
 
 
 def player_stats(games: Sequence[GameFigures]) -> Stats:
-    """Overall, by variant (preset) and by the computer players' level."""
-    return Stats(overall=tally(games), by_preset=_groups(games, "preset"),
-                 by_level=_groups(games, "level"), games=tuple(games))
+    """Overall, by variant (preset) and by the computer players' level, of the games that
+    count; the practice games apart."""
+    counted = [g for g in games if not g.practice]
+    return Stats(overall=tally(counted), by_preset=_groups(counted, "preset"),
+                 by_level=_groups(counted, "level"), games=tuple(games),
+                 practice=tally(g for g in games if g.practice))

@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from spades.engine import RECORD_FORMAT, RecordError
-from spades.store import GameRow, Store, StoredGame, StoreError
+from spades.store import GameRow, Store, StoredGame, StoreError, stored_record
 
 from .figures import (
     GameFigures,
@@ -43,15 +43,7 @@ def level_of(row: GameRow) -> str:
 
 def record_data(stored: StoredGame) -> dict[str, Any]:
     """The stored game as a record (every deck: it stays on this side)."""
-    game = stored.game
-    actions: list[list[dict[str, Any]]] = [[] for _ in stored.decks]
-    for row in stored.actions:
-        if not 0 <= row.hand < len(actions):
-            raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
-        actions[row.hand].append(row.action)
-    return {"format": RECORD_FORMAT, "rules": game.rules, "first_dealer": game.first_dealer,
-            "hands": [{"deck": list(deck), "actions": acts}
-                      for deck, acts in zip(stored.decks, actions, strict=True)]}
+    return stored_record(stored, RECORD_FORMAT)
 
 
 def stored_figures(stored: StoredGame, player_id: str | Collection[str]) -> GameFigures:

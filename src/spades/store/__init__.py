@@ -9,6 +9,8 @@ from .store import (
     ENTROPY,
     OVER,
     PLAYING,
+    PRACTICE,
+    START,
     ActionRow,
     GameExistsError,
     GameRow,
@@ -17,6 +19,7 @@ from .store import (
     Store,
     StoredGame,
     default_url,
+    stored_record,
     upgrade,
 )
 
@@ -27,6 +30,8 @@ __all__ = [
     "FINISHED",
     "OVER",
     "PLAYING",
+    "PRACTICE",
+    "START",
     "STARTED",
     "WAITING",
     "AccountExistsError",
@@ -46,5 +51,6 @@ __all__ = [
     "StoredGame",
     "Upgrade",
     "default_url",
+    "stored_record",
     "upgrade",
 ]

@@ -92,6 +92,9 @@ class ActionRow:
 #: the row's own ``hand`` is the hand in play when it was given). Kept among the actions so
 #: that it has its step and version like any change, and needs no table of its own.
 ENTROPY = "entropy"
+#: The key of a stored row that marks the game practice (issue 41): ``{"seat": 0,
+#: "practice": "hint"}``; a row like any change (nothing stored is ever rewritten).
+PRACTICE = "practice"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,16 +107,51 @@ class StoredGame:
     looks: frozenset[tuple[int, int]]  # (hand, seat) pairs
     #: the people's entropy for the shuffles (``ENTROPY`` rows), in step order
     entropy: tuple[ActionRow, ...] = ()
+    #: the practice marks (``PRACTICE`` rows), in step order
+    marks: tuple[ActionRow, ...] = ()
 
     @property
     def rows(self) -> int:
-        """How many rows were appended (actions and entropy): the ``seq`` of the last."""
-        return len(self.actions) + len(self.entropy)
+        """How many rows were appended (actions, entropy and marks): the ``seq`` of the
+        last."""
+        return len(self.actions) + len(self.entropy) + len(self.marks)
 
 
 def is_entropy(row: ActionRow) -> bool:
     """Whether a stored row is a person's entropy for a shuffle (not a game action)."""
     return isinstance(row.action, dict) and ENTROPY in row.action
+
+
+def is_mark(row: ActionRow) -> bool:
+    """Whether a stored row marks the game practice (not a game action)."""
+    return isinstance(row.action, dict) and PRACTICE in row.action
+
+
+#: The game option that holds where a game from a chosen deal starts: ``{"scores": [...],
+#: "bags": [...]}`` (its first deck is the chosen one).
+START = "start"
+
+
+def stored_record(stored: StoredGame, format_name: str) -> dict[str, Any]:
+    """The stored game as a game record of ``format_name`` (every deck: it stays on the
+    server's side): each hand's actions in step order (undos included), where a game from a
+    chosen deal starts, and the practice marks."""
+    game = stored.game
+    actions: list[list[dict[str, Any]]] = [[] for _ in stored.decks]
+    for row in stored.actions:
+        if not 0 <= row.hand < len(actions):
+            raise StoreError(f"game {game.id!r}: action {row.seq} is for a hand with no deck")
+        actions[row.hand].append(row.action)
+    record: dict[str, Any] = {
+        "format": format_name, "rules": game.rules, "first_dealer": game.first_dealer,
+        "hands": [{"deck": list(deck), "actions": acts}
+                  for deck, acts in zip(stored.decks, actions, strict=True)]}
+    if game.options.get(START) is not None:
+        record[START] = game.options[START]
+    marks = sorted({str(row.action[PRACTICE]) for row in stored.marks})
+    if marks:
+        record[PRACTICE] = marks
+    return record
 
 
 def default_url() -> str:
@@ -382,9 +420,10 @@ class Store:
         return StoredGame(
             game=_game_row(row, seats),
             decks=tuple(tuple(d.cards) for d in decks),
-            actions=tuple(r for r in rows if not is_entropy(r)),
+            actions=tuple(r for r in rows if not is_entropy(r) and not is_mark(r)),
             looks=frozenset((lk.hand, lk.seat) for lk in looks),
-            entropy=tuple(r for r in rows if is_entropy(r)))
+            entropy=tuple(r for r in rows if is_entropy(r)),
+            marks=tuple(r for r in rows if is_mark(r)))
 
     def list_games(self, player_id: str | Collection[str], limit: int = 200) -> list[GameRow]:
         """The games where ``player_id`` (or any of several ids: an account's) has a seat,

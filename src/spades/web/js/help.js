@@ -180,6 +180,7 @@ export const KEYS = [
   ["L", "Show the last trick"],
   ["S", "Show the score sheet"],
   ["H", "Hint: lift the card the Hard player would play in your seat, and say why (Enter plays it)"],
+  ["U", "Undo: take back your last card or bid, and what the computer players played after it (with the house rule Allow undo)"],
   ["Escape", "Close a window"],
 ];
 

@@ -105,6 +105,7 @@ function onState(msg) {
   const news = gotState(msg);
   for (const e of msg.events || []) announce(e.text);
   if (friends) friends.stateCame(msg);
+  if (msg.events.some((e) => e.kind === "undo")) trick.reset();
   for (const won of news.tricks) trick.finished(won.plays, won.winner);
   if (!state.watchCode) shuffles.observe(msg); // a spectator gives no entropy, holds no hand
   showSeal();
@@ -164,6 +165,7 @@ async function openReview(number, opener) {
   state.review.openReview(number, {
     names: g.players, you: g.you, sides: g.sides,
     send: (message) => Boolean(state.socket && state.socket.send(message)),
+    again: openGame,
   }, opener);
   if (first) $("dlg-review").addEventListener("close", afterClose);
 }
@@ -313,6 +315,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (key === "h" && !windows.anyOpen() && $("screen-table").dataset.hints !== "off") hint();
+  if (key === "u" && !windows.anyOpen()) send({ undo: true });
   if (!windows.anyOpen() && /^[0-9]$/.test(event.key) && actions.pad.root.isConnected) {
     event.preventDefault();
     actions.pad.digit(event.key);
@@ -330,6 +333,7 @@ $("btn-last").addEventListener("click", showLastTrick);
 $("btn-hint").addEventListener("click", () => hint());
 $("sealed").addEventListener("click", showSealed);
 $("btn-sheet").addEventListener("click", showSheet);
+$("btn-undo").addEventListener("click", () => send({ undo: true }));
 $("btn-help").addEventListener("click", () => showHelp(screens.shown("new")));
 $("btn-games").addEventListener("click", () => lobby.openGames());
 // Statistics load only when opened (js/stats.js): the table opens without them.

@@ -52,6 +52,7 @@ export class TablePage {
     if (state.signedOut) $("prompt").textContent = "Signed out: sign in again to play on.";
     this.hand.render(handModel(msg, v, state.chosen));
     this.actions.render(msg, state.chosen);
+    $("btn-undo").hidden = !msg.can_undo;
     // What is shown, for styling and for tests: the state's version and the decision asked.
     const screen = $("screen-table");
     screen.dataset.version = String(msg.version);

@@ -37,8 +37,14 @@ function ensureDialog() {
   dialog = el("dialog", null, { id: "dlg-review", "aria-labelledby": "review-title", class: "wide review" });
   const form = el("form", null, { method: "dialog" });
   form.append(el("button", "Close", { class: "primary" }));
+  // Play this deal again (issue 41): a new game dealt the same cards, from 0-0 or the scores
+  const again = el("div", null, { id: "review-again", role: "group", "aria-label": "Play this deal again" });
+  again.append(
+    button("Play this deal again from 0-0", () => playAgain(false), { id: "review-again-zero" }),
+    button("Play it again from the scores before it", () => playAgain(true), { id: "review-again-scores" }));
   dialog.append(el("h2", "Review", { id: "review-title" }), el("div", null, { id: "review-body" }),
-    el("p", null, { id: "review-live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" }), form);
+    el("p", null, { id: "review-live", class: "sr-only", "aria-live": "polite", "aria-atomic": "true" }),
+    again, form);
   dialog.addEventListener("keydown", onKey);
   dialog.addEventListener("close", () => {
     const opener = view && view.opener;
@@ -66,6 +72,23 @@ export function openReview(hand, ctx, opener) {
     "from each moment of the hand: the first lead takes the longest.", { class: "hint" }));
   if (!dlg.open) dlg.showModal();
   ask();
+}
+
+/** A new game from this hand's deal (POST .../hands/N/again): the table opens it. */
+async function playAgain(fromScores) {
+  if (!view || !view.ctx.again) return;
+  const { ctx, hand } = view;
+  try {
+    const { currentGame, request } = await import("./net.js");
+    const data = await request("POST", `/api/games/${encodeURIComponent(currentGame())}/hands/${hand}/again`,
+      { from_scores: fromScores });
+    dialog.close();
+    ctx.again(data.id);
+    const { announce } = await import("./announce.js");
+    announce(`A new game: hand ${hand} is dealt again, the same cards at the same seats.`);
+  } catch (e) {
+    say(sentence(e.message || "The deal could not be played again."));
+  }
 }
 
 function ask() {

@@ -62,7 +62,9 @@ export async function openStats(opener) {
 
 export function render(body, data) {
   const t = data.overall;
-  if (!t.hands && !t.games) {
+  const practice = data.practice || {};
+  const practiced = (practice.games || 0) + (practice.in_play || 0);
+  if (!t.hands && !t.games && !practiced) {
     body.replaceChildren(el("p", "No finished hands yet: play a hand and come back.", { class: "hint" }));
     return;
   }
@@ -81,6 +83,8 @@ export function render(body, data) {
     tallyTable("All your games", "", [["All games", t]]),
     tallyTable("By variant", "Variant", data.by_preset.map((g) => [g.label, g])),
     tallyTable("By computer players' level", "Level", data.by_level.map((g) => [level(g.label), g])),
+    ...(practiced ? [tallyTable("Practice games (undo, hint or a chosen deal), counted apart", "",
+      [["Practice games", practice]])] : []),
     recentTable(data.recent),
     el("p", "A bid made or set is your side's bid; bags are the new bags of a hand. Figures come " +
       "from your saved games, finished hands only.", { class: "hint" }),
@@ -145,7 +149,8 @@ function recentTable(recent) {
     const name = el("th", g.label, { scope: "row" });
     if (when && !Number.isNaN(when.getTime())) name.append(el("br"), el("small", when.toLocaleDateString()));
     tr.append(name);
-    const result = g.over ? (g.won ? "Won" : "Lost") : "In play";
+    const result = (g.over ? (g.won ? "Won" : "Lost") : "In play") +
+      (g.practice && g.practice.length ? " (practice)" : "");
     for (const v of [level(g.level), result, String(g.hands), one(g.points_per_hand),
       of(g.made, g.made + g.sets), of(g.nil_made, g.nil)]) {
       tr.append(el("td", v));

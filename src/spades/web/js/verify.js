@@ -9,6 +9,9 @@ export const SHUFFLE = "spades-shuffle/1";
 export const COMMIT = "spades-commit/1";
 export const COMMIT_PLAIN = "sha256";
 export const VERIFIED = "shuffle verified";
+// The commitment scheme of a deal played again (docs/shuffle.md): chosen, not shuffled.
+export const CHOSEN = "chosen";
+export const DEAL_CHOSEN = "deal chosen (a deal played again), not shuffled";
 export const UNAVAILABLE =
   "This page cannot check the shuffle here: browsers allow it only over https or on this " +
   "computer (localhost). Download the game record and run: spades verify RECORD.json";
@@ -134,6 +137,12 @@ const seatName = (seat) => (seat < 0 ? "the kitty" : `seat ${seat}`);
  * Returns {ok, unavailable, problems: [{check, message}], deck, message}.
  */
 export async function verifyHand(hand, seen = {}, options = {}) {
+  if (hand && hand.commitment_scheme === CHOSEN) {
+    // a deal played again: chosen openly, not shuffled, so there is nothing to check (said
+    // as a check that could not be made, never as a mismatch)
+    return { ok: false, chosen: true, unavailable: true, problems: [], deck: hand.deck ?? null,
+      message: DEAL_CHOSEN };
+  }
   const subtle = subtleOf(options);
   if (!subtle) return { ok: false, unavailable: true, problems: [], deck: null, message: UNAVAILABLE };
   const problems = [];
