@@ -1,6 +1,6 @@
 """`spades play`'s ``hint`` command (issue 41 item 1): on the turn to play, Hard's legal card
-and its reason, and nothing played by asking; at a bid, a word that the hint is for the
-play."""
+and its reason, and nothing played by asking (the game is practice then); at a bid, a word
+that the hint is for the play."""
 
 from __future__ import annotations
 
@@ -12,7 +12,15 @@ from spades.ai.hard import HardPlayer
 from spades.ai.simple import RandomPlayer
 from spades.cli import play as play_module
 from spades.cli.play import TerminalTable, card_text
-from spades.engine import Bid, Phase, Play, find_preset, parse_card, player_view
+from spades.engine import (
+    Bid,
+    Phase,
+    Play,
+    find_preset,
+    parse_card,
+    player_view,
+    practice_of,
+)
 
 HINT = re.compile(r"  Hint \(Hard\): (\S+)\. (.+\.)$")
 
@@ -58,6 +66,7 @@ def test_hint_in_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     # the hinted cards were played when typed, and only then
     gone = player_view(table.state, 0).played
     assert all(gone >> parse_card(card) & 1 for card in played)
+    assert practice_of(table.state) == ("hint",)  # a game played with hints is practice
 
 
 NOT_NOW = "  A hint is for your turn to play a card (the bid has its suggestion)."

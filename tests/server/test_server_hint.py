@@ -1,6 +1,7 @@
 """The card hint on the game's socket (issue 41 item 1): Hard's legal card and a reason on
 the person's turn to play, refused with a clear message otherwise (not your turn, a version
-the table moved on from, a friends' table whose host did not allow hints), nothing stored."""
+the table moved on from, a friends' table whose host did not allow hints), nothing stored;
+a game played with a hint is practice."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from friends_kit import as_player, make_table
 from server_testkit import Driver, client, new_game_id, open_table, stored
 
+from spades.engine import practice_of
+from spades.session import state_from_store
 from spades.session.hinting import HINTS_OFF, MOVED_ON, NOT_NOW
 
 pytestmark = pytest.mark.timeout(120)
@@ -46,14 +49,18 @@ def test_a_hint_is_a_legal_card_with_its_reason_and_changes_nothing(tmp_path: Pa
             refused = answer(driver)
             assert refused["code"] == "hint" and refused["message"] == NOT_NOW
             state = until_play(driver, state)
-            before = stored(tmp_path, game_id).game.version
+            before = stored(tmp_path, game_id)
+            assert practice_of(state_from_store(before)) == ()
             driver.send({"type": "hint", "version": state["version"]})
             hint = answer(driver)
             assert hint["version"] == state["version"] and hint["level"] == "hard"
             assert hint["card"] in state["legal"]["cards"]
             assert set(hint["equals"]) <= set(state["legal"]["cards"])
             assert hint["reason"].endswith(".") and len(hint["reason"]) > 10
-            assert stored(tmp_path, game_id).game.version == before  # nothing was played
+            hinted = stored(tmp_path, game_id)
+            assert hinted.actions == before.actions  # nothing was played
+            # a game played with hints is practice: its statistics count apart
+            assert practice_of(state_from_store(hinted)) == ("hint",)
             driver.send({"type": "hint", "version": state["version"] - 1})
             stale = answer(driver)
             assert stale["code"] == "hint" and stale["message"] == MOVED_ON

@@ -194,6 +194,7 @@ class TerminalTable:
         levels = tuple(s.computer_level for s in seats)
         saver = RecordFile(save, self.names, levels) if save else Unsaved(self.names)
         first = new_game(rules, seed=seed) if start is None else start
+        self.hinted = False  # a hint was given since the last action
         self.session = Session("terminal", seats, first, saver=saver,
                                thinker=InlineThinker(computers, random.Random(seed)))
         self.session.listen(self)
@@ -212,6 +213,9 @@ class TerminalTable:
     async def _decide(self, view: PlayerView) -> Action:
         while True:
             action = self._human(view)
+            if self.hinted:  # a game played with hints is practice (its statistics apart)
+                await self.session.mark_practice("hint", 0)
+                self.hinted = False
             if action is not None:
                 return action
             try:  # take back my last card or bid, and the computer players' after it
@@ -357,6 +361,7 @@ class TerminalTable:
             return "  A hint is for your turn to play a card (the bid has its suggestion)."
         player = HardPlayer(time_limit=HARD_TIME_LIMIT)  # Hard's own time at the table
         hint = hint_card(view, random.Random(secrets.randbits(64)), player)
+        self.hinted = True
         return f"  Hint (Hard): {card_text(hint.card, self.ascii)}. {hint.sentence}"
 
     def _prompt(self, view: PlayerView) -> str:

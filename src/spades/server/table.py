@@ -133,6 +133,8 @@ class ServedTable:
         async def send() -> None:
             try:
                 answer = await self.thinker.hint(view, self.id)
+                # a game played with hints is practice: its statistics count apart
+                await self.session.mark_practice("hint", conn.seat)
             except Refusal as refusal:
                 conn.send({"type": "error", "code": refusal.code, "message": refusal.message,
                            "version": version, "intent": "hint"})
