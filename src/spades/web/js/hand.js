@@ -65,13 +65,15 @@ export class HandView {
     this.onPlay(card);
   }
 
-  lift(card) {
+  // note (a hint's reason) stays while the card is lifted
+  lift(card, note) {
     this.lifted = card;
     for (const btn of this.root.querySelectorAll("[data-card]")) {
       btn.classList.toggle("lifted", Number(btn.dataset.card) === card);
     }
     const name = cardName(card);
-    this.hint.textContent = `${name.charAt(0).toUpperCase()}${name.slice(1)} lifted: tap it again to play it, or tap another card.`;
+    this.note = note || `${name.charAt(0).toUpperCase()}${name.slice(1)} lifted: tap it again to play it, or tap another card.`;
+    this.hint.textContent = this.note;
   }
 
   render(model) {
@@ -94,7 +96,7 @@ export class HandView {
     this.root.setAttribute("aria-label", `Your hand, ${n} card${n === 1 ? "" : "s"}`);
     for (const card of sortHand(model.cards)) this.root.append(this.button(card, model));
     restore(this.root, (el) => el.classList.contains("playable"), turnStarts);
-    this.hint.textContent = this.hintText(model);
+    this.hint.textContent = this.lifted === null ? this.hintText(model) : this.note;
     this.layout();
   }
 

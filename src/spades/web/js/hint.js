@@ -46,9 +46,8 @@ function shown(hand, msg) {
   // the table moved on meanwhile (a page showing a later version): that hint is of no use
   if (!state.msg || msg.version !== state.msg.version || !state.msg.legal) return;
   const card = cardIndex(msg.card);
-  hand.lift(card);
   const text = `Hint (Hard): ${msg.reason}`;
-  hand.hint.textContent = text;
+  hand.lift(card, text);  // the reason stays while the card is lifted
   const button = hand.root.querySelector(`[data-card="${card}"]`);
   if (button) button.focus();
   announce(text);

@@ -57,7 +57,7 @@ export class TablePage {
     const screen = $("screen-table");
     screen.dataset.version = String(msg.version);
     screen.dataset.decision = shownDecision(msg);
-    // a table for friends whose host allowed no hints shows no Hint button
+    // no Hint button where the host allowed none
     screen.dataset.hints = msg.game.hints === false ? "off" : "on";
   }
 
