@@ -17,6 +17,7 @@ import pytest
 from friendkit import (
     Person,
     at_table,
+    behind,
     check_bodies,
     check_seat,
     check_spectator,
@@ -193,9 +194,10 @@ def play_hand_until(tables: list[Any], done: Any, rounds: int = 4000) -> None:
     for _ in range(rounds):
         if done():
             return
+        late = behind(tables)
         moved = False
-        for table in tables:
-            kind = table.decision()
+        for i, table in enumerate(tables):
+            kind = "" if i in late else table.decision()
             if kind and kind != "over" and not table.dialog_open("dlg-over"):
                 if table.act(touch=getattr(table, "touch", False),
                              next_hand=False) != "hand-over":
