@@ -461,8 +461,11 @@ def test_an_anonymous_friend_deletes_their_data_and_the_game_goes_on(
     bob.page.wait_for_selector("#forget-confirm")  # asked in place, the focus on Keep it
     assert bob.page.evaluate("document.activeElement.textContent") == "Keep it"
     assert serious_violations(bob.page) == [], "deleting my data, asked"
-    bob.page.click("#forget-confirm")
-    bob.page.wait_for_selector("#screen-new:not([hidden])")  # the page starts afresh
+    # the page starts afresh (its socket at the table was told "not found" first: the
+    # page it reloads is the one to read)
+    with bob.page.expect_navigation():
+        bob.page.click("#forget-confirm")
+    bob.page.wait_for_selector("#screen-new:not([hidden])")
     mine = bob.page.evaluate("fetch('/api/games').then(r => r.json())")
     assert mine["games"] == [], mine  # nothing of his is left
     # Ann is told, and Bob's seat is a computer player's named "a former player"
