@@ -135,16 +135,29 @@ def at_table(table: Table) -> None:
         "() => document.getElementById('screen-table').dataset.version !== undefined")
 
 
+def behind(tables: list[Table]) -> set[int]:
+    """The pages not yet showing the last step of the game another page was sent (steps,
+    not versions: entropy for a shuffle moves the version without a state), or not yet
+    showing the last state they were sent: what such a page asks may be decided already
+    (by another tab of the same person), so it waits for the news."""
+    steps = [t.state["step"] for t in tables]
+    latest = max(steps)
+    return {i for i, t in enumerate(tables)
+            if steps[i] < latest or t.shown_version < t.state["version"]}
+
+
 def play_hand(tables: list[Table], limit: float = 180) -> None:
     """Every page makes its decisions as they come, with clicks, until each has seen the
-    hand end (its end-of-hand window, left open). The hand may end between a page's look
-    for that window and its look for a decision (the first bid of the next hand then
-    shows): the decision made finds the window instead, and must not close it with Next
-    hand, or that page never counts as done and the others wait for it."""
+    hand end (its end-of-hand window, left open), one decision at a time and never from a
+    page behind the others (``behind``). The hand may end between a page's look for that
+    window and its look for a decision (the first bid of the next hand then shows): the
+    decision made finds the window instead, and must not close it with Next hand, or that
+    page never counts as done and the others wait for it."""
     done: set[int] = set()
     deadline = time.monotonic() + limit
     while len(done) < len(tables):
         assert time.monotonic() < deadline, "the hand does not end"
+        late = behind(tables)
         moved = False
         for i, table in enumerate(tables):
             if i in done:
@@ -152,7 +165,7 @@ def play_hand(tables: list[Table], limit: float = 180) -> None:
             if table.dialog_open("dlg-over"):
                 done.add(i)
                 continue
-            kind = table.decision()
+            kind = "" if i in late else table.decision()
             if kind and kind != "over":
                 try:
                     if table.act(touch=getattr(table, "touch", False),
@@ -163,6 +176,7 @@ def play_hand(tables: list[Table], limit: float = 180) -> None:
                                          f"last frames {[f['type'] for f in table.frames[-5:]]}"
                                          ) from e
                 moved = True
+                break
         if not moved:
             tables[0].page.wait_for_timeout(40)
 

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from friends_kit import as_player, join, make_table, until, waiting_room
-from server_testkit import Driver, client, open_table, ticket
+from server_testkit import Driver, check_frames, client, open_table, ticket
+
+from spades.server.history import missed_events
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -297,3 +299,37 @@ def test_anyone_seated_sees_a_shareable_link_and_no_spectator_does(tmp_path: Pat
         plain = make_table(http, CAT, take_seats=True)
         assert plain["table"]["shared"] is None
         assert http.app.state.store.friends.get(plain["id"]).shared is None
+
+
+def test_after_a_restart_a_socket_that_comes_back_gets_what_it_missed(tmp_path: Path) -> None:
+    with client(tmp_path) as http:
+        game_id = http.post("/api/games", json={"level": "random", "preset": "house"},
+                            headers=as_player(ANN)).json()["id"]
+        with open_table(http, game_id, ANN) as ws:
+            driver = Driver(ws, random.Random(4))
+            state = driver.until_decision()
+            for _ in range(8):
+                driver.act(driver.choose(state))
+                state = driver.until_decision()
+            seen = [e for f in driver.frames if f["type"] == "state" for e in f["events"]]
+    left_at = seen[len(seen) // 3]["step"]
+    wanted = [e for e in seen if e["step"] > left_at]
+    with client(tmp_path) as http:  # a restart: nothing of the game is in memory
+        with http.websocket_connect(f"/ws/games/{game_id}") as ws:
+            ws.send_json({"type": "hello", "ticket": ticket(http, game_id, ANN),
+                          "since": left_at})
+            back = state_of(ws)
+        assert wanted and back["events"] == wanted and "missed" not in back
+        assert back["step"] == state["step"]
+        game = http.app.state.store.load_game(game_id)
+        assert check_frames([back], game, 0) == 1  # nothing the seat may not see
+        # a step the computer player made for an absent person is marked so, as it was told
+        actor = wanted[0]["seat"]
+        names = tuple(state["game"]["players"])
+        marked = missed_events(game, {left_at + 1: actor}, names, 0, left_at, state["step"])
+        assert marked is not None and [e.get("played_for") for e in marked
+                                       if e["step"] == left_at + 1][:1] == [names[actor]]
+        with http.websocket_connect(f"/ws/games/{game_id}") as ws:  # none missed: none
+            ws.send_json({"type": "hello", "ticket": ticket(http, game_id, ANN),
+                          "since": state["step"]})
+            assert state_of(ws)["events"] == []

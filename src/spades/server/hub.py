@@ -26,9 +26,13 @@ log = logging.getLogger("spades.server")
 
 #: Changes kept for sockets that come back (a hand of four players and its bids).
 KEEP_CHANGES = 64
+#: Steps back a socket's missed events are rebuilt from the store (a few hands); further
+#: back, its state holds it all (``"missed": true``).
+REBUILD_STEPS = 256
 Suggest = Callable[[PlayerView, str], Awaitable[Json | None]]
 Job = Callable[[], Awaitable[None]]
 Greet = Callable[[Connection], Awaitable[list[Json]]]
+History = Callable[[int, int, int], Awaitable[list[Json] | None]]
 
 
 class Hub:
@@ -49,6 +53,9 @@ class Hub:
         #: what a new socket hears right after its first state (a table for friends: the
         #: table and its turn timer), made when it joins the sockets told of every change
         self.greet: Greet | None = None
+        #: the events a seat missed (seat, since, up to step), rebuilt from the store when
+        #: they go further back than the changes kept (``history.rebuild``)
+        self.history: History | None = None
 
     # ------------------------------------------------------------------ the session's news
 
@@ -155,6 +162,13 @@ class Hub:
     async def _welcome(self, conn: Connection, since: int | None = None) -> None:
         self.connections.add(conn)
         missed = None if since is None else self._missed(conn.seat, since)
+        if (since is not None and missed is None and self.history is not None
+                and self.told.step - since <= REBUILD_STEPS):
+            try:  # ``told`` holds meanwhile: only this task changes it
+                missed = await self.history(conn.seat, since, self.told.step)
+            except Exception:  # the store cannot say: the state holds it all
+                log.exception("the events missed at game %s could not be rebuilt",
+                              self.session.id)
         message = await self.message(conn.seat, missed or [])
         if since is not None and missed is None:
             message["missed"] = True  # further back than kept: the view holds it all

@@ -24,6 +24,7 @@ from spades.store import SeatRow, Store, StoredGame
 
 from .audience import Audience
 from .connections import Connection
+from .history import rebuild
 from .hub import Hub
 from .messages import meta_json
 from .review import send_review
@@ -46,6 +47,8 @@ class ServedTable:
         self.names = self.session.names
         self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
                        thinker.suggest)
+        self.store = store
+        self.hub.history = self._history
         self.session.listen(self.hub)
         #: the spectators' sockets (a table for friends whose host allows watching)
         self.audience = Audience(self.session, lambda: self.hub.meta)
@@ -87,6 +90,11 @@ class ServedTable:
     async def contribute(self, seat: int, hand: Any, value: Any) -> None:
         """A person's entropy for the shuffle of ``hand`` (from 0); ``Refusal`` if refused."""
         await self.session.contribute(seat, hand, value)
+
+    async def _history(self, seat: int, since: int, upto: int) -> list[Json] | None:
+        """The events ``seat`` missed after step ``since`` (up to ``upto``), from the store."""
+        return await asyncio.to_thread(rebuild, self.store, self.id, self.names, seat, since,
+                                       upto)
 
     def kick(self) -> None:
         self.session.kick()
