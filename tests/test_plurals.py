@@ -31,6 +31,8 @@ NEVER_ONE = {
     ("server/seating.py", "players"): "a table's seats, 2 to 5",
     ("ai/review.py", "lost"): "said as 'a trick' when it is 1",
     ("ai/suggest.py", "tricks:.1f"): "a decimal",
+    ("ai/advice.py", "est.tricks:.1f"): "a decimal",
+    ("ai/reasons.py", "count"): "its singular is written on the same line",
     ("engine/presets.py", "on.bag_limit"): "a bag limit of the rules",
     ("engine/shuffle.py", "len(deck)"): "a deck",
     ("engine/rules.py", "r.players"): "a table's seats",
