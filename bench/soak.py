@@ -7,7 +7,9 @@ players) for the whole run, each leaving its game after ``--hands`` hands for a 
 The run is made of windows of ``--seconds`` each, in paired
 rounds: for each round and each attack of ``--attacks``, a **quiet** window and then the
 same time beside that **attack**, a hostile client process pinned to one core
-(``os.sched_setaffinity``) so its own CPU use does not decide the figure. Quiet and hostile
+(``os.sched_setaffinity``) so its own CPU use does not decide the figure, and the server
+with its thinking processes kept off that core (on a machine of two cores or more): the
+hostile core is the client's own, in the quiet windows too. Quiet and hostile
 windows alternate, so the machine's load (a shared machine is loaded) hits both alike. The
 attacks:
 
@@ -117,13 +119,27 @@ def is_act(text: str | None) -> bool:
         return False
 
 
+def hostile_core() -> int:
+    """The core the hostile clients are pinned to: the last this process may use."""
+    return max(os.sched_getaffinity(0))
+
+
+def server_cores() -> set[int]:
+    """The cores the server and its thinking processes may use: every core but the hostile
+    clients' own, where there are two or more."""
+    cores = set(os.sched_getaffinity(0))
+    return cores - {hostile_core()} if len(cores) > 1 else cores
+
+
 def serve(port: int, url: str, workers: int | None, timings: Path) -> None:
-    """The child process: ``spades serve``'s app and server with the timing layer; on
-    Linux it dies with the bench (a bench killed by a test's timeout leaves no server)."""
+    """The child process: ``spades serve``'s app and server with the timing layer, off the
+    hostile clients' core (its thinking processes inherit that); on Linux it dies with the
+    bench (a bench killed by a test's timeout leaves no server)."""
     if sys.platform.startswith("linux"):
         import ctypes
 
         ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        os.sched_setaffinity(0, server_cores())
     from spades.server import Settings, create_app
     from spades.server.listen import make_server
 
@@ -419,7 +435,7 @@ class _Counts(dict[str, int]):
 def hostile_main(port: int, seconds: float, out: Path, kind: str) -> None:
     """The hostile process, pinned to the last core."""
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+        os.sched_setaffinity(0, {hostile_core()})
     counts = asyncio.run(hostile(port, seconds, kind))
     out.write_text(json.dumps(counts))
 
@@ -702,7 +718,8 @@ def main() -> int:
           f"{args.rounds} round(s) of a quiet and an attack window of {args.seconds:g} s "
           f"for each of {', '.join(args.attacks)}; workers "
           f"{args.workers if args.workers is not None else os.cpu_count()}; hostile "
-          f"clients pinned to core {max(os.sched_getaffinity(0))}; load at start {load()}")
+          f"clients pinned to core {hostile_core()}, the server and its thinking processes "
+          f"to {sorted(server_cores())}; load at start {load()}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         server, port, timings = start_server(folder, args.workers)
