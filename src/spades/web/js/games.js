@@ -18,25 +18,23 @@ function when(iso) {
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
 }
 
-/** A Delete button that asks, in its place, "Delete this game?" with Delete and Keep it
- * (focus on Keep it; Escape keeps it too); deleting lists the games again. */
-function deleteButton(root, g, options) {
-  const wrap = el("span", null, "delete-game");
-  const ask = el("button", "Delete", "risky");
-  ask.type = "button";
-  ask.setAttribute("aria-label", `Delete ${g.label}, ${g.text}`);
+/** Ask ``question`` in the place of ``ask`` (in ``holder``) when it is pressed: ``yesText``
+ * runs ``act`` (its error is shown and nothing else changes); Keep it (focused) or Escape
+ * puts ``ask`` back. */
+function confirmInPlace(holder, ask, { id, question, yesText, yesId }, act) {
   const back = () => {
-    wrap.replaceChildren(ask);
+    holder.replaceChildren(ask);
     ask.focus();
   };
   ask.addEventListener("click", () => {
     const group = el("span");
     group.setAttribute("role", "group");
-    group.setAttribute("aria-labelledby", `delete-q-${g.id}`);
-    const question = el("span", "Delete this unfinished game for good? ");
-    question.id = `delete-q-${g.id}`;
-    const yes = el("button", "Delete it", "risky");
+    group.setAttribute("aria-labelledby", id);
+    const text = el("span", question);
+    text.id = id;
+    const yes = el("button", yesText, "risky");
     yes.type = "button";
+    if (yesId) yes.id = yesId;
     const no = el("button", "Keep it");
     no.type = "button";
     const error = el("span", null, "error");
@@ -52,19 +50,31 @@ function deleteButton(root, g, options) {
     yes.addEventListener("click", async () => {
       yes.disabled = true;
       try {
-        await api.deleteGame(g.id);
+        await act();
       } catch (e) {
         error.textContent = e.message;
         yes.disabled = false;
-        return;
       }
-      await showGames(root, { ...options, deleted: `${g.label} deleted.` });
     });
-    group.append(question, yes, " ", no, " ", error);
-    wrap.replaceChildren(group);
+    group.append(text, yes, " ", no, " ", error);
+    holder.replaceChildren(group);
     no.focus();
   });
-  wrap.append(ask);
+  holder.append(ask);
+}
+
+/** A Delete button that asks, in its place, "Delete this game?" with Delete and Keep it
+ * (focus on Keep it; Escape keeps it too); deleting lists the games again. */
+function deleteButton(root, g, options) {
+  const wrap = el("span", null, "delete-game");
+  const ask = el("button", "Delete", "risky");
+  ask.type = "button";
+  ask.setAttribute("aria-label", `Delete ${g.label}, ${g.text}`);
+  confirmInPlace(wrap, ask, { id: `delete-q-${g.id}`, question: "Delete this unfinished game for good? ",
+    yesText: "Delete it" }, async () => {
+    await api.deleteGame(g.id);
+    await showGames(root, { ...options, deleted: `${g.label} deleted.` });
+  });
   return wrap;
 }
 
@@ -78,51 +88,15 @@ function forgetSection() {
   ask.type = "button";
   ask.id = "forget-me";
   const line = el("p", null);
-  const back = () => {
-    line.replaceChildren(ask);
-    ask.focus();
-  };
-  ask.addEventListener("click", () => {
-    const group = el("span");
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-labelledby", "forget-q");
-    const question = el("span", "Delete every game of yours for good? At tables with friends a "
-      + "computer player takes your seat and the game goes on for the others. ");
-    question.id = "forget-q";
-    const yes = el("button", "Delete everything", "risky");
-    yes.type = "button";
-    yes.id = "forget-confirm";
-    const no = el("button", "Keep it");
-    no.type = "button";
-    const error = el("span", null, "error");
-    error.setAttribute("role", "alert");
-    no.addEventListener("click", back);
-    group.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") {
-        e.preventDefault();
-        e.stopPropagation();
-        back();
-      }
-    });
-    yes.addEventListener("click", async () => {
-      yes.disabled = true;
-      try {
-        await request("DELETE", "/api/me");
-      } catch (e) {
-        error.textContent = e.message;
-        yes.disabled = false;
-        return;
-      }
-      // this browser starts afresh: a new player id, no game open
-      setCurrentGame(null);
-      localStorage.removeItem("spades.player");
-      location.assign("/");
-    });
-    group.append(question, yes, " ", no, " ", error);
-    line.replaceChildren(group);
-    no.focus();
+  confirmInPlace(line, ask, { id: "forget-q", yesText: "Delete everything", yesId: "forget-confirm",
+    question: "Delete every game of yours for good? At tables with friends a computer player "
+      + "takes your seat and the game goes on for the others. " }, async () => {
+    await request("DELETE", "/api/me");
+    // this browser starts afresh: a new player id, no game open
+    setCurrentGame(null);
+    localStorage.removeItem("spades.player");
+    location.assign("/");
   });
-  line.append(ask);
   box.append(title, el("p", "Not signed in: your games are kept for this browser's player id.", "hint"), line);
   return box;
 }
