@@ -159,15 +159,7 @@ class StoreSaver:
                            hand: int, value: str) -> int:
         row = ActionRow(seq=step, hand=state.hand.number, seat=seat,
                         action={"seat": seat, ENTROPY: value, "hand": hand})
-        try:
-            saved: int = await asyncio.to_thread(self.store.append_action, self.game_id,
-                                                 version, row)
-        except StaleVersionError:
-            raise
-        except StoreError as error:
-            log.exception("could not save entropy of game %s", self.game_id)
-            raise unsaved(error) from None
-        return saved
+        return await self._append(version, row, "entropy")
 
     async def save_undo(self, version: int, step: int, before: GameState, after: GameState,
                         seat: int) -> int:
