@@ -64,10 +64,8 @@ class Rates:
         """Count one for ``key`` and answer 0 if every window has room; else answer the
         seconds to wait. Each window's count is taken at once by the storage (a Lua script
         in Redis), so racing requests, on any processes, never get past a window; a window
-        found full after others were counted leaves those counted (the stricter side)."""
-        wait = await self.wait(*key)
-        if wait:
-            return wait
+        found full after others were counted leaves those counted (the stricter side:
+        ``take_all`` tests every window first)."""
         for item in self.items:
             if not await self.limiter.hit(item, self.name, *key):
                 return await self.wait(*key) or 1
