@@ -72,6 +72,13 @@ ADDRESSES = {"neverread": "127.0.0.2", "flood": "127.0.0.3", "badjson": "127.0.0
 ATTACKS = (*ADDRESSES, "all")
 #: Seconds at the start of each window left out of its figures (a hostile process starts).
 SETTLE = 1.5
+STARTED = time.monotonic()
+
+
+def phase(text: str) -> None:
+    """A line on stderr with the seconds since the bench began: where a slow run's time
+    went (a tiny run beside other tests once took over 110 s)."""
+    print(f"[{time.monotonic() - STARTED:6.1f} s] {text}", file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------ the server, timed inside
@@ -519,6 +526,7 @@ def start_server(folder: Path, workers: int | None) -> tuple[subprocess.Popen[by
             raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
+            phase("the server answers")
             return server, port, timings
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -599,10 +607,12 @@ async def run_all(port: int, server_pid: int, args: argparse.Namespace,
     try:
         for n, kind in enumerate(windows):
             done.append(await window(kind, port, server_pid, args.seconds, folder, n))
+            phase(f"window {n + 1} ({kind}) over")
     finally:
         for task in (*people, watching):
             task.cancel()
         await asyncio.gather(*people, watching, return_exceptions=True)
+        phase("the people have left their tables")
     return done, dict(counts), peak
 
 
@@ -727,6 +737,7 @@ def main() -> int:
             windows, normal, peak = asyncio.run(run_all(port, server.pid, args, folder))
         finally:
             stop(server)
+            phase("the server has stopped")
         samples_in(timings, windows)
     report(windows, normal, peak)
     return 0 if any(w["ms"] for w in windows) else 1

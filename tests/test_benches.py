@@ -50,6 +50,13 @@ RUNS: dict[str, tuple[list[str], str]] = {
 }
 
 
+def text_of(output: str | bytes | None) -> str:
+    """What a timed-out run printed (bytes, even with ``text=True``, or nothing)."""
+    if isinstance(output, bytes):
+        return output.decode(errors="replace")
+    return output or ""
+
+
 def test_every_bench_has_a_tiny_run() -> None:
     scripts = {path.name for path in BENCH.glob("*.py")}
     assert scripts == set(RUNS), ("bench/ and RUNS differ: add a tiny run for each new "
@@ -62,8 +69,12 @@ def test_a_bench_runs_and_measures(script: str) -> None:
     args, figures = RUNS[script]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=110)
+    try:
+        done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=110)
+    except subprocess.TimeoutExpired as late:  # what it printed says where the time went
+        pytest.fail(f"{script} ran over 110 s\nstdout:\n{text_of(late.output)[-3000:]}\n"
+                    f"stderr:\n{text_of(late.stderr)[-3000:]}")
     shown = f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
     assert done.returncode == 0, shown
     assert re.search(figures, done.stdout), f"no figures in its output\n{shown}"
