@@ -43,10 +43,10 @@ from spades.store import (
 pytestmark = pytest.mark.timeout(300)
 
 #: The tables of the release before migrations, and the tables now (0002 added accounts,
-#: 0003 tables with friends).
+#: 0003 tables with friends, 0005 leases).
 RELEASE = ("games", "seats", "decks", "actions", "looks")
 TABLES = (*RELEASE, "accounts", "logins", "account_players", "resets", "friend_tables",
-          "friend_seats", "stand_ins")
+          "friend_seats", "stand_ins", "leases")
 OWNER = "player-aaaa-0001"
 
 

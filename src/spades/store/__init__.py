@@ -3,6 +3,7 @@
 from .accounts import AccountExistsError, AccountRow, Accounts, LoginRow
 from .database import StoreError
 from .friends import CLOSED, FINISHED, STARTED, WAITING, Friends, FriendSeat, FriendTable
+from .leases import Leases
 from .migrate import Upgrade
 from .store import (
     ABANDONED,
@@ -43,6 +44,7 @@ __all__ = [
     "Friends",
     "GameExistsError",
     "GameRow",
+    "Leases",
     "LoginRow",
     "SeatRow",
     "StaleVersionError",

@@ -18,6 +18,10 @@ SHA-256 of its invite and watch codes, the people removed from it, the turn time
 ``friend_seats`` (each person seated: player id, display name, presence and the end of their
 grace period) and ``stand_ins`` (the actions a computer player made for an absent person).
 A table's id is its game's id once started.
+
+Leases (migration 0005): ``leases`` names the server process that owns each game's table
+for a few seconds at a time (``spades serve`` with several processes: the owner runs the
+table's computer players and timers); a row is worth nothing once its time is past.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ class Tables:
     friend_tables: sa.Table
     friend_seats: sa.Table
     stand_ins: sa.Table
+    leases: sa.Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -103,8 +108,15 @@ def make_tables(prefix: str = "") -> Tables:
     )
     accounts, logins, account_players, resets = account_tables(md, prefix)
     friend_tables, friend_seats, stand_ins = friends_tables(md, prefix, games)
+    # no foreign key: a lease is taken and renewed every second, and outlives nothing
+    leases = sa.Table(
+        f"{prefix}leases", md,
+        sa.Column("game_id", sa.String(ID_LENGTH), primary_key=True),
+        sa.Column("owner", sa.String(ID_LENGTH), nullable=False),
+        sa.Column("until", sa.DateTime(timezone=True), nullable=False),
+    )
     return Tables(md, games, seats, decks, actions, looks, accounts, logins, account_players,
-                  resets, friend_tables, friend_seats, stand_ins)
+                  resets, friend_tables, friend_seats, stand_ins, leases)
 
 
 def friends_tables(md: sa.MetaData, prefix: str, games: sa.Table) -> tuple[sa.Table, ...]:

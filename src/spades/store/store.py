@@ -28,6 +28,7 @@ from .database import (
     sqlite_file,
 )
 from .friends import Friends
+from .leases import Leases
 from .migrate import Upgrade
 from .schema import Tables, make_tables
 
@@ -202,6 +203,7 @@ class Store:
         self._identity = file_identity(self._file)
         self.accounts = Accounts(self.engine, self.tables, self.check_file)
         self.friends = Friends(self.engine, self.tables, self.check_file)
+        self.leases = Leases(self.engine, self.tables, self.check_file)
 
     def upgrade(self) -> Upgrade:
         """Bring the tables to the newest schema, once however many processes ask at once."""
@@ -424,6 +426,43 @@ class Store:
             looks=frozenset((lk.hand, lk.seat) for lk in looks),
             entropy=tuple(r for r in rows if is_entropy(r)),
             marks=tuple(r for r in rows if is_mark(r)))
+
+    def rows_after(self, game_id: str, seq: int) -> tuple[int, tuple[ActionRow, ...]] | None:
+        """The game's version and its rows after row ``seq`` (actions, entropy, undos and
+        marks, in order), read in one transaction: what another process kept since a table
+        in memory was at row ``seq``. None when the game is not stored."""
+        t = self.tables
+        try:
+            with self.engine.begin() as conn:
+                version = conn.execute(sa.select(t.games.c.version)
+                                       .where(t.games.c.id == game_id)).scalar()
+                if version is None:
+                    return None
+                found = conn.execute(
+                    sa.select(t.actions.c.seq, t.actions.c.hand, t.actions.c.seat,
+                              t.actions.c.action)
+                    .where(t.actions.c.game_id == game_id, t.actions.c.seq > seq)
+                    .order_by(t.actions.c.seq)).all()
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not read game {game_id!r}: {error}") from error
+        rows = tuple(ActionRow(seq=a.seq, hand=a.hand, seat=a.seat, action=a.action)
+                     for a in found)
+        if [r.seq for r in rows] != list(range(seq + 1, seq + 1 + len(rows))):
+            raise StoreError(f"game {game_id!r}: the stored rows after {seq} are not in order")
+        return int(version), rows
+
+    def versions(self, game_ids: Collection[str]) -> dict[str, int]:
+        """The stored version of each of ``game_ids`` (a game not stored is left out)."""
+        t = self.tables
+        if not game_ids:
+            return {}
+        try:
+            with self.engine.connect() as conn:
+                found = conn.execute(sa.select(t.games.c.id, t.games.c.version)
+                                     .where(t.games.c.id.in_(sorted(set(game_ids))))).all()
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"could not read the games' versions: {error}") from error
+        return {row.id: int(row.version) for row in found}
 
     def list_games(self, player_id: str | Collection[str], limit: int = 200) -> list[GameRow]:
         """The games where ``player_id`` (or any of several ids: an account's) has a seat,

@@ -1,0 +1,100 @@
+"""A game's lease (one owner at a time, taken over once its time is past) and what a second
+process reads to follow a game: the rows after the ones it holds, and the games' versions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Iterator
+
+import pytest
+from storekit import Database
+from test_store import DECK, make_row
+
+from spades.store import ActionRow, Leases, Store
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def store(database: Database) -> Iterator[Store]:
+    opened = Store(database.url, prefix=database.prefix)
+    try:
+        yield opened
+    finally:
+        opened.drop_tables()
+        opened.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = dt.datetime(2026, 12, 5, 9, 0, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+def test_one_owner_until_its_lease_runs_out(store: Store) -> None:
+    clock = Clock()
+    leases = Leases(store.engine, store.tables, store.check_file, clock)
+    assert leases.take("g1", "a", 3)
+    assert not leases.take("g1", "b", 3)  # a holds it
+    clock.now += dt.timedelta(seconds=2)
+    assert leases.take("g1", "a", 3)  # renewed: until 9:00:05
+    clock.now += dt.timedelta(seconds=2.5)
+    assert not leases.take("g1", "b", 3)
+    clock.now += dt.timedelta(seconds=1)  # a's time is past: b takes it over
+    assert leases.take("g1", "b", 3)
+    assert not leases.take("g1", "a", 3)
+    holder = leases.holder("g1")
+    assert holder is not None and holder[0] == "b"
+    assert holder[1] == clock.now + dt.timedelta(seconds=3)
+
+
+def test_taking_several_at_once_and_giving_them_up(store: Store) -> None:
+    leases = store.leases
+    assert leases.take_all(["g1", "g2"], "a", 5) == {"g1", "g2"}
+    assert leases.take_all(["g2", "g3"], "b", 5) == {"g3"}
+    leases.drop(["g1", "g2", "g3"], "a")  # g3 is b's: it stays
+    assert leases.holder("g1") is None and leases.holder("g2") is None
+    assert leases.take_all(["g1", "g2", "g3"], "b", 5) == {"g1", "g2", "g3"}
+    assert leases.take_all([], "b", 5) == set()
+
+
+def test_processes_racing_for_a_free_lease_one_wins(store: Store) -> None:
+    for game_id in ("free", "expired"):
+        won: list[str] = []
+        if game_id == "expired":
+            store.leases.take(game_id, "dead", -1)  # its time is already past
+        barrier = threading.Barrier(4)
+
+        def race(owner: str, game_id: str = game_id, won: list[str] = won) -> None:
+            barrier.wait()
+            if store.leases.take(game_id, owner, 5):
+                won.append(owner)
+
+        threads = [threading.Thread(target=race, args=(f"p{n}",)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(won) == 1, (game_id, won)
+        holder = store.leases.holder(game_id)
+        assert holder is not None and holder[0] == won[0]
+
+
+def test_the_rows_after_a_step_and_the_versions(store: Store) -> None:
+    store.create_game(make_row("g1"), DECK)
+    store.create_game(make_row("g2"), DECK)
+    rows = [ActionRow(seq=1, hand=0, seat=1, action={"seat": 1, "bid": 3}),
+            ActionRow(seq=2, hand=0, seat=0, action={"seat": 0, "entropy": "ab", "hand": 1}),
+            ActionRow(seq=3, hand=0, seat=2, action={"seat": 2, "bid": 4})]
+    for version, row in enumerate(rows):
+        store.append_action("g1", version, row)
+    assert store.rows_after("g1", 0) == (3, tuple(rows))
+    assert store.rows_after("g1", 2) == (3, (rows[2],))
+    assert store.rows_after("g1", 3) == (3, ())
+    assert store.rows_after("g2", 0) == (0, ())
+    assert store.rows_after("nosuch", 0) is None
+    assert store.versions(["g1", "g2", "nosuch"]) == {"g1": 3, "g2": 0}
+    assert store.versions([]) == {}
