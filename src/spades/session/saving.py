@@ -119,6 +119,10 @@ class Saver(Protocol):
     async def reload(self) -> tuple[GameState, int, int, int]:
         """The stored truth after another writer: (state, version, game actions, rows)."""
 
+    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
+        """The stored version and the rows after the first ``rows`` (another writer's);
+        None when the game is no longer stored."""
+
 
 def unsaved(error: StoreError) -> Refusal:
     """The refusal of a change that could not be saved, with its cause when known."""
@@ -192,6 +196,11 @@ class StoreSaver:
         state = await asyncio.to_thread(state_from_store, stored)
         return state, stored.game.version, len(stored.actions), stored.rows
 
+    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
+        found: tuple[int, tuple[ActionRow, ...]] | None = await asyncio.to_thread(
+            self.store.rows_after, self.game_id, rows)
+        return found
+
 
 class RecordFile:
     """The whole game record, rewritten to a file after every action."""
@@ -236,6 +245,9 @@ class RecordFile:
                           f"{error.strerror}") from None
 
     async def reload(self) -> tuple[GameState, int, int, int]:
+        raise RuntimeError("a game saved to a file has no other writer")
+
+    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
         raise RuntimeError("a game saved to a file has no other writer")
 
 

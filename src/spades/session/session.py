@@ -38,6 +38,7 @@ from spades.engine import (
 from spades.store import SeatRow, StaleVersionError, StoreError
 
 from .entropy import checked_value, target_hand
+from .following import Followed, FollowError, replay_row
 from .narration import Narrated, narrate
 from .refusal import Refusal
 from .saving import Saver
@@ -78,6 +79,8 @@ class Change:
     stand_in: bool = False
     #: the seat took back its last card or bid and what followed (``action`` is None)
     undone: bool = False
+    #: another server process made it; this one read it from the store (``Session.follow``)
+    followed: bool = False
 
     def events(self, seat: int) -> list[Narrated]:
         """What ``seat`` learns from this change (nothing it may not see)."""
@@ -134,6 +137,9 @@ class Session:
         self.stand_in_level = "normal"
         #: a table with friends (the server says so): never an undo there
         self.friends = False
+        #: whether this process runs the computer players' turns (with several server
+        #: processes, only the one holding the table's lease does; the others follow)
+        self.leading = True
 
     # ------------------------------------------------------------------ who is who
 
@@ -215,7 +221,7 @@ class Session:
                 version = await self.saver.save_entropy(self.version, self.rows + 1, before,
                                                         seat, target, value)
             except StaleVersionError:
-                await self._reload()
+                await self._catch_up()
                 raise Refusal("stale", "the table changed meanwhile") from None
             self.state, self.version, self.rows = after, version, self.rows + 1
             self.given = self.given | {(target, seat)}
@@ -251,7 +257,7 @@ class Session:
                 version = await self.saver.save_undo(self.version, self.rows + 1, before,
                                                      after, seat)
             except StaleVersionError:
-                await self._reload()
+                await self._catch_up()
                 raise Refusal("stale", "the table changed meanwhile") from None
             # a computer player thinking now decides for a table that is no more
             self.state, self.version, self.acted, self.thinking = after, version, version, None
@@ -277,7 +283,7 @@ class Session:
                 version = await self.saver.save_mark(self.version, self.rows + 1, after,
                                                      seat, reason)
             except StaleVersionError:
-                await self._reload()
+                await self._catch_up()
                 raise Refusal("stale", "the table changed meanwhile") from None
             self.state, self.version, self.rows = after, version, self.rows + 1
 
@@ -315,7 +321,7 @@ class Session:
             version = await self.saver.save(self.version, self.rows + 1, before, after, seat,
                                             action)
         except StaleVersionError:
-            await self._reload()
+            await self._catch_up()
             raise Refusal("stale", "the table changed meanwhile") from None
         self.state, self.version, self.acted = after, version, version
         self.step, self.rows = self.step + 1, self.rows + 1
@@ -332,13 +338,64 @@ class Session:
         self.state, self.version, self.step, self.rows = await self.saver.reload()
         self.acted = self.version
 
+    # ------------------------------------------------------------------ another writer
+
+    async def follow(self) -> bool:
+        """Catch up with what another server process kept since this session's last row,
+        telling the listeners each change as it was made; then play on if this process
+        leads. False when nothing had changed."""
+        async with self.lock:
+            moved = await self._catch_up()
+        if moved:
+            self.kick()
+        return moved
+
+    async def _catch_up(self) -> bool:
+        """``follow`` with the lock held: each stored row after ours, replayed; when the
+        rows do not replay (or the versions disagree) the stored game is taken whole and
+        the listeners are told the table as it is now."""
+        found = await self.saver.rows_after(self.rows)
+        if found is None:
+            return False
+        version, rows = found
+        if version <= self.version:
+            return False
+        try:
+            for row in rows:
+                self._followed(replay_row(self.state, row))
+        except FollowError as error:
+            log.warning("game %s: %s; reading it whole", self.id, error)
+        if self.version != version:
+            await self._reload()
+            self.thinking = None
+            change = Change(self.state, self.snapshot, 0, None, followed=True)
+            for listener in list(self.listeners):
+                listener.changed(change)
+        return True
+
+    def _followed(self, done: Followed) -> None:
+        """Take one change another process made, and tell it."""
+        before = self.state
+        self.state, self.version, self.rows = done.after, self.version + 1, self.rows + 1
+        if done.entropy is not None:
+            self.given = self.given | {done.entropy}
+        if done.acts:
+            self.step, self.acted, self.thinking = self.step + 1, self.version, None
+            self.last_change = asyncio.get_running_loop().time()
+        if done.mark:
+            return
+        change = Change(before, self.snapshot, done.seat, done.action, undone=done.undone,
+                        followed=True)
+        for listener in list(self.listeners):
+            listener.changed(change)
+
     # ------------------------------------------------------------------ the turn loop
 
     async def run(self, people: Mapping[int, Decide] | None = None) -> GameState:
         """Play until the game is over or a person who decides through ``act`` must act;
         ``people`` decides for the seats of a transport that asks (the terminal)."""
         people = people or {}
-        while not self.state.over:
+        while not self.state.over and self.leading:
             seat = self.state.turn
             assert seat is not None
             if self.is_computer(seat):
@@ -357,7 +414,7 @@ class Session:
 
     def kick(self) -> None:
         """Let the computer players play until a person must act."""
-        if self._task is None or self._task.done():
+        if self.leading and (self._task is None or self._task.done()):
             turn = self.state.turn
             if turn is not None and self.is_computer(turn):
                 self._task = asyncio.create_task(self.run(), name=f"session {self.id}")

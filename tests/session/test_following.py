@@ -1,0 +1,192 @@
+"""Following a game another server process writes (issue 42 item 1): a session that does not
+lead reads the rows the leading one kept and tells its listeners the same changes, entropy,
+undos and practice marks included; a person's intent may be committed at either; of two
+racing intents exactly one is kept; only the leading session plays the computer players."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sessionkit import run_async
+
+from spades.ai.simple import RandomPlayer
+from spades.engine import CODE_OF, GameState, Play, find_preset, legal_actions
+from spades.session import (
+    Change,
+    InlineThinker,
+    Refusal,
+    Session,
+    Sitter,
+    Snapshot,
+    StoreSaver,
+    new_game_row,
+    state_from_store,
+)
+from spades.store import Store
+
+pytestmark = pytest.mark.timeout(120)
+ME = "me-0000000000"
+
+
+class Ear:
+    """A listener that keeps what seat 0 is told."""
+
+    def __init__(self) -> None:
+        self.changes: list[Change] = []
+
+    def changed(self, change: Change) -> None:
+        self.changes.append(change)
+
+    def thinking(self, seat: int, snapshot: Snapshot) -> None:
+        pass
+
+    def told(self) -> list[object]:
+        return [e for c in self.changes for e in c.events(0)]
+
+
+def two_processes(tmp_path: Path, undo: bool = True) -> tuple[Store, Session, Session]:
+    """One game in one store and a session of it in each of two "processes": the first
+    leads (plays the computer players), the second follows."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    sitters = (Sitter(player=ME), Sitter(level="random"), Sitter(level="random"),
+               Sitter(level="random"))
+    rules = find_preset("partnership").with_options(undo=undo)
+    row, state = new_game_row(ME, rules, sitters, {"preset": "partnership"}, first_dealer=3)
+    store.create_game(row, [CODE_OF[c] for c in state.hand.deck])
+    sessions = []
+    for n in range(2):
+        stored = store.load_game(row.id)
+        assert stored is not None
+        computers = {s.seat: RandomPlayer() for s in row.seats if s.kind == "computer"}
+        sessions.append(Session(row.id, row.seats, state_from_store(stored),
+                                saver=StoreSaver(store, row.id),
+                                thinker=InlineThinker(computers, random.Random(n))))
+    sessions[1].leading = False
+    return store, sessions[0], sessions[1]
+
+
+async def settle(*sessions: Session) -> None:
+    await asyncio.sleep(0)
+    while not all(s.idle for s in sessions):
+        await asyncio.sleep(0.01)
+
+
+def card(state: GameState) -> str:
+    action = legal_actions(state)[0]
+    assert isinstance(action, Play)
+    return CODE_OF[action.card]
+
+
+def same(a: GameState, b: GameState) -> bool:
+    return a._replace(decks=()) == b._replace(decks=())
+
+
+def test_the_follower_tells_the_same_changes_as_the_leader(tmp_path: Path) -> None:
+    store, leader, follower = two_processes(tmp_path)
+    heard, followed = Ear(), Ear()
+    leader.listen(heard)
+    follower.listen(followed)
+
+    async def go() -> None:
+        await leader.contribute(0, 1, "ab12")  # entropy for the next hand's shuffle
+        await leader.act(0, leader.version, {"bid": 3})
+        await settle(leader)
+        await leader.act(0, leader.version, {"play": card(leader.state)})
+        await settle(leader)
+        await leader.undo(0)
+        await leader.mark_practice("hint")
+        assert await follower.follow()
+        assert not await follower.follow()  # nothing new
+    try:
+        run_async(go())
+        assert same(follower.state, leader.state) and follower.state.marks == ("hint",)
+        assert (follower.version, follower.step, follower.rows, follower.given) == (
+            leader.version, leader.step, leader.rows, leader.given)
+        assert followed.told() == heard.told() and len(heard.told()) > 8
+        assert all(c.followed for c in followed.changes)
+        assert [c.undone for c in followed.changes] == [c.undone for c in heard.changes]
+    finally:
+        store.close()
+
+
+def test_an_intent_kept_by_the_follower_is_played_on_by_the_leader(tmp_path: Path) -> None:
+    store, leader, follower = two_processes(tmp_path)
+
+    async def go() -> None:
+        await leader.act(0, leader.version, {"bid": 3})
+        await settle(leader)
+        await follower.follow()
+        await follower.act(0, follower.version, {"play": card(follower.state)})
+        await settle(follower)
+        # the follower plays no computer player: its turn waits for the leader
+        assert follower.state.turn != 0 and follower.idle
+        mine = follower.version
+        assert await leader.follow()  # a wake-up: the leader reads it and plays on
+        await settle(leader)
+        assert leader.version > mine and leader.state.turn == 0
+        await follower.follow()
+        assert same(follower.state, leader.state)
+    try:
+        run_async(go())
+    finally:
+        store.close()
+
+
+def test_of_two_racing_intents_exactly_one_is_kept(tmp_path: Path) -> None:
+    store, leader, follower = two_processes(tmp_path)
+    heard = Ear()
+    follower.listen(heard)
+
+    async def go() -> list[str]:
+        await leader.act(0, leader.version, {"bid": 3})
+        await settle(leader)
+        await follower.follow()
+        version = leader.version
+        assert follower.version == version
+        bids = await asyncio.gather(
+            leader.act(0, version, {"play": card(leader.state)}),
+            follower.act(0, version, {"play": card(follower.state)}),
+            return_exceptions=True)
+        await settle(leader, follower)
+        return ["kept" if b is None else b.code if isinstance(b, Refusal) else repr(b)
+                for b in bids]
+    try:
+        outcome = run_async(go())
+        assert sorted(outcome) == ["kept", "stale"]
+        stored = store.load_game(leader.id)
+        assert stored is not None
+        plays = [r for r in stored.actions if r.seat == 0 and "play" in r.action]
+        assert len(plays) == 1  # one card of seat 0 kept, not two
+        # the refused one caught up with the card that was kept, and told it
+        told = [c.action for c in heard.changes if c.seat == 0 and isinstance(c.action, Play)]
+        assert len(told) == 1 and isinstance(told[0], Play)
+        assert CODE_OF[told[0].card] == plays[0].action["play"]
+    finally:
+        store.close()
+
+
+def test_rows_that_disagree_are_read_whole_and_told(tmp_path: Path) -> None:
+    store, leader, follower = two_processes(tmp_path)
+    heard = Ear()
+    follower.listen(heard)
+
+    async def go() -> None:
+        await leader.act(0, leader.version, {"bid": 3})
+        await settle(leader)
+        with store.engine.begin() as conn:  # a version that no row explains
+            conn.execute(sa.update(store.tables.games).values(
+                version=store.tables.games.c.version + 1))
+        assert await follower.follow()
+    try:
+        run_async(go())
+        stored = store.load_game(leader.id)
+        assert stored is not None and follower.version == stored.game.version
+        assert same(follower.state, leader.state)
+        last = heard.changes[-1]
+        assert last.followed and last.before is last.after.state  # the table as it is now
+    finally:
+        store.close()
