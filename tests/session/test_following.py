@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from sessionkit import run_async
 
+from spades.ai import Player
 from spades.ai.simple import RandomPlayer
 from spades.engine import CODE_OF, GameState, Play, find_preset, legal_actions
 from spades.session import (
@@ -61,7 +62,8 @@ def two_processes(tmp_path: Path, undo: bool = True) -> tuple[Store, Session, Se
     for n in range(2):
         stored = store.load_game(row.id)
         assert stored is not None
-        computers = {s.seat: RandomPlayer() for s in row.seats if s.kind == "computer"}
+        computers: dict[int, Player] = {s.seat: RandomPlayer() for s in row.seats
+                                        if s.kind == "computer"}
         sessions.append(Session(row.id, row.seats, state_from_store(stored),
                                 saver=StoreSaver(store, row.id),
                                 thinker=InlineThinker(computers, random.Random(n))))
