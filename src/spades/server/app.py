@@ -39,6 +39,7 @@ from .headers import SecurityHeaders
 from .hosts import AllowedHosts
 from .limits import Limits
 from .lobby import Lobby
+from .owners import Owners
 from .presence import Presence
 from .quotas import GameQuota
 from .rooms import Rooms
@@ -69,8 +70,10 @@ def lifespan_of(settings: Settings) -> Lifespan:
         try:
             yield
         finally:
-            if listening is not None:
-                listening.cancel()
+            for task in listening:
+                task.cancel()
+            if state.owners is not None:
+                await state.owners.close()
             state.presence.close()
             await lobby.close()
             state.hashing.close()
@@ -82,18 +85,22 @@ def lifespan_of(settings: Settings) -> Lifespan:
     return lifespan
 
 
-def shared_parts(state: Any, settings: Settings) -> asyncio.Task[None] | None:
+def shared_parts(state: Any, settings: Settings) -> list[asyncio.Task[None]]:
     """What the server's processes share: the Redis client (``--redis``); the tickets, in
     Redis then, else in this process (docs/protocol.md); the sockets of each login, whose
-    ends are told to every process then (the task that hears the others' is returned)."""
+    ends are told to every process then; the tables, each led by one process and followed
+    by the others (``owners``). The tasks that hear the other processes are returned."""
     state.redis = None if settings.redis_url is None else shared.connect(settings.redis_url)
     state.watchers = Watchers()
+    state.owners = None
     if state.redis is None:
         state.tickets = tickets.Tickets()
-        return None
+        return []
     state.tickets = tickets.RedisTickets(state.redis)
     endings = state.watchers.endings = Endings(state.redis, state.watchers)
-    return asyncio.create_task(endings.listen())
+    owners = state.owners = Owners(state.store, state.lobby, state.redis)
+    state.lobby.adopt = owners.adopt
+    return [asyncio.create_task(endings.listen()), *owners.start()]
 
 
 def account_parts(state: Any, settings: Settings) -> None:

@@ -113,6 +113,8 @@ class Lobby:
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         #: what a table for friends needs when it is served (``presence.Presence``)
         self.prepare: Callable[[ServedTable], Awaitable[None]] | None = None
+        #: what a table needs when several processes serve it (``owners.Owners``)
+        self.adopt: Callable[[ServedTable], Awaitable[None]] | None = None
 
     async def create(self, owner: str, preset: Any, house_rules: Any, level: Any,
                      seats: Any = None, own: frozenset[str] | None = None) -> GameRow:
@@ -136,10 +138,17 @@ class Lobby:
         stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
                             looks=frozenset())
         table = self._serve(stored, state)
+        await self._ready(table)
+        return table
+
+    async def _ready(self, table: ServedTable) -> None:
+        """Keep a table just served, and give it what it needs: leading or following it
+        with the other processes, the presence of a table for friends."""
         self._keep(table)
+        if self.adopt is not None:
+            await self.adopt(table)
         if self.prepare is not None:
             await self.prepare(table)
-        return table
 
     async def again(self, game_id: str, owner: str, players: Players, hand: int,
                     from_scores: bool) -> GameRow | None:
@@ -224,9 +233,7 @@ class Lobby:
                     return None
                 state = await asyncio.to_thread(state_from_store, stored)
                 table = self._serve(stored, state)
-                self._keep(table)
-                if self.prepare is not None:
-                    await self.prepare(table)
+                await self._ready(table)
                 return table
         finally:
             users[0] -= 1

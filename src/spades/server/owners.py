@@ -1,0 +1,224 @@
+"""Several server processes, one table each at a time (``spades serve --redis``; docs/
+architecture.md, "Several processes").
+
+Any process may serve any table: the sockets of one game may be spread over several. The
+store is the authority (every change is a versioned row, kept only from the version it was
+made from, so of two racing intents exactly one is kept). Each process that holds a table
+in memory:
+
+- publishes a wake-up on Redis after each change it keeps (``WAKES``: the game and its new
+  version);
+- on a wake-up from another process, reads the rows it missed from the store
+  (``Session.follow``) and tells its own sockets; so a lost message costs a delay, never an
+  event: the store is also read every ``POLL`` seconds (every ``POLL_ALONE`` while Redis is
+  unreachable) for any table whose stored version is ahead;
+- takes or renews the table's lease (``Store.leases``, ``LEASE`` seconds, every ``RENEW``):
+  only the owner plays the table's computer players, so when a process dies its tables are
+  taken over by another process that serves them within ``LEASE + RENEW`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Coroutine
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from spades.session import Change, Snapshot
+from spades.store import Store, StoreError
+
+from .lobby import Lobby
+from .table import ServedTable
+
+log = logging.getLogger("spades.server")
+#: The Redis channel of wake-ups: ``{"from", "game", "version"}``.
+WAKES = "spades:wakes"
+#: Seconds a table's lease lasts; it is renewed every ``RENEW`` seconds.
+LEASE = 3.0
+RENEW = 1.0
+#: Seconds between two readings of the store's versions, with Redis listening and without.
+POLL = 2.0
+POLL_ALONE = 0.5
+
+
+class Waker:
+    """A session's listener: tells the other processes of each change this one kept."""
+
+    def __init__(self, owners: Owners, game_id: str):
+        self.owners = owners
+        self.game_id = game_id
+
+    def changed(self, change: Change) -> None:
+        if not change.followed:
+            self.owners.wake(self.game_id, change.after.version)
+
+    def thinking(self, seat: int, snapshot: Snapshot) -> None:
+        return None
+
+
+def process_name() -> str:
+    """A name for this process, unique among the server's processes (at most 64 letters)."""
+    return f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+class Owners:
+    def __init__(self, store: Store, lobby: Lobby, client: Any):
+        self.store = store
+        self.lobby = lobby
+        self.client = client
+        self.me = process_name()
+        #: whether the wake-up channel is heard now (else the store is read more often)
+        self.heard = False
+        self._following: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ a table served
+
+    async def adopt(self, table: ServedTable) -> None:
+        """A table this process now serves: it follows the others' changes, tells its own,
+        and leads at once if nobody else holds its lease."""
+        table.session.leading = False
+        table.session.listen(Waker(self, table.id))
+        try:
+            held = await asyncio.to_thread(self.store.leases.take, table.id, self.me, LEASE)
+        except StoreError as error:
+            log.error("could not take the lease of game %s: %s", table.id, error)
+            return
+        if held:
+            table.session.leading = True
+
+    def wake(self, game_id: str, version: int) -> None:
+        """Publish that this process kept ``game_id``'s change to ``version``."""
+        message = json.dumps({"from": self.me, "game": game_id, "version": version})
+        self._spawn(self._publish(message))
+
+    async def _publish(self, message: str) -> None:
+        try:
+            await self.client.publish(WAKES, message)
+        except (RedisError, OSError) as error:  # the others read the store meanwhile
+            log.warning("could not publish a wake-up: %s", error)
+
+    def follow(self, game_id: str) -> None:
+        """Read what another process kept of ``game_id`` (once at a time per table; a
+        wake-up meanwhile reads again after)."""
+        running = self._following.get(game_id)
+        if running is not None and not running.done():
+            self._again.add(game_id)
+            return
+        self._following[game_id] = self._spawn(self._follow(game_id))
+
+    async def _follow(self, game_id: str) -> None:
+        while True:
+            self._again.discard(game_id)
+            table = self.lobby.tables.get(game_id)
+            if table is None:
+                break
+            try:
+                await table.session.follow()
+            except StoreError as error:
+                log.error("could not follow game %s: %s", game_id, error)
+            if game_id not in self._again:
+                break
+        self._following.pop(game_id, None)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ the loops
+
+    def start(self) -> list[asyncio.Task[None]]:
+        """The loops of the server's lifetime: leases, wake-ups, the store's versions."""
+        loop = asyncio.get_running_loop()
+        return [loop.create_task(self._every(RENEW, self.renew)),
+                loop.create_task(self.listen()),
+                loop.create_task(self._poll())]
+
+    async def _every(self, seconds: float, step: Any) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await step()
+            except StoreError as error:
+                log.error("the store could not be read: %s", error)
+
+    async def renew(self) -> None:
+        """Take or renew the leases of the unfinished tables held in memory; a table whose
+        lease this process now holds catches up first, then plays on."""
+        tables = [t for t in self.lobby.tables.values() if not t.state.over]
+        try:
+            held = await asyncio.to_thread(self.store.leases.take_all,
+                                           [t.id for t in tables], self.me, LEASE)
+        except StoreError as error:  # without the store nobody can prove it leads
+            log.error("could not renew the tables' leases: %s", error)
+            held = set()
+        for table in tables:
+            gained = table.id in held and not table.session.leading
+            table.session.leading = table.id in held
+            if gained:
+                log.info("leading game %s now", table.id)
+                self.follow(table.id)
+                table.kick()
+
+    async def listen(self) -> None:
+        """Hear the other processes' wake-ups until cancelled (Redis lost: again every
+        second, the store read every ``POLL_ALONE`` seconds meanwhile)."""
+        while True:
+            try:
+                async with self.client.pubsub() as pubsub:
+                    await pubsub.subscribe(WAKES)
+                    self.heard = True
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            self._woken(message.get("data"))
+            except (RedisError, OSError) as error:
+                log.error("lost the wake-ups channel: %s; again in 1 s", error)
+            self.heard = False
+            await asyncio.sleep(1)
+
+    def _woken(self, data: Any) -> None:
+        try:
+            wake = json.loads(data)
+            game_id, version = wake["game"], wake["version"]
+            if wake.get("from") == self.me:
+                return
+        except (ValueError, TypeError, KeyError) as error:
+            log.warning("dropped a message on %s that is not a wake-up: %s", WAKES, error)
+            return
+        table = self.lobby.tables.get(game_id) if isinstance(game_id, str) else None
+        if table is not None and isinstance(version, int) and version > table.version:
+            self.follow(game_id)
+
+    async def _poll(self) -> None:
+        """Read the stored versions of the tables held in memory; follow those ahead."""
+        while True:
+            await asyncio.sleep(POLL if self.heard else POLL_ALONE)
+            tables = dict(self.lobby.tables)
+            try:
+                stored = await asyncio.to_thread(self.store.versions, list(tables))
+            except StoreError as error:
+                log.error("could not read the games' versions: %s", error)
+                continue
+            for game_id, version in stored.items():
+                table = tables[game_id]
+                if version > table.version:
+                    self.follow(game_id)
+
+    async def close(self) -> None:
+        """Give up this process's leases (another process may take them at once)."""
+        for task in list(self._tasks):
+            task.cancel()
+        held = [t.id for t in self.lobby.tables.values() if t.session.leading]
+        try:
+            await asyncio.to_thread(self.store.leases.drop, held, self.me)
+        except StoreError as error:
+            log.warning("could not give up the leases: %s", error)
