@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import ipaddress
 import os
+import secrets
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ ENVIRONMENT = {
     "db": "SPADES_DB",
     "pace": "SPADES_PACE",
     "workers": "SPADES_WORKERS",
+    "processes": "SPADES_PROCESSES",
     "per_address": "SPADES_PER_ADDRESS",
     "head_timeout": "SPADES_HEAD_TIMEOUT",
     "refusals": "SPADES_REFUSALS_PER_SECOND",
@@ -35,7 +38,7 @@ ENVIRONMENT = {
     "redis": "SPADES_REDIS",
 }
 DEFAULTS: dict[str, Any] = {"host": "127.0.0.1", "port": 8000, "pace": 0.6, "grace": 30.0,
-                            "allowed_host": [], "trusted_proxy": []}
+                            "allowed_host": [], "trusted_proxy": [], "processes": 1}
 
 
 def names(value: str) -> list[str]:
@@ -73,8 +76,11 @@ def register(subparsers: Any) -> None:
            f"postgresql+psycopg://user@host/db (default: {default_url()})", metavar="URL")
     option("--pace", "pace", "least time between two computer players' moves (default 0.6)",
            type=float, metavar="SECONDS")
-    option("--workers", "workers",
-           "processes for the computer players (default: one per core)", type=int)
+    option("--workers", "workers", "thinking processes for the computer players, for each "
+           "server process (default: the cores shared out among the server processes; at "
+           "least one for quick and one for deep decisions)", type=int)
+    option("--processes", "processes", "server processes on this port (default 1); more "
+           "than one needs --db postgresql+psycopg://... and --redis", type=int, metavar="N")
     option("--per-address", "per_address", "connections one address may hold open at once "
            "(default 50; behind a proxy every client has the proxy's address)",
            type=int, metavar="N")
@@ -105,7 +111,7 @@ def register(subparsers: Any) -> None:
     option("--grace", "grace", "how long a seat at a table for friends is held after its "
            "person's connection is lost (default 30)", type=float, metavar="SECONDS")
     option("--redis", "redis", "Redis URL, e.g. redis://127.0.0.1:6379/0, for what the "
-           "server's processes share (the tickets that open a game's socket); default: "
+           "server's processes share (tickets, limits, news of each table); default: "
            "none, all in this process", metavar="URL")
     parser.set_defaults(func=run)
 
@@ -116,6 +122,7 @@ FLAGS = {
     "db": Flag("--db", str, "a database URL"),
     "pace": Flag("--pace", float, "a number of seconds"),
     "workers": Flag("--workers", whole, "a whole number"),
+    "processes": Flag("--processes", whole, "a whole number"),
     "per_address": Flag("--per-address", whole, "a whole number"),
     "head_timeout": Flag("--head-timeout", float, "a number of seconds"),
     "refusals": Flag("--refusals-per-second", whole, "a whole number"),
@@ -190,7 +197,7 @@ def account_settings(args: argparse.Namespace, shown: str) -> dict[str, Any] | s
 
 
 def run(args: argparse.Namespace) -> int:
-    from spades.server import Settings, create_app
+    from spades.server import Settings
     from spades.server.hosts import ANY_ADDRESS, allowed_names
     from spades.store import Store
 
@@ -212,24 +219,34 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(accounts, str):
         print(f"spades serve: {accounts}", file=sys.stderr)
         return 2
-    if args.redis and (problem := check_redis(args.redis)) is not None:
+    if (problem := shared_problem(args, url)) is not None:
         print(f"spades serve: {problem}", file=sys.stderr)
         return 2
-    app = create_app(Settings(db_url=url, pace=args.pace, workers=args.workers,
-                              allowed_hosts=hosts, **accounts, grace=args.grace,
-                              invite_limit=args.invite_limit, redis_url=args.redis or None))
-    server = listening(app, args)
+    settings = Settings(db_url=url, pace=args.pace, workers=workers_of(args),
+                        allowed_hosts=hosts, **accounts, grace=args.grace,
+                        invite_limit=args.invite_limit, redis_url=args.redis or None)
+    lines = [f"Spades is ready: open http://{shown}:{args.port}/ in your browser",
+             f"Games are saved in {Store.describe(url)}. Press Ctrl+C to stop."]
+    if checked.changed:  # after the address, which comes first
+        lines.append(f"The store {checked.describe()}.")
+    if args.processes > 1:
+        from .processes import supervise
 
-    async def announce() -> None:
-        while not server.started:  # print the address once it is really listening
-            await asyncio.sleep(0.05)
-        print(f"Spades is ready: open http://{shown}:{args.port}/ in your browser", flush=True)
-        print(f"Games are saved in {Store.describe(url)}. Press Ctrl+C to stop.", flush=True)
-        if checked.changed:  # after the address, which comes first
-            print(f"The store {checked.describe()}.", flush=True)
+        lines[0] += f" ({args.processes} server processes)"
+        if settings.device_secret is None:  # one key for all, or a device known to one
+            settings = dataclasses.replace(settings, device_secret=secrets.token_hex(32))
+        return supervise(settings, args, args.processes, lines)
+    return serve_one(settings, args, lines)
+
+
+def serve_one(settings: Any, args: argparse.Namespace, lines: list[str]) -> int:
+    """``settings`` served by this process alone."""
+    from spades.server import create_app
+
+    server = listening(create_app(settings), args)
 
     async def serve() -> None:
-        told = asyncio.create_task(announce())
+        told = asyncio.create_task(announce_ready(server, lines))
         try:
             await server.serve()
         finally:
@@ -238,15 +255,49 @@ def run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(serve())
     except SystemExit as exit_:  # uvicorn could not listen (the port is taken, say)
-        print(f"spades serve: could not listen on {host}:{args.port}", file=sys.stderr)
+        print(f"spades serve: could not listen on {args.host}:{args.port}", file=sys.stderr)
         return int(exit_.code or 1)
     return 0
+
+
+async def announce_ready(server: Any, lines: list[str]) -> None:
+    """Print ``lines`` once ``server`` really listens."""
+    while not server.started:
+        await asyncio.sleep(0.05)
+    for line in lines:
+        print(line, flush=True)
+
+
+def workers_of(args: argparse.Namespace) -> int | None:
+    """The thinking processes of each server process: as asked, else the cores shared out
+    among the server processes (None: one per core, for a single process)."""
+    if args.workers is not None or args.processes == 1:
+        return int(args.workers) if args.workers is not None else None
+    shared: int = max(1, (os.cpu_count() or 1) // args.processes)
+    return shared
+
+
+def shared_problem(args: argparse.Namespace, url: str) -> str | None:
+    """Why the server processes cannot share what they must (None: they can): several
+    need PostgreSQL and Redis; a Redis given must answer."""
+    if args.processes > 1:
+        missing = [need for need, there in (
+            ("PostgreSQL (--db postgresql+psycopg://...)", url.startswith("postgresql")),
+            ("Redis (--redis redis://...)", bool(args.redis))) if not there]
+        if missing:
+            return (f"--processes {args.processes} needs {' and '.join(missing)}: the "
+                    "processes share the games and the news of each table through them")
+    if args.redis:
+        return check_redis(args.redis)
+    return None
 
 
 def numbers_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the numbers among the flags (None: nothing)."""
     if args.pace < 0 or (args.workers is not None and args.workers < 0):
         return "--pace and --workers must not be negative"
+    if args.processes < 1:
+        return "--processes must be at least 1"
     if ((args.per_address is not None and args.per_address < 1)
             or (args.head_timeout is not None and args.head_timeout <= 0)):
         return "--per-address and --head-timeout must be positive"

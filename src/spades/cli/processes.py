@@ -1,0 +1,128 @@
+"""``spades serve --processes N``: several server processes on one port.
+
+The first process (the supervisor) opens the listening socket and starts N server processes
+(multiprocessing's "spawn": each a fresh interpreter) that all accept on it, so the system
+hands each new connection to one of them. The processes share what a table needs through
+PostgreSQL and Redis (docs/architecture.md, "Several processes"). A server process that dies
+is started again after ``RESTART_PAUSE`` seconds; its tables are taken over by the others
+meanwhile (their leases run out) and its clients reconnect to the port. Ctrl+C or SIGTERM
+stops them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import time
+from collections.abc import Callable
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+#: Seconds before a server process that died is started again (a crash loop stays slow).
+RESTART_PAUSE = 1.0
+#: Seconds the server processes have to stop after being asked.
+STOP_WAIT = 20.0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The port, bound and listening, to be shared by the server processes."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve_on(settings: Any, args: Any, sock: socket.socket, lines: list[str]) -> None:
+    """One server process (the target of each spawned process): the app of ``settings``
+    on the shared socket; it prints ``lines`` once it listens (the first process only)."""
+    from spades.server import create_app
+
+    from .serve import announce_ready, listening
+
+    server = listening(create_app(settings), args)
+
+    async def serve() -> None:
+        told = asyncio.create_task(announce_ready(server, lines))
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            told.cancel()
+
+    asyncio.run(serve())
+
+
+class Supervisor:
+    """Starts the server processes, starts again one that dies, stops them all."""
+
+    def __init__(self, count: int, start: Callable[[int], BaseProcess]):
+        self.count = count
+        self.start = start
+        self.processes: list[BaseProcess] = []
+        self.stopping = False
+
+    def run(self) -> int:
+        self.processes = [self.start(i) for i in range(self.count)]
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, self._stop)
+        while not self.stopping:
+            for i, process in enumerate(self.processes):
+                if not process.is_alive() and not self.stopping:
+                    print(f"spades serve: server process {process.pid} ended (exit code "
+                          f"{process.exitcode}); starting another", file=sys.stderr,
+                          flush=True)
+                    time.sleep(RESTART_PAUSE)
+                    self.processes[i] = self.start(i)
+            time.sleep(0.2)
+        return self._join()
+
+    def _stop(self, sig: int, _frame: Any) -> None:
+        self.stopping = True
+        for process in self.processes:
+            if process.is_alive() and process.pid is not None:
+                signal_process(process.pid, signal.SIGTERM if sig == signal.SIGTERM
+                               else signal.SIGINT)
+
+    def _join(self) -> int:
+        deadline = time.monotonic() + STOP_WAIT
+        for process in self.processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()
+        return 0
+
+
+def signal_process(pid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+
+
+def supervise(settings: Any, args: Any, count: int, lines: list[str]) -> int:
+    """Serve ``settings`` with ``count`` processes on ``args.host``:``args.port``; the first
+    prints ``lines`` once it listens."""
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as error:
+        print(f"spades serve: could not listen on {args.host}:{args.port}: {error.strerror}",
+              file=sys.stderr)
+        return 1
+    context = multiprocessing.get_context("spawn")
+
+    def start(index: int) -> BaseProcess:
+        process = context.Process(target=serve_on, name=f"spades serve {index + 1}",
+                                  args=(settings, args, sock, lines if index == 0 else []))
+        process.start()
+        return process
+
+    try:
+        return Supervisor(count, start).run()
+    finally:
+        sock.close()
