@@ -61,23 +61,28 @@ def test_taking_several_at_once_and_giving_them_up(store: Store) -> None:
     assert leases.take_all([], "b", 5) == set()
 
 
+def race(store: Store, game_id: str, racers: int = 4) -> list[str]:
+    """``racers`` threads take ``game_id``'s lease at the same moment; who got it."""
+    won: list[str] = []
+    barrier = threading.Barrier(racers)
+
+    def take(owner: str) -> None:
+        barrier.wait()
+        if store.leases.take(game_id, owner, 5):
+            won.append(owner)
+
+    threads = [threading.Thread(target=take, args=(f"p{n}",)) for n in range(racers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return won
+
+
 def test_processes_racing_for_a_free_lease_one_wins(store: Store) -> None:
+    store.leases.take("expired", "dead", -1)  # its time is already past
     for game_id in ("free", "expired"):
-        won: list[str] = []
-        if game_id == "expired":
-            store.leases.take(game_id, "dead", -1)  # its time is already past
-        barrier = threading.Barrier(4)
-
-        def race(owner: str, game_id: str = game_id, won: list[str] = won) -> None:
-            barrier.wait()
-            if store.leases.take(game_id, owner, 5):
-                won.append(owner)
-
-        threads = [threading.Thread(target=race, args=(f"p{n}",)) for n in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        won = race(store, game_id)
         assert len(won) == 1, (game_id, won)
         holder = store.leases.holder(game_id)
         assert holder is not None and holder[0] == won[0]

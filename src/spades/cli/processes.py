@@ -1,4 +1,5 @@
-"""``spades serve --processes N``: several server processes on one port.
+"""Running ``spades serve``: one process (``serve_one``), or several on one port
+(``--processes N``, ``supervise``).
 
 The first process (the supervisor) opens the listening socket and starts N server processes
 (multiprocessing's "spawn": each a fresh interpreter) that all accept on it, so the system
@@ -11,6 +12,7 @@ stops them all.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import multiprocessing
@@ -44,8 +46,6 @@ def serve_on(settings: Any, args: Any, sock: socket.socket, lines: list[str]) ->
     """One server process (the target of each spawned process): the app of ``settings``
     on the shared socket; it prints ``lines`` once it listens (the first process only)."""
     from spades.server import create_app
-
-    from .serve import announce_ready, listening
 
     server = listening(create_app(settings), args)
 
@@ -126,3 +126,42 @@ def supervise(settings: Any, args: Any, count: int, lines: list[str]) -> int:
         return Supervisor(count, start).run()
     finally:
         sock.close()
+
+
+def serve_one(settings: Any, args: argparse.Namespace, lines: list[str]) -> int:
+    """``settings`` served by this process alone."""
+    from spades.server import create_app
+
+    server = listening(create_app(settings), args)
+
+    async def serve() -> None:
+        told = asyncio.create_task(announce_ready(server, lines))
+        try:
+            await server.serve()
+        finally:
+            told.cancel()
+
+    try:
+        asyncio.run(serve())
+    except SystemExit as exit_:  # uvicorn could not listen (the port is taken, say)
+        print(f"spades serve: could not listen on {args.host}:{args.port}", file=sys.stderr)
+        return int(exit_.code or 1)
+    return 0
+
+
+async def announce_ready(server: Any, lines: list[str]) -> None:
+    """Print ``lines`` once ``server`` really listens."""
+    while not server.started:
+        await asyncio.sleep(0.05)
+    for line in lines:
+        print(line, flush=True)
+
+
+def listening(app: Any, args: argparse.Namespace) -> Any:
+    """The uvicorn server for ``app`` with the limits of the command line."""
+    from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, REFUSALS, Guard, make_server
+
+    guard = Guard(per_address=args.per_address or PER_ADDRESS,
+                  head_timeout=args.head_timeout or HEAD_TIMEOUT,
+                  refusals=REFUSALS if args.refusals is None else args.refusals)
+    return make_server(app, args.host, args.port, guard, trusted_proxy=args.trusted_proxy)

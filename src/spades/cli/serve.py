@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import ipaddress
 import os
@@ -16,6 +15,7 @@ from typing import Any
 from spades.store import Upgrade, default_url
 
 from .limit_flags import LIMIT_FLAGS, add_limit_flags, limit_settings
+from .processes import serve_one, supervise
 
 #: The environment variable beside each flag of ``spades serve``; a flag given wins.
 ENVIRONMENT = {
@@ -230,42 +230,11 @@ def run(args: argparse.Namespace) -> int:
     if checked.changed:  # after the address, which comes first
         lines.append(f"The store {checked.describe()}.")
     if args.processes > 1:
-        from .processes import supervise
-
         lines[0] += f" ({args.processes} server processes)"
         if settings.device_secret is None:  # one key for all, or a device known to one
             settings = dataclasses.replace(settings, device_secret=secrets.token_hex(32))
         return supervise(settings, args, args.processes, lines)
     return serve_one(settings, args, lines)
-
-
-def serve_one(settings: Any, args: argparse.Namespace, lines: list[str]) -> int:
-    """``settings`` served by this process alone."""
-    from spades.server import create_app
-
-    server = listening(create_app(settings), args)
-
-    async def serve() -> None:
-        told = asyncio.create_task(announce_ready(server, lines))
-        try:
-            await server.serve()
-        finally:
-            told.cancel()
-
-    try:
-        asyncio.run(serve())
-    except SystemExit as exit_:  # uvicorn could not listen (the port is taken, say)
-        print(f"spades serve: could not listen on {args.host}:{args.port}", file=sys.stderr)
-        return int(exit_.code or 1)
-    return 0
-
-
-async def announce_ready(server: Any, lines: list[str]) -> None:
-    """Print ``lines`` once ``server`` really listens."""
-    while not server.started:
-        await asyncio.sleep(0.05)
-    for line in lines:
-        print(line, flush=True)
 
 
 def workers_of(args: argparse.Namespace) -> int | None:
@@ -344,13 +313,3 @@ def check_db(url: str) -> Upgrade | str:
         return upgrade(url)
     except (StoreError, ValueError, ImportError) as error:
         return str(error)
-
-
-def listening(app: Any, args: argparse.Namespace) -> Any:
-    """The uvicorn server for ``app`` with the limits of the command line."""
-    from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, REFUSALS, Guard, make_server
-
-    guard = Guard(per_address=args.per_address or PER_ADDRESS,
-                  head_timeout=args.head_timeout or HEAD_TIMEOUT,
-                  refusals=REFUSALS if args.refusals is None else args.refusals)
-    return make_server(app, args.host, args.port, guard, trusted_proxy=args.trusted_proxy)

@@ -108,15 +108,19 @@ def make_tables(prefix: str = "") -> Tables:
     )
     accounts, logins, account_players, resets = account_tables(md, prefix)
     friend_tables, friend_seats, stand_ins = friends_tables(md, prefix, games)
-    # no foreign key: a lease is taken and renewed every second, and outlives nothing
-    leases = sa.Table(
+    return Tables(md, games, seats, decks, actions, looks, accounts, logins, account_players,
+                  resets, friend_tables, friend_seats, stand_ins, lease_table(md, prefix))
+
+
+def lease_table(md: sa.MetaData, prefix: str) -> sa.Table:
+    """Which server process owns each game's table for now (migration 0005). No foreign
+    key: a lease is taken and renewed every second, and outlives nothing."""
+    return sa.Table(
         f"{prefix}leases", md,
         sa.Column("game_id", sa.String(ID_LENGTH), primary_key=True),
         sa.Column("owner", sa.String(ID_LENGTH), nullable=False),
         sa.Column("until", sa.DateTime(timezone=True), nullable=False),
     )
-    return Tables(md, games, seats, decks, actions, looks, accounts, logins, account_players,
-                  resets, friend_tables, friend_seats, stand_ins, leases)
 
 
 def friends_tables(md: sa.MetaData, prefix: str, games: sa.Table) -> tuple[sa.Table, ...]:
