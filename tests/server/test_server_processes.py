@@ -60,6 +60,9 @@ def test_a_person_at_one_process_plays_the_computer_players_of_another(
         assert check_frames(driver.frames, game) > 30
         steps = [f["step"] for f in driver.frames if f["type"] == "state"]
         assert steps == sorted(steps)
+        # the leader's computer players thinking, told at the follower too
+        thinking = [f for f in driver.frames if f["type"] == "thinking"]
+        assert thinking and {f["seat"] for f in thinking} <= {1, 2, 3}
         assert holder(tmp_path, game_id) == leader
 
 

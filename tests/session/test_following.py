@@ -27,7 +27,7 @@ from spades.session import (
     new_game_row,
     state_from_store,
 )
-from spades.store import Store
+from spades.store import ActionRow, Store
 
 pytestmark = pytest.mark.timeout(120)
 ME = "me-0000000000"
@@ -189,6 +189,35 @@ def test_rows_that_disagree_are_read_whole_and_told(tmp_path: Path) -> None:
         assert stored is not None and follower.version == stored.game.version
         assert same(follower.state, leader.state)
         last = heard.changes[-1]
-        assert last.followed and last.before is last.after.state  # the table as it is now
+        assert last.followed and last.whole and last.before is last.after.state  # as it is now
+    finally:
+        store.close()
+
+
+class LateVersion(StoreSaver):
+    """A store read whose version came before a row kept meanwhile (each statement sees
+    its own moment): the rows hold one more change than the version says."""
+
+    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
+        found = await super().rows_after(rows)
+        assert found is not None
+        return found[0] - 1, found[1]
+
+
+def test_rows_kept_after_the_version_was_read_are_followed_as_rows(tmp_path: Path) -> None:
+    store, leader, follower = two_processes(tmp_path)
+    follower.saver = LateVersion(store, follower.id)
+    heard = Ear()
+    follower.listen(heard)
+
+    async def go() -> None:
+        await leader.act(0, leader.version, {"bid": 3})
+        await settle(leader)
+        assert await follower.follow()
+    try:
+        run_async(go())
+        assert same(follower.state, leader.state) and follower.version == leader.version
+        assert heard.changes and not any(c.whole for c in heard.changes)
+        assert len(heard.changes) == leader.step
     finally:
         store.close()

@@ -48,7 +48,8 @@ class Audience:
         self.connections.discard(conn)
 
     def changed(self, change: Change) -> None:
-        if not self.connections or (change.action is None and not change.undone):
+        if not self.connections or (change.action is None and not change.undone
+                                    and not change.whole):
             return
         told: list[Narrated] = [ending(change.after.state) if isinstance(e, GameOver) else e
                                 for e in public_events(change.before, change.after.state)]

@@ -135,7 +135,7 @@ class Hub:
 
     async def _tell_change(self, change: Change) -> None:
         self.told = change.after
-        if change.action is None and not change.undone:
+        if change.action is None and not change.undone and not change.whole:
             # entropy for a shuffle changes nothing at the table: the next update carries it
             # (sending a state now would only race the person's next click)
             return

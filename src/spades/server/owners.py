@@ -30,7 +30,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from spades.session import Change, Snapshot
+from spades.session import Change, Session, Snapshot
 from spades.store import Store, StoreError
 
 from .lobby import Lobby
@@ -50,16 +50,20 @@ POLL_ALONE = 0.5
 class Waker:
     """A session's listener: tells the other processes of each change this one kept."""
 
-    def __init__(self, owners: Owners, game_id: str):
+    def __init__(self, owners: Owners, game_id: str, session: Session):
         self.owners = owners
         self.game_id = game_id
+        self.session = session
 
     def changed(self, change: Change) -> None:
         if not change.followed:
             self.owners.wake(self.game_id, change.after.version)
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:
-        return None
+        """The computer player at ``seat`` thinks here: the others' sockets hear it too
+        (only the leader says so: a follower told of it says nothing)."""
+        if snapshot.thinking == seat and self.session.leading:
+            self.owners.wake(self.game_id, snapshot.version, thinking=seat)
 
 
 def process_name() -> str:
@@ -85,7 +89,7 @@ class Owners:
         """A table this process now serves: it follows the others' changes, tells its own,
         and leads at once if nobody else holds its lease."""
         table.session.leading = False
-        table.session.listen(Waker(self, table.id))
+        table.session.listen(Waker(self, table.id, table.session))
         try:
             held = await asyncio.to_thread(self.store.leases.take, table.id, self.me, LEASE)
         except StoreError as error:
@@ -94,9 +98,13 @@ class Owners:
         if held:
             table.session.leading = True
 
-    def wake(self, game_id: str, version: int) -> None:
-        """Publish that this process kept ``game_id``'s change to ``version``."""
-        message = json.dumps({"from": self.me, "game": game_id, "version": version})
+    def wake(self, game_id: str, version: int, thinking: int | None = None) -> None:
+        """Publish that this process kept ``game_id``'s change to ``version`` (or that the
+        computer player at seat ``thinking`` thinks about it)."""
+        news: dict[str, object] = {"from": self.me, "game": game_id, "version": version}
+        if thinking is not None:
+            news["thinking"] = thinking
+        message = json.dumps(news)
         self._spawn(self._publish(message))
 
     async def _publish(self, message: str) -> None:
@@ -154,7 +162,7 @@ class Owners:
     async def renew(self) -> None:
         """Take or renew the leases of the unfinished tables held in memory; a table whose
         lease this process now holds catches up first, then plays on."""
-        tables = [t for t in self.lobby.tables.values() if not t.state.over]
+        tables = [t for t in self.lobby.tables.values() if not t.session.state.over]
         try:
             held = await asyncio.to_thread(self.store.leases.take_all,
                                            [t.id for t in tables], self.me, LEASE)
@@ -195,8 +203,12 @@ class Owners:
             log.warning("dropped a message on %s that is not a wake-up: %s", WAKES, error)
             return
         table = self.lobby.tables.get(game_id) if isinstance(game_id, str) else None
-        if table is not None and isinstance(version, int) and version > table.version:
+        if table is None or not isinstance(version, int):
+            return
+        if version > table.version:
             self.follow(game_id)
+        elif isinstance(seat := wake.get("thinking"), int):
+            table.session.heard_thinking(seat, version)
 
     async def _poll(self) -> None:
         """Read the stored versions of the tables held in memory; follow those ahead."""

@@ -81,6 +81,9 @@ class Change:
     undone: bool = False
     #: another server process made it; this one read it from the store (``Session.follow``)
     followed: bool = False
+    #: the table was read whole from the store (its rows did not replay): ``before`` is
+    #: the table now, and the transports send it as it is
+    whole: bool = False
 
     def events(self, seat: int) -> list[Narrated]:
         """What ``seat`` learns from this change (nothing it may not see)."""
@@ -365,13 +368,25 @@ class Session:
                 self._followed(replay_row(self.state, row))
         except FollowError as error:
             log.warning("game %s: %s; reading it whole", self.id, error)
-        if self.version != version:
+        # the version is read before the rows, each statement on its own: a row kept in
+        # between is among the rows, so only fewer rows than versions say one is missing
+        if self.version < version:
+            log.warning("game %s: the store is at version %d, its rows made it %d here; "
+                        "reading it whole", self.id, version, self.version)
             await self._reload()
             self.thinking = None
-            change = Change(self.state, self.snapshot, 0, None, followed=True)
+            change = Change(self.state, self.snapshot, 0, None, followed=True, whole=True)
             for listener in list(self.listeners):
                 listener.changed(change)
         return True
+
+    def heard_thinking(self, seat: int, version: int) -> None:
+        """The leading process says the computer player at ``seat`` is thinking about the
+        table at ``version``: tell it here too (if this session is there)."""
+        if self.version == version and not self.leading and self.state.turn == seat:
+            self.thinking = seat
+            for listener in list(self.listeners):
+                listener.thinking(seat, self.snapshot)
 
     def _followed(self, done: Followed) -> None:
         """Take one change another process made, and tell it."""
