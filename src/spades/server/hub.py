@@ -63,7 +63,7 @@ class Hub:
 
     def changed(self, change: Change) -> None:
         if change.action is not None:
-            self.log.append(change)
+            self.log.append(change.bare())  # kept without its seats' views
         self._post(lambda: self._tell_change(change))
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:

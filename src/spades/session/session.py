@@ -167,6 +167,11 @@ class Change:
             return narrate(self.before, self.after.state, seat)
         return told(made.events, self.after.state)
 
+    def bare(self) -> Change:
+        """The same change without the projections made so far, to be kept long (a hub's
+        log: each view is some 4 KB; the events are made again if asked for)."""
+        return dataclasses.replace(self, after=dataclasses.replace(self.after))
+
     @property
     def ends_game(self) -> bool:
         """The game was in play before this change and is over after it."""
