@@ -8,21 +8,25 @@ websocket and no HTTP: the figures are the server's work per card (the session's
 and store write, the messages of every seat made and serialised), without the event loop
 of a web server or the network, which are the same whatever a card costs. The people
 answer from the frames they receive (the ``legal`` actions of their seat's last state), so
-nothing but the protocol tells them what to do. The bid suggestion is off (it thinks in a
-worker process of its own, apart from the cost of a card).
+nothing but the protocol tells them what to do. The bid suggestion is left out (it thinks
+in a worker process of its own, apart from the cost of a card), but each state still asks
+whether to make one, as in the server.
 
 Reported per card (the bids are played but not counted): the engine calls the server made
 (``apply``, ``player_view``, ``public_view``, ``legal_actions``, ``events``,
-``public_events``, ``step_events``, the session's ``narrate``, and ``seat_update`` where it
-exists), counted by wrapping each of these functions in every loaded ``spades`` module,
-here only; the wall time from the intent handed to the table to the last seat's frame
-written (median, p95); the process's CPU time per action (cards and bids: the clock is
-a system call, read once a game); and, in a second run of fresh games (profiled only from
-each card's intent to its last frame, without the counting), cProfile's top 15 entries by cumulative
-and by own time, and the project's own top 15 by cumulative time. cProfile sees the main
-thread only: the store's write, in a thread, shows as the event loop's wait (``poll``).
+``public_events``, ``step_events``, the session's ``narrate``, ``shuffle_news``, and
+``seat_update`` where it exists), counted by wrapping each of these functions in every
+loaded ``spades`` module, here only; the wall time from the intent handed to the table to
+the last seat's frame written (median, p95), split into the commit (the session's ``act``:
+``apply``, the store's write, the listeners told) and the messages (from then until every
+seat's frame is written: the hub's work); the process's CPU time per action (cards and
+bids: the clock is a system call, read once a game); and, in a second run of fresh games
+(profiled only from each card's intent to its last frame, without the counting), cProfile's
+top 15 entries by cumulative and by own time, and the project's own top 15 by cumulative
+time. cProfile sees the main thread only: the store's write, in a thread, shows as the
+event loop's wait (``poll``).
 
-    PYTHONPATH=src python3 bench/card.py --hands 4
+    PYTHONPATH=src python3 bench/card.py [--games 2] [--hands 3] [--top 15]
 """
 
 from __future__ import annotations
@@ -52,10 +56,13 @@ from spades.store import Store
 
 #: The engine's and the session's functions whose calls are counted.
 COUNTED = ("apply", "player_view", "public_view", "legal_actions", "events",
-           "public_events", "step_events", "narrate", "seat_update")
+           "public_events", "step_events", "narrate", "seat_update", "shuffle_news")
 PEOPLE = tuple(f"person-{seat}-xyz" for seat in range(4))
 
 calls: Counter[str] = Counter()
+#: each card's commit (the session's ``act``: apply, the store's write, the listeners told)
+#: and messages (from then until every seat's frame is written: the hub's work)
+parts: list[tuple[float, float]] = []
 #: each game's actions (cards and bids) and the CPU time they took in this process (its
 #: threads too: the store's writes), from the first intent to the last frame
 cpus: list[tuple[int, float]] = []
@@ -164,6 +171,7 @@ async def play_game(lobby: Lobby, hands: int, rng: random.Random, timed: list[fl
             profile.enable()
         start = time.perf_counter()
         await table.act(turn, mine["version"], action)
+        acted = time.perf_counter()
         await seats.all_at(mine["version"] + 1)
         took = time.perf_counter() - start
         done += 1
@@ -171,6 +179,7 @@ async def play_game(lobby: Lobby, hands: int, rng: random.Random, timed: list[fl
             if profile is not None:
                 profile.disable()
             timed.append(took)
+            parts.append((acted - start, start + took - acted))
             per_card.append(Counter(calls))
             cards += 1
     cpus.append((done, time.process_time() - cpu))
@@ -239,10 +248,14 @@ def main() -> None:
     report_calls(per_card)
     ms = sorted(t * 1000 for t in timed)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    commit = statistics.median(c for c, _ in parts) * 1000
+    messages = statistics.median(m for _, m in parts) * 1000
     actions = sum(n for n, _ in cpus)
     cpu = sum(t for _, t in cpus) * 1000 / actions
     print(f"server time per card: {cards} cards, median {statistics.median(ms):.3f} ms, "
           f"p95 {p95:.3f} ms (intent to every seat's frame, SQLite store, counting on)")
+    print(f"  of which: the commit median {commit:.3f} ms, the messages median "
+          f"{messages:.3f} ms")
     print(f"server CPU per action: {cpu:.3f} ms ({actions} cards and bids; process time, "
           "the store's thread and the bench's people included)")
     restore()

@@ -77,26 +77,32 @@ class Snapshot:
     version: int
     step: int
     thinking: int | None = None
-    #: the views made so far, by seat (``NO_SEAT``: the spectators')
-    _views: dict[int, PlayerView] = field(default_factory=dict, init=False, compare=False,
-                                          repr=False)
+    #: the views made so far, by seat (``NO_SEAT``: the spectators'); None until the first
+    #: (a snapshot kept long, in a hub's log, holds no empty dict)
+    _views: dict[int, PlayerView] | None = field(default=None, init=False, compare=False,
+                                                 repr=False)
     #: the shuffles' news, once made (the same for every seat)
-    _news: list[dict[str, Any]] = field(default_factory=list, init=False, compare=False,
-                                        repr=False)
+    _news: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` sees (``NO_SEAT``: a spectator), made once."""
-        made = self._views.get(seat)
+        views = self._views
+        if views is None:
+            views = {}
+            object.__setattr__(self, "_views", views)  # a cache: the snapshot stays the same
+        made = views.get(seat)
         if made is None:
-            made = self._views[seat] = (public_view(self.state) if seat == NO_SEAT
-                                        else player_view(self.state, seat))
+            made = views[seat] = (public_view(self.state) if seat == NO_SEAT
+                                  else player_view(self.state, seat))
         return made
 
     def shuffle_news(self) -> dict[str, Any]:
         """What every seat may know of the shuffles (``engine.shuffle_news``), made once."""
-        if not self._news:
-            self._news.append(shuffle_news(self.state))
-        return self._news[0]
+        news = self._news
+        if news is None:
+            news = shuffle_news(self.state)
+            object.__setattr__(self, "_news", news)
+        return news
 
     def record(self, seat: int, players: tuple[str, ...],
                levels: tuple[str | None, ...] | None = None) -> dict[str, Any]:
@@ -146,23 +152,27 @@ class Change:
     stand_in: bool = False
     #: the seat took back its last card or bid and what followed (``action`` is None)
     undone: bool = False
-    #: the updates made so far, by seat (``NO_SEAT``: the spectators')
-    _updates: dict[int, SeatUpdate] = field(default_factory=dict, init=False, compare=False,
-                                            repr=False)
+    #: the updates made so far, by seat (``NO_SEAT``: the spectators'); None until the first
+    _updates: dict[int, SeatUpdate] | None = field(default=None, init=False, compare=False,
+                                                   repr=False)
 
     def update(self, seat: int) -> SeatUpdate:
         """``seat``'s update (``NO_SEAT``: the spectators'), made once; its view is the
         snapshot's (``Snapshot.view``)."""
-        made = self._updates.get(seat)
+        updates = self._updates
+        if updates is None:
+            updates = {}
+            object.__setattr__(self, "_updates", updates)  # a cache: the change is the same
+        made = updates.get(seat)
         if made is None:
-            made = self._updates[seat] = seat_update(self.before, self.after.state, seat,
-                                                     self.after.view(seat))
+            made = updates[seat] = seat_update(self.before, self.after.state, seat,
+                                               self.after.view(seat))
         return made
 
     def events(self, seat: int) -> list[Narrated]:
         """What ``seat`` learns from this change (nothing it may not see): its update's
         events if made, else the events alone (no view made for a seat nobody shows)."""
-        made = self._updates.get(seat)
+        made = None if self._updates is None else self._updates.get(seat)
         if made is None:
             return narrate(self.before, self.after.state, seat)
         return told(made.events, self.after.state)
