@@ -25,6 +25,8 @@ RUNS: dict[str, tuple[list[str], str]] = {
               r"random +\d+ decisions +p50 +\d+\.\d+ ms"),
     "bid_fit.py": (["--styles", "easy,normal", "--deals", "8", "--jobs", "1"],
                    r"the mix +[-+]\d+\.\d+ \+ \d+\.\d+ x count"),
+    "card.py": (["--games", "1", "--hands", "1"],
+                r"server time per card: \d+ cards, median \d+\.\d+ ms"),
     "decisions.py": (["--presets", "house", "--pairs", "normal-easy", "--deals", "1",
                       "--reviews", "0"], r"house +normal-easy [0-9a-f]{16}"),
     "engine.py": (["--seconds", "0.2", "--rounds", "1"], r"\d+ random hands/s"),

@@ -51,6 +51,7 @@ from spades.engine import (
     Play,
     PlayerView,
     Rules,
+    SeatUpdate,
     apply,
     can_bid_blind_nil,
     cards_in,
@@ -61,6 +62,7 @@ from spades.engine import (
     new_game,
     player_view,
     seat_record,
+    seat_update,
 )
 
 CONFIGS: dict[str, Rules] = {
@@ -436,9 +438,10 @@ def _hidden_positions(state: GameState, seat: int) -> list[int]:
     return [i for i, c in enumerate(hand.deck) if c in hidden and c not in fixed]
 
 
-#: The three projections, looked up here so that the planted-leak tests can replace one.
+#: The three projections, and the update made of the first two for one change (what the
+#: server sends), looked up here so that the planted-leak tests can replace one.
 PROJECTIONS: dict[str, Callable[..., Any]] = {
-    "view": player_view, "events": events, "download": seat_record}
+    "view": player_view, "events": events, "download": seat_record, "update": seat_update}
 
 
 def redeals(state: GameState, seat: int, rng: random.Random,
@@ -525,7 +528,8 @@ def check_projections(rules: Rules, seed: int, rng: random.Random, hands_before:
     original = replays(list(state.hand.deck))
     assert original is not None
     assert original[-1].hand == state.hand and original[-1].results == state.results
-    view, learn, download = (PROJECTIONS[k] for k in ("view", "events", "download"))
+    view, learn, download, update = (PROJECTIONS[k]
+                                     for k in ("view", "events", "download", "update"))
     compared = 0
     for other in redeals(state, seat, rng, replays):
         replayed = replays(other, seed + 1)
@@ -536,6 +540,8 @@ def check_projections(rules: Rules, seed: int, rng: random.Random, hands_before:
             if i:
                 assert (learn(original[i - 1], a, seat)
                         == learn(replayed[i - 1], b, seat)), f"the events of action {i}"
+                assert (update(original[i - 1], a, seat)
+                        == update(replayed[i - 1], b, seat)), f"the update of action {i}"
         if last is not None and last in legal_actions(replayed[-1]):
             # the hand's last card, when the re-deal gave it to the same seat: its events
             # (the score, the next deal but not its cards) are the same
@@ -630,6 +636,12 @@ def _leak_download(state: GameState, seat: int) -> dict[str, Any]:
     return record
 
 
+def _leak_update(before: GameState, after: GameState, seat: int) -> SeatUpdate:
+    """The seat's update with the next seat's cards in its view."""
+    made = seat_update(before, after, seat)
+    return dataclasses.replace(made, view=_leak_view(after, seat))
+
+
 @pytest.mark.parametrize(("projection", "leak", "config", "in_hand"), [
     ("view", _leak_view, "partnership", 3),
     ("view", _leak_face_down, "two-player", 0),
@@ -637,6 +649,7 @@ def _leak_download(state: GameState, seat: int) -> dict[str, Any]:
     ("events", _leak_events, "two-player", 3),
     ("download", _leak_download, "partnership", 3),
     ("download", _leak_download, "house+blind-nil-any-time", 3),
+    ("update", _leak_update, "partnership", 3),
 ])
 def test_the_property_catches_a_planted_leak(projection: str, leak: Callable[..., Any],
                                              config: str, in_hand: int,

@@ -37,7 +37,8 @@ pytestmark = pytest.mark.timeout(60)
 def crafted_game(tmp_path: Path, first_dealer: int, **options: Any) -> str:
     """A house game where blind nil is open at any score (no deficit needed)."""
     rules = make_rules("house", blind_nil=True, blind_nil_deficit=None, **options)
-    row, state = new_game_row(PLAYER, rules, {}, "random", first_dealer=first_dealer)
+    row, first = new_game_row(PLAYER, rules, {}, "random", first_dealer=first_dealer)
+    state = first.state  # the server's lobby gives the first deal as a Snapshot
     store = Store(db_url(tmp_path))
     try:
         store.create_game(row, codes(state.hand.deck))

@@ -60,7 +60,8 @@ def test_a_preset_name_error_stays_a_choice_error() -> None:
 def test_a_state_tells_the_player_their_own_seat_and_partner(tmp_path: Path) -> None:
     """A person at seat 2 is told so, with their partner at seat 0 and the table's facts."""
     rules = make_rules("house", jokers=True)
-    row, state = new_game_row("someone-else-000", rules, {}, "random")
+    row, first = new_game_row("someone-else-000", rules, {}, "random")
+    state = first.state  # the server's lobby gives the first deal as a Snapshot
     names = seat_names(rules.players)
     seats = tuple(SeatRow(seat=s, kind="human", name=names[s], player_id=PLAYER) if s == 2
                   else SeatRow(seat=s, kind="computer", name=names[s], level="random")

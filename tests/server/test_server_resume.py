@@ -183,7 +183,8 @@ def test_a_game_saved_before_the_provable_shuffle_deals_on_as_it_would_have() ->
     """A stored game whose options carry no shuffle version was made with Python's random:
     its next hands are dealt by that shuffle still; a new game says spades-shuffle/1."""
     rules = PRESETS["partnership"]
-    row, state = new_game_row("someone", rules, {}, "random")
+    row, first = new_game_row("someone", rules, {}, "random")
+    state = first.state  # the server's lobby gives the first deal as a Snapshot
     assert row.options["shuffle"] == 2
     old_row = dataclasses.replace(row, options={k: v for k, v in row.options.items()
                                                 if k != "shuffle"})

@@ -173,7 +173,8 @@ def test_a_contribution_after_the_deal_goes_to_the_hand_after(tmp_path: Path) ->
 def test_only_people_give_entropy(tmp_path: Path) -> None:
     store = Store(db_url(tmp_path))
     try:
-        row, state = new_game_row(PLAYER, PRESETS["house"], {}, "random")
+        row, first = new_game_row(PLAYER, PRESETS["house"], {}, "random")
+        state = first.state  # the server's lobby gives the first deal as a Snapshot
         store.create_game(row, codes(state.hand.deck))
         session = Session(row.id, row.seats, state, saver=StoreSaver(store, row.id),
                           thinker=None)  # type: ignore[arg-type]
@@ -192,7 +193,8 @@ def test_a_game_saved_before_resumes_and_deals_as_before() -> None:
     its hands committed and deals the next hand as it would have; one with an entropy row
     deals with it."""
     rules = PRESETS["partnership"]
-    row, state = new_game_row("someone", rules, {}, "random")
+    row, first = new_game_row("someone", rules, {}, "random")
+    state = first.state  # the server's lobby gives the first deal as a Snapshot
     stored_game = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
                              looks=frozenset())
     resumed = state_from_store(stored_game)

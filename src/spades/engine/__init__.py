@@ -3,13 +3,14 @@
 Public API: ``new_game``, ``legal_actions``, ``apply``, the actions, the ``Rules`` and the
 preset registry, game records, scoring, the card tables computer players use, and the
 observation layer, the only route out for anything hidden: ``player_view`` (what a seat
-sees), ``events`` (what it learns between two states) and ``seat_record`` (the record it may
-download). Code outside the engine imports from here only, never from
-``spades.engine.cards`` etc. (an import-linter contract in pyproject.toml holds it).
-The laws of play on card masks (``laws``: legal plays, trick winner, spades broken, first
-lead, legal bids, game end) are exported here for the computer players, and so is the
-arithmetic of scoring they count with (``contract_points``: 10 a trick bid;
-``penalty_at_limit``: what a side's bags reaching the limit cost it).
+sees), ``events`` (what it learns between two states), ``seat_update`` (both, for one
+change) and ``seat_record`` (the record it may download). Code outside the engine imports
+from here only, never from ``spades.engine.cards`` etc. (an import-linter contract in
+pyproject.toml holds it). The laws of play on card masks (``laws``: legal plays, trick
+winner, spades broken, first lead, legal bids, game end) are exported here for the
+computer players, and so is the arithmetic of scoring they count with
+(``contract_points``: 10 a trick bid; ``penalty_at_limit``: what a side's bags reaching the
+limit cost it).
 """
 
 from .actions import (
@@ -82,12 +83,14 @@ from .observe import (
     HandScored,
     KittyExchanged,
     Looked,
+    SeatUpdate,
     SpadesBroken,
     TakenBack,
     TrickWon,
     events,
     public_events,
     seat_record,
+    seat_update,
     shuffle_news,
 )
 from .presets import (
@@ -224,6 +227,7 @@ __all__ = [
     "Revealed",
     "Rules",
     "RulesError",
+    "SeatUpdate",
     "SheetLine",
     "Shuffle",
     "ShuffleProblem",
@@ -292,6 +296,7 @@ __all__ = [
     "rules_to_json",
     "score_hand",
     "seat_record",
+    "seat_update",
     "shuffle_news",
     "shuffled",
     "side_points",

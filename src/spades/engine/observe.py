@@ -1,7 +1,7 @@
 """What a seat learns as the game goes on, and the record it may download.
 
 With ``player_view`` these are the engine's three projections, the only routes out for
-anything hidden:
+anything hidden (``seat_update`` gives the first two together, once per change and seat):
 
 - ``events(before, after, seat)``: what ``seat`` learns between two states of one game, in
   order: the public events (a look, a bid, a card played, spades broken, a trick won, a draw's
@@ -25,7 +25,7 @@ from .record import CHOSEN, action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
 from .state import GameState, HandResult, Undo
 from .takeback import hand_log, hand_start, replay_hand
-from .view import NO_SEAT, SheetLine
+from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +168,10 @@ def events(before: GameState, after: GameState, seat: int) -> list[Event]:
         return out + events(since._replace(undos=after.undos), after, seat)
     out = []
     state = before
-    for actor, action in actions_between(before, after):
-        following = apply(state, action)
+    steps = actions_between(before, after)
+    for number, (actor, action) in enumerate(steps, 1):
+        # the last action leads to ``after`` itself: only the ones before it are replayed
+        following = after if number == len(steps) else apply(state, action)
         out.extend(step_events(state, actor, action, following, seat))
         state = following
     return out
@@ -228,6 +230,34 @@ def public_events(before: GameState, after: GameState) -> list[Event]:
     """What everyone at the table learns between two states (a spectator): the public
     events only (no seat's kept draw, passed cards or kitty card)."""
     return events(before, after, NO_SEAT)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatUpdate:
+    """What one seat gets from one change of the game (``NO_SEAT``: a spectator): its view
+    after it, the events it learned from it in order, and so its legal actions (those of
+    the view: none unless it is the seat's turn)."""
+
+    seat: int
+    view: PlayerView
+    events: tuple[Event, ...]
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        return self.view.legal
+
+
+def seat_update(before: GameState, after: GameState, seat: int,
+                view: PlayerView | None = None) -> SeatUpdate:
+    """``seat``'s update from ``before`` to a later state ``after`` of the same game (its
+    view of ``after``, ``events(before, after, seat)``); ``NO_SEAT``: the spectators'
+    (``public_view``, ``public_events``). ``view``: that view of ``after`` if the caller
+    made it already (made once, kept for the seat's every message of ``after``)."""
+    if view is None:
+        view = public_view(after) if seat == NO_SEAT else player_view(after, seat)
+    if view.seat != seat:
+        raise ValueError(f"the view is seat {view.seat}'s, not seat {seat}'s")
+    return SeatUpdate(seat, view, tuple(events(before, after, seat)))
 
 
 # ---------------------------------------------------------------------------- downloads
@@ -358,12 +388,14 @@ __all__ = [
     "HandScored",
     "KittyExchanged",
     "Looked",
+    "SeatUpdate",
     "SpadesBroken",
     "TakenBack",
     "TrickWon",
     "actions_between",
     "events",
     "seat_record",
+    "seat_update",
     "seen_actions",
     "seen_cards",
     "sheet_line",

@@ -261,15 +261,15 @@ async def hand_review(request: Request) -> Response:
         return error_response(503, "this game cannot be read right now")
     if table is None:
         return error_response(404, NOT_FOUND)
-    state = table.state
+    game = table.snapshot
     try:
-        asked = table.reviews.review(table.id, state, hand, seats=table.people)
+        asked = table.reviews.review(table.id, game, hand, seats=table.people)
         review = await while_connected(request, asked)
     except ClientGone:
         return Response(status_code=499)  # nobody to answer: the review was stopped
     except ReviewError as error:
         # the hand in play is not over yet (409); a hand that does not exist is not found
-        in_play = hand == len(state.results) + 1 and not state.over
+        in_play = hand == game.hands_done + 1 and not game.over
         return error_response(409 if in_play else 404, str(error))
     except Exception as error:
         if not isinstance(error, OverrunError | StoppingError):

@@ -1,13 +1,14 @@
 """The spectators of one game (docs/protocol.md, "Spectators"): a listener of the game's
 session that sends each spectator's socket what the table shows everyone, made from the
-engine's public projections only (``public_view``, ``public_events``): never a seat's cards."""
+engine's public projections only (the spectators' update, ``Change.update(NO_SEAT)``: the
+public view and events, made once a change): never a seat's cards."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from spades.engine import NO_SEAT, GameOver, public_events, public_view
-from spades.session import Change, Narrated, Session, Snapshot, ending
+from spades.engine import NO_SEAT
+from spades.session import Change, Session, Snapshot
 
 from .connections import Connection
 from .wire import Json, Speaker, mark_played_for, narrated_json, shuffle_json, view_json
@@ -16,8 +17,7 @@ from .wire import Json, Speaker, mark_played_for, narrated_json, shuffle_json, v
 def public_state_json(meta: Json, snapshot: Snapshot, events: list[Json],
                       names: tuple[str, ...]) -> Json:
     """The ``state`` message of a spectator: no seat of its own, no cards, nothing to do."""
-    state = snapshot.state
-    view = view_json(public_view(state))
+    view = view_json(snapshot.view(NO_SEAT))
     view["hand"] = None
     thinking = None
     if snapshot.thinking is not None:
@@ -25,7 +25,7 @@ def public_state_json(meta: Json, snapshot: Snapshot, events: list[Json],
     return {"type": "state", "version": snapshot.version, "step": snapshot.step,
             "game": {**meta, "you": None, "partner": None}, "view": view, "legal": None,
             "suggestion": None, "thinking": thinking, "events": events,
-            "shuffle": shuffle_json(state)}
+            "shuffle": shuffle_json(snapshot)}
 
 
 class Audience:
@@ -51,11 +51,11 @@ class Audience:
         if not self.connections or (change.action is None and not change.undone
                                     and not change.whole):
             return
-        told: list[Narrated] = [ending(change.after.state) if isinstance(e, GameOver) else e
-                                for e in public_events(change.before, change.after.state)]
-        rules = change.before.rules
+        change.update(NO_SEAT)  # the public view and events, made once
+        rules = change.after.rules
         speaker = Speaker(self.session.names, NO_SEAT, rules.sides)
-        events = narrated_json(told, change.after.step, speaker, rules.players)
+        events = narrated_json(change.events(NO_SEAT), change.after.step, speaker,
+                               rules.players)
         if change.stand_in:
             events = mark_played_for(events, change.seat, self.session.names[change.seat])
         message = self.message(change.after, events)

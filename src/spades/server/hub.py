@@ -2,9 +2,11 @@
 the state for its seat, in the order the changes happened.
 
 The session tells a change while it holds its lock; the hub only queues it there. Its own
-task then makes the messages (the bid suggestion included, computed by the thinking
-processes) without the session's lock, one change after the other, so the table is never
-held by a message nor by a suggestion, and every socket gets the versions in order.
+task then renders the messages from each seat's update (``Change.update``: the view and
+events the engine's observation layer made once for the seat), the bid suggestion included
+(computed by the thinking processes), without the session's lock, one change after the
+other, so the table is never held by a message nor by a suggestion, and every socket gets
+the versions in order.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from spades.engine import PlayerView, player_view
-from spades.session import Change, Session, Snapshot
+from spades.engine import PlayerView
+from spades.session import Change, Session, Snapshot, can_undo
 
 from .connections import Connection
 from .messages import state_json, wants_suggestion
@@ -61,7 +63,7 @@ class Hub:
 
     def changed(self, change: Change) -> None:
         if change.action is not None:
-            self.log.append(change)
+            self.log.append(change.bare())  # kept without its seats' views
         self._post(lambda: self._tell_change(change))
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:
@@ -120,18 +122,17 @@ class Hub:
             return None
         key = (snapshot.version, seat)
         if key not in self._suggestions:
-            view = player_view(snapshot.state, seat)
+            view = snapshot.view(seat)
             self._suggestions = {key: await self.suggest(view, self.session.id)}
         return self._suggestions[key]
 
     async def _state(self, snapshot: Snapshot, seat: int, events: list[Json]) -> Json:
         suggestion = await self._suggestion(snapshot, seat)
-        can_undo = self.session.undo_refusal(seat, snapshot.state) is None
         return state_json(self.meta, snapshot, seat, events, suggestion, self.session.names,
-                          can_undo)
+                          can_undo(self.session, snapshot, seat))
 
     def speaker(self, seat: int) -> Speaker:
-        return Speaker(self.session.names, seat, self.session.state.rules.sides)
+        return Speaker(self.session.names, seat, self.told.rules.sides)
 
     async def _tell_change(self, change: Change) -> None:
         self.told = change.after
@@ -139,11 +140,12 @@ class Hub:
             # entropy for a shuffle changes nothing at the table: the next update carries it
             # (sending a state now would only race the person's next click)
             return
-        players = change.before.rules.players
+        players = change.after.rules.players
         messages: dict[int, Json] = {}
         for conn in list(self.connections):
             seat = conn.seat
             if seat not in messages:
+                change.update(seat)  # the seat's view and events, made once
                 events = narrated_json(change.events(seat), change.after.step,
                                        self.speaker(seat), players)
                 if change.stand_in:
@@ -187,7 +189,7 @@ class Hub:
         if not told or told[0].after.step - 1 > since:
             return None
         events: list[Json] = []
-        players = self.session.state.rules.players
+        players = self.told.rules.players
         for change in told:
             if change.after.step <= since:
                 continue

@@ -1,7 +1,8 @@
 """The tables this server holds: creating games, finding them for a player, listing them.
 
-A table is loaded from the store (its record replayed through the engine) the first time it
-is asked for, so a restarted server resumes every game where it was.
+A table is loaded from the store (its record replayed by the session) the first time it is
+asked for, so a restarted server resumes every game where it was. The game's state stays
+behind the session's API: the lobby holds its ``Snapshot``s.
 """
 
 from __future__ import annotations
@@ -11,16 +12,18 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from spades.engine import GameState, Rules, deal_again, rules_from_json
+from spades.engine import Rules, rules_from_json
 from spades.session import (
     Reviews,
     Sitter,
+    Snapshot,
     Thinker,
-    game_row_of,
+    dealt_again,
+    first_deal,
+    loaded,
     one_person,
-    state_from_store,
+    store_first,
 )
-from spades.session import new_game_row as session_game_row
 from spades.store import ABANDONED, PLAYING, GameRow, SeatRow, Store, StoredGame
 
 from .download import download
@@ -35,7 +38,7 @@ from .presets import (
 )
 from .seating import sitters_of
 from .table import ServedTable
-from .wire import Json, codes
+from .wire import Json
 
 #: Tables kept in memory with nobody watching; beyond this the idle ones are let go.
 KEEP_TABLES = 256
@@ -91,14 +94,14 @@ def summary_json(row: GameRow) -> Json:
 
 def new_game_row(owner: str, rules: Rules, house_rules: dict[str, Any], level: str,
                  first_dealer: int | None = None,
-                 sitters: tuple[Sitter, ...] | None = None) -> tuple[GameRow, GameState]:
+                 sitters: tuple[Sitter, ...] | None = None) -> tuple[GameRow, Snapshot]:
     """A new game: ``owner`` in seat 0 and computer players of ``level`` elsewhere unless
     ``sitters`` say who sits where; its row and first deal (``spades.session``)."""
     if sitters is None:
         sitters = one_person(owner, rules.players, level, CREATOR_SEAT)
     options = {"preset": rules.name, "label": PRESET_LABELS.get(rules.name, rules.name),
                "level": level, "house_rules": house_rules}
-    return session_game_row(owner, rules, sitters, options, first_dealer)
+    return first_deal(owner, rules, sitters, options, first_dealer)
 
 
 class Lobby:
@@ -132,11 +135,9 @@ class Lobby:
         await self.store_new(row, state)
         return row
 
-    async def store_new(self, row: GameRow, state: GameState) -> ServedTable:
+    async def store_new(self, row: GameRow, state: Snapshot) -> ServedTable:
         """Save a new game (its row and first deal) and serve it."""
-        await asyncio.to_thread(self.store.create_game, row, codes(state.hand.deck))
-        stored = StoredGame(game=row, decks=(tuple(codes(state.hand.deck)),), actions=(),
-                            looks=frozenset())
+        stored = await asyncio.to_thread(store_first, self.store, row, state)
         table = self._serve(stored, state)
         await self._ready(table)
         return table
@@ -161,19 +162,17 @@ class Lobby:
             return None
         seat = seat_for(table, players)
         assert seat is not None
-        try:
-            state = deal_again(table.state, hand - 1, secrets.token_hex(16),
-                               from_scores=from_scores)
-        except ValueError as error:
-            raise ChoiceError(str(error)) from None
         old = table.row.options
         level = level_of(old.get("level") or DEFAULT_LEVEL)
         options: dict[str, Any] = {key: old[key] for key in ("preset", "label", "house_rules")
                                    if key in old}
         options.update(level=level, again={"game": game_id, "hand": hand})
-        row, state = game_row_of(owner, state, one_person(owner, state.rules.players, level,
-                                                          seat), options)
-        await self.store_new(row, state)
+        try:
+            row, first = dealt_again(table.snapshot, hand - 1, secrets.token_hex(16),
+                                     from_scores, owner, seat, level, options)
+        except ValueError as error:
+            raise ChoiceError(str(error)) from None
+        await self.store_new(row, first)
         return row
 
     async def reseat(self, game_id: str, seat: int, row: SeatRow) -> None:
@@ -182,7 +181,7 @@ class Lobby:
         if table is not None:
             table.reseat(seat, row)
 
-    def _serve(self, stored: StoredGame, state: GameState) -> ServedTable:
+    def _serve(self, stored: StoredGame, state: Snapshot) -> ServedTable:
         return ServedTable(stored, state, self.store, self.thinker, self.pace, self.reviews)
 
     def _keep(self, table: ServedTable) -> None:
@@ -231,7 +230,7 @@ class Lobby:
                 if stored is None or (player_id is not None
                                       and not seated(stored.game, player_id)):
                     return None
-                state = await asyncio.to_thread(state_from_store, stored)
+                state = await asyncio.to_thread(loaded, stored)
                 table = self._serve(stored, state)
                 await self._ready(table)
                 return table
@@ -289,7 +288,7 @@ class Lobby:
         seat = seat_for(table, player_id)
         assert seat is not None
         async with table.lock:
-            return download(table.state, table.names, seat,
+            return download(table.snapshot, table.names, seat,
                             tuple(s.computer_level for s in table.row.seats))
 
     async def refresh_seats(self, game_ids: list[str]) -> None:

@@ -1,11 +1,12 @@
 """The ``state`` message of the protocol for one seat, made from a session's snapshot: the
-game's facts, the seat's view, its choices, and what just happened."""
+game's facts, the seat's view (``Snapshot.view``: made once for all its messages), its
+choices, and what just happened."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from spades.engine import Rules, player_view
+from spades.engine import Rules
 from spades.session import Snapshot
 
 from .presets import table_json
@@ -33,8 +34,7 @@ def state_json(meta: Json, snapshot: Snapshot, seat: int, events: list[Json],
                can_undo: bool = False) -> Json:
     """The state message for ``seat``: only what the engine projects for it, and whether
     the seat may take back its last card or bid now (``can_undo``)."""
-    state = snapshot.state
-    view = player_view(state, seat)
+    view = snapshot.view(seat)
     legal = legal_json(view)
     if legal is None or legal["kind"] != "bid":
         suggestion = None
@@ -42,16 +42,14 @@ def state_json(meta: Json, snapshot: Snapshot, seat: int, events: list[Json],
     if snapshot.thinking is not None:
         thinking = {"seat": snapshot.thinking, "name": names[snapshot.thinking]}
     # the seat of the socket's player, never assumed to be seat 0
-    game = {**meta, "you": seat, "partner": state.rules.partner_of[seat]}
+    game = {**meta, "you": seat, "partner": snapshot.rules.partner_of[seat]}
     return {"type": "state", "version": snapshot.version, "step": snapshot.step,
             "game": game, "view": view_json(view), "legal": legal,
             "suggestion": suggestion, "thinking": thinking, "events": events,
-            "shuffle": shuffle_json(state), "can_undo": can_undo}
+            "shuffle": shuffle_json(snapshot), "can_undo": can_undo}
 
 
 def wants_suggestion(snapshot: Snapshot, seat: int) -> bool:
     """Whether the seat is to bid now (its state message then carries a suggestion)."""
-    state = snapshot.state
-    view = player_view(state, seat)
-    legal = legal_json(view)
+    legal = legal_json(snapshot.view(seat))
     return legal is not None and legal["kind"] == "bid"

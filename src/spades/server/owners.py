@@ -162,7 +162,7 @@ class Owners:
     async def renew(self) -> None:
         """Take or renew the leases of the unfinished tables held in memory; a table whose
         lease this process now holds catches up first, then plays on."""
-        tables = [t for t in self.lobby.tables.values() if not t.session.state.over]
+        tables = [t for t in self.lobby.tables.values() if not t.session.snapshot.over]
         try:
             held = await asyncio.to_thread(self.store.leases.take_all,
                                            [t.id for t in tables], self.me, LEASE)

@@ -46,7 +46,7 @@ class StandIns:
             self.presence.played_for(self.served, change)
         if change.action is not None:
             self.presence.turn_began(self.served)
-        if change.after.state.over and not change.before.over:
+        if change.ends_game:
             self.presence.finished(self.served.id)
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:
@@ -214,7 +214,7 @@ class Presence:
         """The computer player acted for the absent person at ``change.seat``: keep the
         mark (in the store) and what the person will be told when back."""
         seat = change.seat
-        rules = change.before.rules
+        rules = change.after.rules
         speaker = Speaker(served.names, seat, rules.sides)
         events = narrated_json(change.events(seat), change.after.step, speaker, rules.players)
         self.missed.setdefault((served.id, seat), []).extend(
@@ -246,15 +246,16 @@ class Presence:
         timer = options.get("timer")
         session = served.session
         running = self._running.get(served.id)
+        game = session.snapshot
         if running is not None and running[3] == session.version and (
-                running[0] == session.state.turn):
+                running[0] == game.turn):
             return  # the same decision's timer runs on (a socket came back meanwhile)
         old = self._timers.pop(served.id, None)
         if old is not None:
             old.cancel()
         self._running.pop(served.id, None)
-        seat = session.state.turn
-        if not isinstance(timer, int) or seat is None or session.state.over or (
+        seat = game.turn
+        if not isinstance(timer, int) or seat is None or game.over or (
                 session.is_computer(seat)):
             if old is not None:
                 self.rooms.send_all(served.id, {"type": "turn-timer", "seat": None})
@@ -307,7 +308,7 @@ class Presence:
         served = await self.lobby.watched(table.id)
         if served is None:
             return
-        if served.state.over:  # over before the table knew (an older server)
+        if served.snapshot.over:  # over before the table knew (an older server)
             await self._finish(table.id)
             return
         moment = self.clock()
@@ -318,7 +319,7 @@ class Presence:
                 left = (person.away_until - moment).total_seconds()
                 self._schedule(table.id, person.seat, left)
         seat, until = table.timer_seat, table.timer_until
-        if seat is not None and until is not None and served.session.state.turn == seat:
+        if seat is not None and until is not None and served.snapshot.turn == seat:
             left = (until - moment).total_seconds()
             self._start_timer(served, seat, left, served.session.version)
         served.kick()

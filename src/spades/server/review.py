@@ -12,8 +12,7 @@ from typing import TypeVar
 
 from starlette.requests import Request
 
-from spades.engine import GameState
-from spades.session import OverrunError, ReviewError, Reviews, StoppingError
+from spades.session import OverrunError, ReviewError, Reviews, Snapshot, StoppingError
 
 from .connections import Connection
 from .wire import Json
@@ -46,7 +45,7 @@ def failure(error: BaseException) -> str:
     return FAILED
 
 
-async def send_review(reviews: Reviews, game_id: str, state: GameState, conn: Connection,
+async def send_review(reviews: Reviews, game_id: str, game: Snapshot, conn: Connection,
                       hand: int, seats: tuple[int, ...] | None = None) -> None:
     """Review finished hand ``hand`` for one socket: its progress as it goes (with the
     review of the plays worked out so far, when more are), then the review; or an error
@@ -65,7 +64,7 @@ async def send_review(reviews: Reviews, game_id: str, state: GameState, conn: Co
         conn.send(message)
 
     try:
-        review = await reviews.review(game_id, state, hand, progress, partial, seats)
+        review = await reviews.review(game_id, game, hand, progress, partial, seats)
     except Exception as error:
         if not isinstance(error, ReviewError | OverrunError | StoppingError):
             log.exception("the review of hand %d of game %s failed", hand, game_id)

@@ -1,7 +1,8 @@
 """One table served: a game's session (``spades.session``: the single writer, the turn
 loop, saving, pacing) and its hub (the sockets watching it). The server keeps no turn loop
 of its own: a person's intent goes to the session, and what the session tells goes out
-through the hub."""
+through the hub. Nor does it hold the game's state: it reads the session's snapshots
+(``Snapshot``: each seat's projections), never ``GameState``."""
 
 from __future__ import annotations
 
@@ -9,16 +10,14 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from spades.engine import GameState
 from spades.session import (
     PERSON,
     Refusal,
     Reviews,
-    Session,
-    StoreSaver,
+    Snapshot,
     Thinker,
-    contributors,
     hint_view,
+    open_session,
 )
 from spades.store import SeatRow, Store, StoredGame
 
@@ -35,17 +34,14 @@ class ServedTable:
     """One game the server serves: its session (the single writer) and the hub of the
     sockets watching it; the lobby keeps one for each game in memory."""
 
-    def __init__(self, stored: StoredGame, state: GameState, store: Store, thinker: Thinker,
+    def __init__(self, stored: StoredGame, game: Snapshot, store: Store, thinker: Thinker,
                  pace: float, reviews: Reviews | None = None):
         row = stored.game
         self.row = row
         self.id = row.id
-        self.session = Session(row.id, row.seats, state, saver=StoreSaver(store, row.id),
-                               thinker=thinker, version=row.version, step=len(stored.actions),
-                               pace=pace, rows=stored.rows, given=contributors(stored))
-        self.session.friends = bool(row.options.get("friends"))
+        self.session = open_session(stored, game, store, thinker, pace)
         self.names = self.session.names
-        self.hub = Hub(self.session, meta_json(row.id, state.rules, self.names, row.options),
+        self.hub = Hub(self.session, meta_json(row.id, game.rules, self.names, row.options),
                        thinker.suggest)
         self.store = store
         self.hub.history = self._history
@@ -64,8 +60,9 @@ class ServedTable:
     # ------------------------------------------------------------------ the session
 
     @property
-    def state(self) -> GameState:
-        return self.session.state
+    def snapshot(self) -> Snapshot:
+        """The game now, to be read through its projections."""
+        return self.session.snapshot
 
     @property
     def version(self) -> int:
@@ -106,7 +103,7 @@ class ServedTable:
         self.session.reseat(seats)
         self.names = self.session.names
         self.row = dataclasses.replace(self.row, seats=seats)
-        self.hub.meta = meta_json(self.id, self.state.rules, self.names, self.row.options)
+        self.hub.meta = meta_json(self.id, self.snapshot.rules, self.names, self.row.options)
         self.session.kick()
 
     # ------------------------------------------------------------------ the sockets
@@ -128,7 +125,7 @@ class ServedTable:
         """Send ``conn`` the review of finished hand ``hand`` (its progress first), or an
         error; the socket goes on meanwhile."""
         task = asyncio.get_running_loop().create_task(
-            send_review(self.reviews, self.id, self.state, conn, hand, self.people))
+            send_review(self.reviews, self.id, self.snapshot, conn, hand, self.people))
         self._reviewing[task] = conn
         task.add_done_callback(lambda done: self._reviewing.pop(done, None))
 

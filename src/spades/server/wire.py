@@ -1,8 +1,8 @@
 """What goes over the wire to a seat: its view, its choices, and what just happened.
 
-Everything here serialises what the engine projects for a seat: ``player_view(state, seat)``
-(its cards face down for blind nil until it looks) and ``events(before, after, seat)``; it
-never reads the state's hidden parts.
+Everything here serialises what the engine projects for a seat, as the session hands it
+out (``Snapshot.view``, ``Change.update``: the seat's view, its cards face down for blind nil
+until it looks, and the events it learned); it never sees the game's state.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from spades.engine import (
     CardPlayed,
     CardsPassed,
     GameOver,
-    GameState,
     HandScored,
     KittyExchanged,
     Look,
@@ -32,9 +31,8 @@ from spades.engine import (
     TakenBack,
     TrickWon,
     action_to_json,
-    shuffle_news,
 )
-from spades.session import GameEnded, Narrated
+from spades.session import GameEnded, Narrated, Snapshot
 
 Json = dict[str, Any]
 
@@ -103,19 +101,21 @@ def view_json(view: PlayerView) -> Json:
     }
 
 
-def shuffle_json(state: GameState) -> Json:
+def shuffle_json(snapshot: Snapshot) -> Json:
     """What every seat may know of the shuffles (docs/shuffle.md, the engine's
-    ``shuffle_news``), hands counted from 1: ``committed``, the commitments of the hand in
-    play and the next (never a seed); ``revealed``, the last finished hand's seed and salt
-    with its deck (it is over: its deck is in the record anyway), or null."""
-    news = shuffle_news(state)
+    ``shuffle_news``, made once a snapshot), hands counted from 1: ``committed``, the
+    commitments of the hand in play and the next (never a seed); ``revealed``, the last
+    finished hand's seed and salt with its deck (it is over: its deck is in the record
+    anyway), or null."""
+    news = snapshot.shuffle_news()
     committed = [{**entry, "hand": entry["hand"] + 1} for entry in news["committed"]]
     revealed: Json | None = None
-    if news["revealed"] and state.results:
+    finished = snapshot.finished_deck
+    if news["revealed"] and finished is not None:
         last = news["revealed"][-1]
-        result = state.results[-1]
-        if last["hand"] == result.number:
-            revealed = {**last, "hand": last["hand"] + 1, "deck": codes(result.deck)}
+        number, deck = finished
+        if last["hand"] == number:
+            revealed = {**last, "hand": last["hand"] + 1, "deck": codes(deck)}
     return {"committed": committed, "revealed": revealed}
 
 

@@ -5,8 +5,9 @@ thinking in worker processes."""
 from spades.ai.review import ReviewError
 
 from .entropy import ENTROPY_REFUSED
+from .games import dealt_again, first_deal, loaded, open_session, replayed, store_first
 from .hinting import hint_view
-from .narration import GameEnded, Narrated, ending, narrate
+from .narration import GameEnded, Narrated, ending, narrate, told
 from .refusal import Refusal
 from .reviewing import Reviews
 from .saving import (
@@ -27,7 +28,15 @@ from .seating import (
     one_person,
     seat_rows,
 )
-from .session import Change, Decide, Listener, Session, Snapshot, computer_view
+from .session import (
+    Change,
+    Decide,
+    Listener,
+    Session,
+    Snapshot,
+    can_undo,
+    computer_view,
+)
 from .thinking import InlineThinker, Thinker
 from .workers import OverrunError, StoppingError
 
@@ -54,15 +63,23 @@ __all__ = [
     "StoreSaver",
     "Thinker",
     "Unsaved",
+    "can_undo",
     "computer_view",
     "contributors",
+    "dealt_again",
     "ending",
+    "first_deal",
     "game_row_of",
     "hint_view",
+    "loaded",
     "narrate",
     "new_game_row",
     "one_person",
+    "open_session",
     "progress",
+    "replayed",
     "seat_rows",
     "state_from_store",
+    "store_first",
+    "told",
 ]

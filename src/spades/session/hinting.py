@@ -14,7 +14,7 @@ from typing import Any
 
 from spades.ai.advice import hint_card
 from spades.ai.hard import HardPlayer
-from spades.engine import CODE_OF, Phase, PlayerView, player_view
+from spades.engine import CODE_OF, Phase, PlayerView
 
 from .refusal import Refusal
 from .session import Snapshot
@@ -35,7 +35,7 @@ def hint_view(snapshot: Snapshot, seat: int, version: int, allowed: bool) -> Pla
         raise Refusal("hint", HINTS_OFF)
     if version != snapshot.version:
         raise Refusal("hint", MOVED_ON)
-    view = player_view(snapshot.state, seat)
+    view = snapshot.view(seat)
     if view.phase is not Phase.PLAY or not view.legal:
         raise Refusal("hint", NOT_NOW)
     return view

@@ -8,6 +8,7 @@ the next deal), except that the game's end says why it ended: ``GameEnded``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from spades.engine import Event, GameOver, GameState, end_reason, events
@@ -38,7 +39,9 @@ def ending(state: GameState) -> GameEnded:
 def narrate(before: GameState, after: GameState, seat: int) -> list[Narrated]:
     """What ``seat`` learns between two states of one game, in order (only through the
     engine's projection: nothing hidden from the seat)."""
-    out: list[Narrated] = []
-    for event in events(before, after, seat):
-        out.append(ending(after) if isinstance(event, GameOver) else event)
-    return out
+    return told(events(before, after, seat), after)
+
+
+def told(learned: Iterable[Event], after: GameState) -> list[Narrated]:
+    """The engine's events as the session tells them: the game's end with its reason."""
+    return [ending(after) if isinstance(event, GameOver) else event for event in learned]

@@ -21,6 +21,7 @@ from spades.ai.hindsight import choices_json, hard_choices
 from spades.ai.review import HandReview, finished_hand, review_hand
 from spades.engine import GameState
 
+from .session import Snapshot
 from .workers import report
 
 #: Reviews kept in memory (one is some 10 to 20 KB of JSON).
@@ -104,7 +105,7 @@ class Reviews:
         #: reviews worked out so far (a review found in memory is not one)
         self.computed = 0
 
-    async def review(self, game: str, state: GameState, hand: int,
+    async def review(self, game: str, at: GameState | Snapshot, hand: int,
                      progress: Progress | None = None, partial: Partial | None = None,
                      seats: tuple[int, ...] | None = None) -> Json:
         """The review of finished hand ``hand`` (from 1) of game ``game`` as JSON
@@ -113,7 +114,8 @@ class Reviews:
         ``partial`` the review of the plays worked out so far; Hard's choices are beside
         the bids and cards of ``seats`` (the game's people; every seat: None). When
         everyone waiting has stopped (a socket closed, an HTTP client gone), the work is
-        cancelled."""
+        cancelled. ``at``: the game now (a server's ``Snapshot``, or its state)."""
+        state = at.state if isinstance(at, Snapshot) else at
         finished_hand(state, hand)
         key = (game, hand)
         found = self.kept.get(key)

@@ -4,7 +4,8 @@ A ``Session`` is the single writer of one game, with any mix of people and compu
 at any seats. Every change (a person's intent, a computer player's decision, turning up
 one's cards) happens under the session's lock, is checked by the engine, is kept by the
 ``Saver`` (the record is the save) and only then is told to the listeners (the transports),
-as a ``Change`` from which each renders what its seat learns (``Change.events(seat)``).
+as a ``Change`` from which each renders what its seat learns (``Change.update(seat)``,
+made once per change and seat by the engine's observation layer).
 Computer players think through a ``Thinker`` without the lock held; the session paces them.
 """
 
@@ -15,23 +16,31 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from spades.engine import (
     BLIND_NIL,
+    NO_SEAT,
     Action,
+    Card,
     GameState,
     IllegalActionError,
     Look,
     Play,
     PlayerView,
+    Rules,
+    SeatUpdate,
     add_entropy,
     apply,
     can_bid_blind_nil,
     mark_practice,
     parse_action,
     player_view,
+    public_view,
+    seat_record,
+    seat_update,
+    shuffle_news,
     undo,
     undo_blocker,
 )
@@ -39,7 +48,7 @@ from spades.store import SeatRow, StaleVersionError, StoreError
 
 from .entropy import checked_value, target_hand
 from .following import Followed, FollowError, replay_row
-from .narration import Narrated, narrate
+from .narration import Narrated, narrate, told
 from .refusal import Refusal
 from .saving import Saver
 from .seating import COMPUTER
@@ -58,18 +67,83 @@ class Thinking(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The game at one version: what every message about it is made from."""
+    """The game at one version: what every message about it is made from.
+
+    Outside the session it is read only through the engine's projections, each made once
+    however many messages need it (``view``: a seat's view, ``NO_SEAT`` the spectators';
+    ``shuffle_news``; ``record``: a seat's download) and the public facts (``rules``,
+    ``turn``, ``over``, ``hands_done``, ``finished_deck``): never through ``state``."""
 
     state: GameState
     version: int
     step: int
     thinking: int | None = None
+    #: the views made so far, by seat (``NO_SEAT``: the spectators'); None until the first
+    #: (a snapshot kept long, in a hub's log, holds no empty dict)
+    _views: dict[int, PlayerView] | None = field(default=None, init=False, compare=False,
+                                                 repr=False)
+    #: the shuffles' news, once made (the same for every seat)
+    _news: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` sees (``NO_SEAT``: a spectator), made once."""
+        views = self._views
+        if views is None:
+            views = {}
+            object.__setattr__(self, "_views", views)  # a cache: the snapshot stays the same
+        made = views.get(seat)
+        if made is None:
+            made = views[seat] = (public_view(self.state) if seat == NO_SEAT
+                                  else player_view(self.state, seat))
+        return made
+
+    def shuffle_news(self) -> dict[str, Any]:
+        """What every seat may know of the shuffles (``engine.shuffle_news``), made once."""
+        news = self._news
+        if news is None:
+            news = shuffle_news(self.state)
+            object.__setattr__(self, "_news", news)
+        return news
+
+    def record(self, seat: int, players: tuple[str, ...],
+               levels: tuple[str | None, ...] | None = None) -> dict[str, Any]:
+        """The record ``seat`` may download now (``engine.seat_record``)."""
+        return seat_record(self.state, seat, list(players), levels)
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def turn(self) -> int | None:
+        return self.state.turn
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def hands_done(self) -> int:
+        """The hands finished so far."""
+        return len(self.state.results)
+
+    @property
+    def finished_deck(self) -> tuple[int, tuple[Card, ...]] | None:
+        """The last finished hand (from 0) and its deck (open now: the hand is over); None
+        before the first hand ends."""
+        if not self.state.results:
+            return None
+        last = self.state.results[-1]
+        return last.number, last.deck
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
     """One accepted change: the state before, the snapshot after, who did what (``action``
-    None: the seat added entropy to a shuffle, and nothing happened at the table)."""
+    None: the seat added entropy to a shuffle, and nothing happened at the table).
+
+    Each seat's update (its view after, the events it learned) is made once, by the
+    engine's ``seat_update``, for the seats asked for: the transports only render it."""
 
     before: GameState
     after: Snapshot
@@ -84,10 +158,46 @@ class Change:
     #: the table was read whole from the store (its rows did not replay): ``before`` is
     #: the table now, and the transports send it as it is
     whole: bool = False
+    #: the updates made so far, by seat (``NO_SEAT``: the spectators'); None until the first
+    _updates: dict[int, SeatUpdate] | None = field(default=None, init=False, compare=False,
+                                                   repr=False)
+
+    def update(self, seat: int) -> SeatUpdate:
+        """``seat``'s update (``NO_SEAT``: the spectators'), made once; its view is the
+        snapshot's (``Snapshot.view``)."""
+        updates = self._updates
+        if updates is None:
+            updates = {}
+            object.__setattr__(self, "_updates", updates)  # a cache: the change is the same
+        made = updates.get(seat)
+        if made is None:
+            made = updates[seat] = seat_update(self.before, self.after.state, seat,
+                                               self.after.view(seat))
+        return made
 
     def events(self, seat: int) -> list[Narrated]:
-        """What ``seat`` learns from this change (nothing it may not see)."""
-        return narrate(self.before, self.after.state, seat)
+        """What ``seat`` learns from this change (nothing it may not see): its update's
+        events if made, else the events alone (no view made for a seat nobody shows)."""
+        made = None if self._updates is None else self._updates.get(seat)
+        if made is None:
+            return narrate(self.before, self.after.state, seat)
+        return told(made.events, self.after.state)
+
+    def bare(self) -> Change:
+        """The same change without the projections made so far, to be kept long (a hub's
+        log: each view is some 4 KB; the events are made again if asked for)."""
+        return dataclasses.replace(self, after=dataclasses.replace(self.after))
+
+    @property
+    def ends_game(self) -> bool:
+        """The game was in play before this change and is over after it."""
+        return self.after.over and not self.before.over
+
+
+def can_undo(session: Session, snapshot: Snapshot, seat: int) -> bool:
+    """Whether the person at ``seat`` may take back their last card or bid at
+    ``snapshot`` (``Session.undo_refusal``)."""
+    return session.undo_refusal(seat, snapshot.state) is None
 
 
 class Listener(Protocol):
