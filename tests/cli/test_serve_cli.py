@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from spades.cli.main import build_parser
+from spades.cli.main import build_parser, main
 from spades.cli.serve import ENVIRONMENT, configure
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,3 +177,28 @@ def test_the_limits_are_flags_and_environment_variables() -> None:
         in problem
     args, problem = parsed("--hash-workers", "0")
     assert problem is None and "at least 1" in str(account_settings(args, "127.0.0.1"))
+
+
+def test_several_processes_need_postgresql_and_redis(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    assert main(["serve", "--db", db, "--port", "0", "--processes", "2"]) == 2
+    said = capsys.readouterr().err
+    assert "--processes 2 needs PostgreSQL (--db postgresql+psycopg://...) and Redis" in said
+    assert not (tmp_path / "games.db").exists()  # refused before the store was touched
+    assert main(["serve", "--db", db, "--port", "0", "--processes", "3", "--redis",
+                 "redis://127.0.0.1:1/0"]) == 2
+    said = capsys.readouterr().err
+    assert "needs PostgreSQL" in said and "Redis (--redis" not in said
+    assert main(["serve", "--db", db, "--port", "0", "--processes", "0"]) == 2
+    assert "--processes must be at least 1" in capsys.readouterr().err
+
+
+def test_workers_are_shared_out_among_the_processes() -> None:
+    from spades.cli.serve import workers_of
+
+    cores = os.cpu_count() or 1
+    assert workers_of(argparse.Namespace(workers=None, processes=1)) is None
+    assert workers_of(argparse.Namespace(workers=3, processes=2)) == 3
+    assert workers_of(argparse.Namespace(workers=None, processes=2)) == max(1, cores // 2)
+    assert workers_of(argparse.Namespace(workers=None, processes=4 * cores)) == 1

@@ -250,3 +250,42 @@ def test_two_intents_racing_on_two_processes_one_is_kept(tmp_path: Path) -> None
         ours = [r for r in game.actions if r.seat == 0]
         assert len(ours) == 1 and len(errors) == 1, (ours, errors)
         assert errors[0]["code"] in ("stale", "not-your-turn"), errors
+
+
+def spawned(parent: int) -> set[int]:
+    """The server processes a supervisor started (its children running multiprocessing's
+    spawn)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+            if int(fields[1]) == parent and fields[0] != "Z" and b"spawn_main" in command:
+                found.add(int(entry.name))
+    return found
+
+
+def test_processes_on_one_port_and_one_started_again_after_a_kill(tmp_path: Path) -> None:
+    with fresh_database() as db:
+        server = LiveServer(tmp_path, "--db", db, "--redis", REDIS, "--processes", "2")
+        with server:
+            deadline = time.monotonic() + 60
+            while len(children := spawned(server.pid)) < 2:
+                assert time.monotonic() < deadline, "the two server processes did not start"
+                time.sleep(0.2)
+            assert len(children) == 2
+            game_id = server.new_game()
+            victim = min(children)
+            os.kill(victim, signal.SIGKILL)
+            while len(again := spawned(server.pid)) < 2 or victim in again:
+                assert time.monotonic() < deadline + 60, "no process was started again"
+                time.sleep(0.2)
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                for _ in range(6):  # whichever process answers, the game is there
+                    answer = http.get(f"/api/games/{game_id}", headers={
+                        "X-Spades-Player": "player-0000-aaaa"})
+                    assert answer.status_code == 200, answer.text
+            assert "server process" in server.log.read_text()  # the restart was said
+        assert not spawned(server.pid)  # all stopped with it

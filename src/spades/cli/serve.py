@@ -202,10 +202,11 @@ def run(args: argparse.Namespace) -> int:
     from spades.store import Store
 
     problem = configure(args) or numbers_problem(args)
+    url = args.db or default_url()
+    problem = problem or shared_problem(args, url)  # before the store is touched
     if problem is not None:
         print(f"spades serve: {problem}", file=sys.stderr)
         return 2
-    url = args.db or default_url()
     checked = check_db(url)  # and its tables created, adopted or upgraded
     if isinstance(checked, str):
         print(f"spades serve: {checked}", file=sys.stderr)
@@ -218,9 +219,6 @@ def run(args: argparse.Namespace) -> int:
     accounts = account_settings(args, shown)
     if isinstance(accounts, str):
         print(f"spades serve: {accounts}", file=sys.stderr)
-        return 2
-    if (problem := shared_problem(args, url)) is not None:
-        print(f"spades serve: {problem}", file=sys.stderr)
         return 2
     settings = Settings(db_url=url, pace=args.pace, workers=workers_of(args),
                         allowed_hosts=hosts, **accounts, grace=args.grace,
