@@ -12,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -202,3 +203,20 @@ def test_workers_are_shared_out_among_the_processes() -> None:
     assert workers_of(argparse.Namespace(workers=3, processes=2)) == 3
     assert workers_of(argparse.Namespace(workers=None, processes=2)) == max(1, cores // 2)
     assert workers_of(argparse.Namespace(workers=None, processes=4 * cores)) == 1
+
+
+def test_each_of_several_processes_on_one_port_allows_its_share_of_the_caps() -> None:
+    from spades.cli.processes import listening
+
+    def guard(processes: int, **given: Any) -> Any:
+        args = argparse.Namespace(**{"per_address": None, "head_timeout": None,
+                                     "refusals": None, "processes": processes,
+                                     "host": "127.0.0.1", "port": 0, "trusted_proxy": [],
+                                     **given})
+        return listening(object(), args).config.http.guard
+
+    alone, shared = guard(1), guard(2)
+    assert (alone.per_address, alone.refusals) == (50, 20)
+    assert (shared.per_address, shared.refusals) == (25, 10)
+    three = guard(3, per_address=100, refusals=0)
+    assert (three.per_address, three.refusals) == (34, 0)  # 0: no cap, on each

@@ -161,7 +161,16 @@ def listening(app: Any, args: argparse.Namespace) -> Any:
     """The uvicorn server for ``app`` with the limits of the command line."""
     from spades.server.listen import HEAD_TIMEOUT, PER_ADDRESS, REFUSALS, Guard, make_server
 
-    guard = Guard(per_address=args.per_address or PER_ADDRESS,
+    # each of N processes on one port counts its own connections: it allows 1/N of the
+    # caps, so that one address meets the caps it would meet at one process
+    shares = max(1, int(getattr(args, "processes", 1) or 1))
+    refusals = REFUSALS if args.refusals is None else args.refusals
+    guard = Guard(per_address=share(args.per_address or PER_ADDRESS, shares),
                   head_timeout=args.head_timeout or HEAD_TIMEOUT,
-                  refusals=REFUSALS if args.refusals is None else args.refusals)
+                  refusals=share(refusals, shares) if refusals else 0)
     return make_server(app, args.host, args.port, guard, trusted_proxy=args.trusted_proxy)
+
+
+def share(cap: int, shares: int) -> int:
+    """One process's part of ``cap`` among ``shares`` processes on one port (at least 1)."""
+    return max(1, -(-cap // shares))
