@@ -11,18 +11,16 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from sessionkit import run_async
+from sessionkit import Ear, run_async
 
 from spades.ai import Player
 from spades.ai.simple import RandomPlayer
 from spades.engine import CODE_OF, GameState, Play, find_preset, legal_actions
 from spades.session import (
-    Change,
     InlineThinker,
     Refusal,
     Session,
     Sitter,
-    Snapshot,
     StoreSaver,
     new_game_row,
     state_from_store,
@@ -31,22 +29,6 @@ from spades.store import ActionRow, Store
 
 pytestmark = pytest.mark.timeout(120)
 ME = "me-0000000000"
-
-
-class Ear:
-    """A listener that keeps what seat 0 is told."""
-
-    def __init__(self) -> None:
-        self.changes: list[Change] = []
-
-    def changed(self, change: Change) -> None:
-        self.changes.append(change)
-
-    def thinking(self, seat: int, snapshot: Snapshot) -> None:
-        pass
-
-    def told(self) -> list[object]:
-        return [e for c in self.changes for e in c.events(0)]
 
 
 def two_processes(tmp_path: Path, undo: bool = True) -> tuple[Store, Session, Session]:

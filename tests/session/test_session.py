@@ -8,37 +8,22 @@ import random
 from pathlib import Path
 
 import pytest
-from sessionkit import run_async
+from sessionkit import Ear, run_async
 
 from spades.ai.simple import RandomPlayer
 from spades.engine import Action, PlayerView, find_preset, load_record, new_game
 from spades.session import (
-    Change,
     GameEnded,
     InlineThinker,
     RecordFile,
     Refusal,
     Session,
     Sitter,
-    Snapshot,
     seat_rows,
 )
 
 pytestmark = pytest.mark.timeout(120)
 
-
-class Ear:
-    """A listener that keeps what it is told."""
-
-    def __init__(self) -> None:
-        self.changes: list[Change] = []
-        self.thought: list[int] = []
-
-    def changed(self, change: Change) -> None:
-        self.changes.append(change)
-
-    def thinking(self, seat: int, snapshot: Snapshot) -> None:
-        self.thought.append(seat)
 
 
 def session_for(preset: str, sitters: tuple[Sitter, ...], save: Path,

@@ -11,18 +11,16 @@ import random
 from pathlib import Path
 
 import pytest
-from sessionkit import run_async
+from sessionkit import Ear, run_async
 
 from spades.ai.simple import RandomPlayer
 from spades.engine import GameState, Play, Rules, TakenBack, find_preset, load_record
 from spades.session import (
-    Change,
     InlineThinker,
     RecordFile,
     Refusal,
     Session,
     Sitter,
-    Snapshot,
     StoreSaver,
     new_game_row,
     seat_rows,
@@ -33,16 +31,6 @@ from spades.store import Store
 pytestmark = pytest.mark.timeout(120)
 ME = "me-0000000000"
 
-
-class Ear:
-    def __init__(self) -> None:
-        self.changes: list[Change] = []
-
-    def changed(self, change: Change) -> None:
-        self.changes.append(change)
-
-    def thinking(self, seat: int, snapshot: Snapshot) -> None:
-        pass
 
 
 def _rules(undo: bool = True) -> Rules:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from storekit import POSTGRES, Database, drop_prefixed, postgres_reachable
 
+from spades.store import Store
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
@@ -24,3 +26,14 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Databas
         yield Database(url, prefix, request.param)
     finally:
         drop_prefixed(url, prefix)
+
+
+@pytest.fixture
+def store(database: Database) -> Iterator[Store]:
+    """A store on ``database``, its tables dropped after."""
+    opened = Store(database.url, prefix=database.prefix)
+    try:
+        yield opened
+    finally:
+        opened.drop_tables()
+        opened.close()

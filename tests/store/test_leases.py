@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Iterator
 
 import pytest
-from storekit import Database
 from test_store import DECK, make_row
 
 from spades.store import ActionRow, Leases, Store
@@ -16,14 +14,6 @@ from spades.store import ActionRow, Leases, Store
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture
-def store(database: Database) -> Iterator[Store]:
-    opened = Store(database.url, prefix=database.prefix)
-    try:
-        yield opened
-    finally:
-        opened.drop_tables()
-        opened.close()
 
 
 class Clock:

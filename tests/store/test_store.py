@@ -8,13 +8,11 @@ import datetime as dt
 import random
 import secrets
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
 import pytest
 import sqlalchemy as sa
-from storekit import Database
 
 from spades.engine import GameState, apply, legal_actions, make_rules, new_game
 from spades.engine.cards import CODE_OF
@@ -37,14 +35,6 @@ from spades.store.database import make_engine
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture
-def store(database: Database) -> Iterator[Store]:
-    opened = Store(database.url, prefix=database.prefix)
-    try:
-        yield opened
-    finally:
-        opened.drop_tables()
-        opened.close()
 
 
 def make_row(game_id: str, owner: str = "player-aaaa-0001", players: int = 4) -> GameRow:
