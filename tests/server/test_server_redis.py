@@ -221,3 +221,29 @@ def test_an_order_from_elsewhere_is_carried_out_and_garbage_dropped(
     assert mine.ended == SIGNED_OUT_EVERYWHERE and theirs.ended is None
     assert sent == [("spades:endings:answer:1", "1")]
     assert caplog.text.count("not an order") == 3
+
+
+@needs_redis
+def test_a_burst_of_redis_commands_waits_for_connections_rather_than_failing() -> None:
+    """More commands at once than the pool holds wait for a free connection (redis-py's
+    default pool refused the 101st at once: a 500 for a person's ticket)."""
+    async def run() -> None:
+        client_ = connect(REDIS)
+        key = f"test-burst-{os.getpid()}-{secrets.token_hex(4)}"
+        try:
+            # each holds its connection for 0.1 s: 300 at once need 3 rounds of the pool
+            done = await asyncio.gather(*(client_.blpop([key], timeout=0.1)
+                                          for _ in range(300)), return_exceptions=True)
+            assert [d for d in done if d is not None] == []
+        finally:
+            await client_.aclose()
+
+    asyncio.run(run())
+
+
+def test_the_counts_in_redis_wait_for_a_connection_too() -> None:
+    from redis.asyncio import BlockingConnectionPool
+
+    storage = counts_in("redis://127.0.0.1:1/0")  # nothing is connected until used
+    pool = storage.bridge.storage.connection_pool  # type: ignore[attr-defined]
+    assert isinstance(pool, BlockingConnectionPool) and pool.max_connections >= 32

@@ -16,6 +16,12 @@ import time
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from redis.asyncio import BlockingConnectionPool
+
+#: Connections to Redis the counts of one process may hold at once, and the seconds a
+#: count waits for one (and for Redis's answer) before it fails.
+REDIS_CONNECTIONS = 64
+REDIS_WAIT = 2.0
 
 
 def parse_rate(text: str) -> str:
@@ -36,8 +42,14 @@ def counts_in(redis_url: str | None) -> Storage:
     asyncio client), else this process's memory."""
     if redis_url is None:
         return MemoryStorage()
+    # a burst of requests waits for a free connection (redis-py's own pool refuses the
+    # 101st at once: a 500 for a person's ticket or sign-in)
+    pool = BlockingConnectionPool.from_url(redis_url, max_connections=REDIS_CONNECTIONS,
+                                           timeout=REDIS_WAIT, socket_timeout=REDIS_WAIT,
+                                           socket_connect_timeout=REDIS_WAIT)
     return RedisStorage(f"async+{redis_url}", implementation="redispy",
-                        key_prefix="spades-limits")
+                        key_prefix="spades-limits",
+                        connection_pool=pool)  # type: ignore[arg-type]
 
 
 class Rates:

@@ -13,12 +13,19 @@ from redis.exceptions import RedisError
 
 #: Seconds a Redis command may take before the server treats Redis as unreachable.
 REDIS_TIMEOUT = 2.0
+#: Connections to Redis one process may hold at once (each channel it listens on holds one).
+REDIS_CONNECTIONS = 128
 
 
 def connect(url: str) -> Any:
-    """A client for ``url`` (``redis://host:port/db``); it connects on first use."""
-    return aioredis.from_url(url, socket_timeout=REDIS_TIMEOUT,
-                             socket_connect_timeout=REDIS_TIMEOUT, decode_responses=True)
+    """A client for ``url`` (``redis://host:port/db``); it connects on first use. Its pool
+    holds at most ``REDIS_CONNECTIONS`` and a command waits up to ``REDIS_TIMEOUT`` for a
+    free one (redis-py's default pool refuses the 101st at once: 500s in a burst)."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT,
+        socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
+        decode_responses=True)
+    return aioredis.Redis.from_pool(pool)  # the client owns its pool: aclose closes both
 
 
 async def answers(client: Any) -> bool:
