@@ -40,8 +40,10 @@ from .seating import sitters_of
 from .table import ServedTable
 from .wire import Json
 
-#: Tables kept in memory with nobody watching; beyond this the idle ones are let go.
+#: Tables kept in memory with nobody watching; beyond this the idle ones are let go,
+#: once nothing has used them for ``LET_GO`` seconds.
 KEEP_TABLES = 256
+LET_GO = 300.0
 
 
 #: One player id, or every id of one person (an account's: ``Identity.players``).
@@ -118,6 +120,10 @@ class Lobby:
         self.prepare: Callable[[ServedTable], Awaitable[None]] | None = None
         #: what a table needs when several processes serve it (``owners.Owners``)
         self.adopt: Callable[[ServedTable], Awaitable[None]] | None = None
+        #: whether something still needs a table nobody watches (``presence``: a grace
+        #: period or a turn timer running): it is not let go then
+        self.held: Callable[[str], bool] | None = None
+        self._stopping: set[asyncio.Task[None]] = set()
 
     async def create(self, owner: str, preset: Any, house_rules: Any, level: Any,
                      seats: Any = None, own: frozenset[str] | None = None) -> GameRow:
@@ -185,10 +191,19 @@ class Lobby:
         return ServedTable(stored, state, self.store, self.thinker, self.pace, self.reviews)
 
     def _keep(self, table: ServedTable) -> None:
+        """Hold ``table`` in memory; past ``KEEP_TABLES``, let go of the tables that have
+        been idle (no socket, no turn being played, nothing held for them) for ``LET_GO``
+        seconds. A table just served or just asked for stays: a socket may be about to
+        join it, and a second copy of one game in memory would split its sockets."""
+        table.touch()
         if len(self.tables) >= KEEP_TABLES:
+            now = asyncio.get_running_loop().time()
             for game_id, old in list(self.tables.items()):
-                if old.idle:
+                if (old.idle and now - old.used > LET_GO
+                        and (self.held is None or not self.held(game_id))):
                     del self.tables[game_id]
+                    self._stopping.add(asyncio.get_running_loop().create_task(old.stop()))
+                    self._stopping = {t for t in self._stopping if not t.done()}
         self.tables[table.id] = table
 
     async def table(self, game_id: str, player_id: Players) -> ServedTable | None:
@@ -204,6 +219,7 @@ class Lobby:
                 return None
         if seat_for(table, player_id) is None:
             return None
+        table.touch()
         return table
 
     async def watched(self, game_id: str) -> ServedTable | None:
@@ -211,7 +227,10 @@ class Lobby:
         checked the watch code."""
         if not GAME_ID.fullmatch(game_id):
             return None
-        return self.tables.get(game_id) or await self._load(game_id, None)
+        table = self.tables.get(game_id) or await self._load(game_id, None)
+        if table is not None:
+            table.touch()
+        return table
 
     async def _load(self, game_id: str, player_id: Players | None) -> ServedTable | None:
         """Load a table once however many ask at the same time; the lock is kept only

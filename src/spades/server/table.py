@@ -54,6 +54,8 @@ class ServedTable:
         #: the reviews being sent, and to which socket (a socket gone stops its own)
         self._reviewing: dict[asyncio.Task[None], Connection] = {}
         self.thinker = thinker
+        #: the event loop's time when it was last asked for (``touch``)
+        self.used = 0.0
         #: the card hints being worked out
         self._hinting: set[asyncio.Task[None]] = set()
 
@@ -108,7 +110,12 @@ class ServedTable:
 
     # ------------------------------------------------------------------ the sockets
 
+    def touch(self) -> None:
+        """Someone uses the table now (the lobby lets go of those unused for a while)."""
+        self.used = asyncio.get_running_loop().time()
+
     def join(self, conn: Connection, since: int | None = None) -> None:
+        self.touch()
         self.hub.join(conn, since)
         self.session.kick()
 
