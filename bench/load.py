@@ -252,7 +252,11 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def client(address: str) -> httpx.AsyncClient:
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    """A person's HTTP client, from their own address. A connection per request: a kept
+    connection the server closes (idle 5 s) just as a request goes out fails it (httpx's
+    ReadError), where a browser would send it again; that is not the server's error."""
+    transport = httpx.AsyncHTTPTransport(local_address=address,
+                                         limits=httpx.Limits(max_keepalive_connections=0))
     return httpx.AsyncClient(transport=transport, timeout=30)
 
 
@@ -729,6 +733,20 @@ def describe(args: argparse.Namespace, url: str) -> str:
             f"{driver_core()}, servers on {sorted(server_cores())}; load at start {load()}")
 
 
+def tell_logs(folder: Path, count: int) -> None:
+    """The servers' log lines that say something went wrong, on stderr (their folder is
+    deleted after the run)."""
+    for k in range(count):
+        log = folder / f"server{k}.log"
+        lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+        bad = [line for line in lines if any(word in line for word in
+                                             ("Error", "Traceback", "WARNING", "refused"))]
+        for line in bad[-20:]:
+            print(f"server {k}: {line[:300]}", file=sys.stderr)
+        if bad:
+            print(f"server {k}: {len(bad)} such lines in its log", file=sys.stderr)
+
+
 def main() -> int:
     args = arguments()
     os.sched_setaffinity(0, {driver_core()})
@@ -750,6 +768,7 @@ def main() -> int:
             for server in servers:
                 stop(server)
             phase("the servers have stopped")
+            tell_logs(folder, len(servers))
     report(fig, run, args)
     return 0 if fig.intents else 1
 
