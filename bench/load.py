@@ -63,6 +63,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import socket
 import statistics
@@ -126,6 +127,7 @@ class Figures:
     actions: int = 0
     counts: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
+    errors_when: Counter[str] = field(default_factory=Counter)
     killed_at: float | None = None
 
     def inside(self, when: float) -> bool:
@@ -134,6 +136,11 @@ class Figures:
     def error(self, kind: str) -> None:
         """Errors are counted over the whole run (warm-up included): the goal is none."""
         self.errors[kind[:120]] += 1
+        now = time.monotonic()
+        self.errors_when["in the warm-up" if now < self.start else "after the window"
+                         if now >= self.end else "after the kill"
+                         if self.killed_at is not None and now >= self.killed_at
+                         else "in the window"] += 1
 
 
 @dataclass
@@ -661,7 +668,8 @@ def report(fig: Figures, run: Run, args: argparse.Namespace) -> None:
     print(f"a person's intent to every person's seat: {spread(fig.intents)}")
     print(f"computer turns (thinking, pacing and messages), apart: {spread(fig.computer)}")
     errors = sum(fig.errors.values())
-    print(f"errors: {errors}" + "".join(f"\n    {n} x {k}"
+    print(f"errors: {errors} ({', '.join(f'{n} {k}' for k, n in fig.errors_when.items())})"
+          + "".join(f"\n    {n} x {k}"
                                          for k, n in fig.errors.most_common(12)))
     for key, value in sorted(fig.counts.items()):
         print(f"    {key}: {value}")
@@ -703,6 +711,8 @@ def arguments() -> argparse.Namespace:
                         "(default: normal for human, random for flat)")
     parser.add_argument("--hints", action="store_true",
                         help="the bid suggestion on (Hard's bid before a person's bid)")
+    parser.add_argument("--logs", type=Path, default=None,
+                        help="a folder to keep the servers' logs in")
     parser.add_argument("--hands", type=int, default=10,
                         help="hands the people play of a game before leaving it for a new "
                         "one (default 10: a state message grows with its game)")
@@ -769,6 +779,10 @@ def main() -> int:
                 stop(server)
             phase("the servers have stopped")
             tell_logs(folder, len(servers))
+            if args.logs is not None:
+                args.logs.mkdir(parents=True, exist_ok=True)
+                for log in folder.glob("server*.log"):
+                    shutil.copy(log, args.logs / log.name)
     report(fig, run, args)
     return 0 if fig.intents else 1
 
