@@ -668,7 +668,8 @@ def report(fig: Figures, run: Run, args: argparse.Namespace) -> None:
     print(f"a person's intent to every person's seat: {spread(fig.intents)}")
     print(f"computer turns (thinking, pacing and messages), apart: {spread(fig.computer)}")
     errors = sum(fig.errors.values())
-    print(f"errors: {errors} ({', '.join(f'{n} {k}' for k, n in fig.errors_when.items())})"
+    when = ", ".join(f"{n} {k}" for k, n in fig.errors_when.items())
+    print(f"errors: {errors}{f' ({when})' if when else ''}"
           + "".join(f"\n    {n} x {k}"
                                          for k, n in fig.errors.most_common(12)))
     for key, value in sorted(fig.counts.items()):
@@ -680,9 +681,12 @@ def report(fig: Figures, run: Run, args: argparse.Namespace) -> None:
           + ", ".join(f"{k} {v:.1f}" for k, v in run.cpu.items()) + ")")
     print(f"this driver's CPU: {run.driver_cpu:.2f} cores (pinned to core {driver_core()})")
     growth = run.rss_after - run.rss_before
-    print(f"memory: servers' RSS with their children {run.rss_before / 2**20:.0f} -> "
-          f"{run.rss_after / 2**20:.0f} MB, {growth / 2**20 / max(1, args.tables):.2f} MB a "
-          "table")
+    if fig.killed_at is not None:
+        print("memory: not measured (a server was killed)")
+    else:
+        print(f"memory: servers' RSS with their children {run.rss_before / 2**20:.0f} -> "
+              f"{run.rss_after / 2**20:.0f} MB, {growth / 2**20 / max(1, args.tables):.2f} MB "
+              "a table")
     report_kill(fig, run)
 
 
