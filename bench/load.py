@@ -313,9 +313,13 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
     An act waits in a task of its own, so that every message is read, and timed, when it
     comes."""
     acting: asyncio.Task[None] | None = None
+    last: dict[str, Any] = {}
     try:
         while time.monotonic() < plan.until:
-            raw = await asyncio.wait_for(ws.recv(), QUIET)
+            try:
+                raw = await asyncio.wait_for(ws.recv(), QUIET)
+            except TimeoutError:
+                raise TimeoutError(f"no message for {QUIET:g} s; {waiting(last, seat)}") from None
             now = time.monotonic()
             message = json.loads(raw)
             if message["type"] == "error":
@@ -323,6 +327,7 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
             if message["type"] != "state":
                 continue
             table.seen(seat, message, now, fig)
+            last = message
             if message["view"]["over"] or message["view"]["hand_number"] > plan.hands:
                 return True
             if message["legal"] and (acting is None or acting.done()):
@@ -333,6 +338,16 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
     finally:
         if acting is not None:
             acting.cancel()
+
+
+def waiting(state: dict[str, Any], seat: int) -> str:
+    """Who the table waited for, by the last state a seat had."""
+    if not state:
+        return "no state yet"
+    turn = state["view"]["turn"]
+    who = ("this seat" if turn == seat else "the other person" if turn in PEOPLE
+           else "a computer player")
+    return f"the turn was {who}'s" + (", its act sent" if turn == seat else "")
 
 
 async def sit(table: Table, seat: int, http: httpx.AsyncClient, plan: Plan,
@@ -577,6 +592,16 @@ class Run:
     rss_after: int = 0
     killed: str = ""
     loads: tuple[str, str] = ("", "")
+    waiting: str = ""
+
+    def still_waiting(self, now: float) -> None:
+        """What had not come at the window's end (a figure of the times that did come
+        leaves those out)."""
+        intents = [now - p.sent for t in self.tables for p in t.pending]
+        turns = [now - t.computer[1] for t in self.tables if t.computer is not None]
+        self.waiting = (f"at the window's end, waiting: {len(intents)} intents (the oldest "
+                        f"{max(intents, default=0):.1f} s), {len(turns)} computer turns (the "
+                        f"oldest {max(turns, default=0):.1f} s)")
 
 
 async def sampling(meter: Meter, every: float = 1.0) -> None:
@@ -629,6 +654,7 @@ async def drive(servers: list[subprocess.Popen[bytes]], ports: list[int],
         run.driver_cpu = (after.user + after.system - times.user - times.system) / args.seconds
         run.cpu, run.loads = meter.used(), (run.loads[0], load())
         run.rss_after = rss(under(roots, processes()))
+        run.still_waiting(time.monotonic())
         phase("the window is over")
         await asyncio.sleep(TAIL)
     finally:
@@ -667,6 +693,7 @@ def report(fig: Figures, run: Run, args: argparse.Namespace) -> None:
           f"{run.loads[0]} -> {run.loads[1]}")
     print(f"a person's intent to every person's seat: {spread(fig.intents)}")
     print(f"computer turns (thinking, pacing and messages), apart: {spread(fig.computer)}")
+    print(run.waiting)
     errors = sum(fig.errors.values())
     when = ", ".join(f"{n} {k}" for k, n in fig.errors_when.items())
     print(f"errors: {errors}{f' ({when})' if when else ''}"
