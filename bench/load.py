@@ -304,7 +304,10 @@ async def act_later(ws: Any, table: Table, version: int, action: dict[str, Any],
     if delay > 0:
         await asyncio.sleep(delay)
     table.intend(version, time.monotonic(), fig)
-    await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+    try:
+        await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+    except websockets.WebSocketException as error:  # the reading loop meets it too
+        fig.error(f"sending an act: {type(error).__name__}")
 
 
 async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
@@ -361,8 +364,7 @@ async def sit(table: Table, seat: int, http: httpx.AsyncClient, plan: Plan,
             async with await connect(table, seat, http) as ws:
                 if await play(ws, table, seat, rng, plan, fig):
                     return
-        except (OSError, httpx.HTTPError, TimeoutError, websockets.WebSocketException,
-                ValueError, KeyError) as error:
+        except Exception as error:  # counted, whatever it is: a table must never be lost
             if time.monotonic() >= plan.until:
                 return
             fig.error(f"{type(error).__name__}: {str(error)[:80]}")
