@@ -161,6 +161,7 @@ class Table:
     game: str = ""
     pending: list[Intent] = field(default_factory=list)
     joined: set[int] = field(default_factory=set)  # seats with a state of this socket
+    last: dict[int, tuple[int, Any, bool, float]] = field(default_factory=dict)
     computer: tuple[int, float] | None = None  # (version, arrival) of a computer's turn
     last_step: int | None = None
     top: int = -1  # the highest version any of its clients has seen
@@ -199,6 +200,7 @@ class Table:
         """A state reached ``seat``'s client at ``now``."""
         version = int(message["version"])
         self.joined.add(seat)
+        self.last[seat] = (version, message["view"]["turn"], bool(message["legal"]), now)
         for pending in [p for p in self.pending if version > p.version]:
             pending.reached.setdefault(seat, now)
             if len(pending.reached) == len(PEOPLE):
@@ -322,7 +324,8 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
             try:
                 raw = await asyncio.wait_for(ws.recv(), QUIET)
             except TimeoutError:
-                raise TimeoutError(f"no message for {QUIET:g} s; {waiting(last, seat)}") from None
+                raise TimeoutError(f"no message for {QUIET:g} s; {waiting(last, seat)}; "
+                                   f"{other(table, seat)}") from None
             now = time.monotonic()
             message = json.loads(raw)
             if message["type"] == "error":
@@ -351,6 +354,18 @@ def waiting(state: dict[str, Any], seat: int) -> str:
     who = ("this seat" if turn == seat else "the other person" if turn in PEOPLE
            else "a computer player")
     return f"the turn was {who}'s" + (", its act sent" if turn == seat else "")
+
+
+def other(table: Table, seat: int) -> str:
+    """What the other person's client last had (for a silent socket's error)."""
+    them = next(s for s in PEOPLE if s != seat)
+    if them not in table.last:
+        return "the other person had no state"
+    version, turn, legal, when = table.last[them]
+    mine = table.last.get(seat, (None,))[0]
+    return (f"the other person's {'socket is in' if them in table.joined else 'is out'}, "
+            f"its last state {'the same' if version == mine else 'another'} version, "
+            f"{'asking it to act' if legal else 'not asking it to act'}")
 
 
 async def sit(table: Table, seat: int, http: httpx.AsyncClient, plan: Plan,
