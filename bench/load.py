@@ -135,7 +135,7 @@ class Figures:
 
     def error(self, kind: str) -> None:
         """Errors are counted over the whole run (warm-up included): the goal is none."""
-        self.errors[kind[:120]] += 1
+        self.errors[kind[:240]] += 1
         now = time.monotonic()
         self.errors_when["in the warm-up" if now < self.start else "after the window"
                          if now >= self.end else "after the kill"
@@ -361,7 +361,7 @@ def other(table: Table, seat: int) -> str:
     them = next(s for s in PEOPLE if s != seat)
     if them not in table.last:
         return "the other person had no state"
-    version, turn, legal, when = table.last[them]
+    version, _turn, legal, _when = table.last[them]
     mine = table.last.get(seat, (None,))[0]
     return (f"the other person's {'socket is in' if them in table.joined else 'is out'}, "
             f"its last state {'the same' if version == mine else 'another'} version, "
