@@ -147,6 +147,7 @@ class Figures:
 class Intent:
     sent: float
     version: int
+    seat: int
     reached: dict[int, float] = field(default_factory=dict)
 
 
@@ -230,11 +231,11 @@ class Table:
             fig.actions += step - self.last_step
         self.last_step = step
 
-    def intend(self, version: int, now: float, fig: Figures) -> None:
+    def intend(self, seat: int, version: int, now: float, fig: Figures) -> None:
         """A person's act leaves: timed only while every person's socket is in (before
         the other person's first state, that state would time their connecting)."""
         if self.joined == set(PEOPLE):
-            self.pending.append(Intent(now, version))
+            self.pending.append(Intent(now, version, seat))
         else:
             fig.counts["intents not timed: a person's socket not in yet"] += 1
 
@@ -301,11 +302,11 @@ async def connect(table: Table, seat: int, http: httpx.AsyncClient) -> Any:
     return ws
 
 
-async def act_later(ws: Any, table: Table, version: int, action: dict[str, Any],
-                    delay: float, fig: Figures) -> None:
+async def act_later(ws: Any, table: Table, seat: int, version: int,
+                    action: dict[str, Any], delay: float, fig: Figures) -> None:
     if delay > 0:
         await asyncio.sleep(delay)
-    table.intend(version, time.monotonic(), fig)
+    table.intend(seat, version, time.monotonic(), fig)
     try:
         await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
     except websockets.WebSocketException as error:  # the reading loop meets it too
@@ -339,7 +340,8 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
             if message["legal"] and (acting is None or acting.done()):
                 delay = rng.uniform(*plan.think) if plan.mode == "human" else 0.0
                 acting = asyncio.create_task(act_later(
-                    ws, table, int(message["version"]), choose(message, rng), delay, fig))
+                    ws, table, seat, int(message["version"]), choose(message, rng), delay,
+                    fig))
         return False
     finally:
         if acting is not None:
@@ -615,9 +617,13 @@ class Run:
         """What had not come at the window's end (a figure of the times that did come
         leaves those out)."""
         intents = [now - p.sent for t in self.tables for p in t.pending]
+        unseen = Counter("by the person who acted" if p.seat not in p.reached else "by the "
+                         "other person" for t in self.tables for p in t.pending)
         turns = [now - t.computer[1] for t in self.tables if t.computer is not None]
         self.waiting = (f"at the window's end, waiting: {len(intents)} intents (the oldest "
-                        f"{max(intents, default=0):.1f} s), {len(turns)} computer turns (the "
+                        f"{max(intents, default=0):.1f} s; not seen "
+                        f"{', '.join(f'{n} {k}' for k, n in unseen.items()) or 'at all'}), "
+                        f"{len(turns)} computer turns (the "
                         f"oldest {max(turns, default=0):.1f} s)")
 
 
