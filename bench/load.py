@@ -47,6 +47,10 @@ reconnect (to the next port, as the page retries) and play on; it reports the er
 the seconds until every table has moved again (a state of a higher version than at the
 kill). ``--processes N`` is passed to ``spades serve`` as it is.
 
+Give ``--db`` an **empty** database (``createdb``): a server resumes the unfinished games it
+finds at start, and at a table for friends whose people are gone the computer players play
+on for them, at ``--pace 0``, so the games a run leaves behind would load the next run.
+
     python bench/load.py [--mode human|flat] [--tables 50] [--seconds 60] [--warmup 20]
                          [--servers 1] [--processes N] [--workers N] [--db URL]
                          [--redis URL] [--kill-after S] [--level L] [--hints]
@@ -757,7 +761,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=None,
                         help="thinking processes of each server (spades serve --workers)")
     parser.add_argument("--db", default=None, help="the store's URL (default: a fresh "
-                        "SQLite file in a temporary folder)")
+                        "SQLite file in a temporary folder); give it an empty database: a "
+                        "server resumes every unfinished game it finds")
     parser.add_argument("--redis", default=None, help="Redis URL for spades serve --redis")
     parser.add_argument("--kill-after", type=float, default=None, metavar="S",
                         help="SIGKILL one server process S seconds into the window")
