@@ -624,11 +624,12 @@ class Run:
         unseen = Counter("by the person who acted" if p.seat not in p.reached else "by the "
                          "other person" for t in self.tables for p in t.pending)
         turns = [now - t.computer[1] for t in self.tables if t.computer is not None]
-        self.waiting = (f"at the window's end, waiting: {len(intents)} intents (the oldest "
-                        f"{max(intents, default=0):.1f} s; not seen "
-                        f"{', '.join(f'{n} {k}' for k, n in unseen.items()) or 'at all'}), "
-                        f"{len(turns)} computer turns (the "
-                        f"oldest {max(turns, default=0):.1f} s)")
+        seen = ", ".join(f"{n} {k}" for k, n in unseen.items())
+        self.waiting = (f"at the window's end, waiting: {len(intents)} intents"
+                        + (f" (the oldest {max(intents):.1f} s; not seen {seen})"
+                           if intents else "")
+                        + f", {len(turns)} computer turns"
+                        + (f" (the oldest {max(turns):.1f} s)" if turns else ""))
 
 
 async def sampling(meter: Meter, every: float = 1.0) -> None:
