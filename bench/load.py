@@ -590,14 +590,14 @@ def rss(pids: set[int]) -> int:
 
 def victim(servers: list[subprocess.Popen[bytes]]) -> int:
     """The process to kill: the first server, or with one server (``--processes``) one of
-    its children that is not a thinking process (those run ``python -c``)."""
+    the server processes its supervisor started (multiprocessing's spawn: their command
+    runs ``spawn_main``; their thinking processes are their own children)."""
     if len(servers) > 1:
         return servers[0].pid
     table = processes()
-    for pid in sorted(under([servers[0].pid], table) - {servers[0].pid}):
+    for pid in sorted(p for p, (parent, _) in table.items() if parent == servers[0].pid):
         with contextlib.suppress(OSError):
-            line = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            if b"-c" not in line:
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 return pid
     return servers[0].pid
 
