@@ -388,7 +388,7 @@ async def sit(table: Table, seat: int, http: httpx.AsyncClient, plan: Plan,
         except Exception as error:  # counted, whatever it is: a table must never be lost
             if time.monotonic() >= plan.until:
                 return
-            fig.error(f"{type(error).__name__}: {str(error)[:80]}")
+            fig.error(f"{type(error).__name__}: {str(error)[:200]}")
             if isinstance(error, httpx.ConnectError | ConnectionRefusedError):
                 table.fail_over(port)
             table.left(seat, fig)
@@ -414,7 +414,7 @@ async def leave(table: Table, https: dict[int, httpx.AsyncClient], fig: Figures)
         gone.raise_for_status()
         fig.counts["games left after their hands"] += 1
     except (OSError, httpx.HTTPError, KeyError, ValueError) as error:
-        fig.error(f"leaving a game: {type(error).__name__}: {str(error)[:80]}")
+        fig.error(f"leaving a game: {type(error).__name__}: {str(error)[:200]}")
 
 
 async def run_table(table: Table, plan: Plan, fig: Figures, start_in: float) -> None:
@@ -427,7 +427,7 @@ async def run_table(table: Table, plan: Plan, fig: Figures, start_in: float) -> 
             try:
                 table.new_game(await open_table(table, https, plan))
             except (OSError, httpx.HTTPError, KeyError, ValueError) as error:
-                fig.error(f"opening a table: {type(error).__name__}: {str(error)[:80]}")
+                fig.error(f"opening a table: {type(error).__name__}: {str(error)[:200]}")
                 if isinstance(error, httpx.ConnectError):
                     table.fail_over(port)
                 await asyncio.sleep(1)
