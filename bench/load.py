@@ -253,6 +253,7 @@ class Plan:
     hints: bool
     think: tuple[float, float]
     hands: int
+    probe: float | None
     until: float
 
 
@@ -326,11 +327,7 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
     last: dict[str, Any] = {}
     try:
         while time.monotonic() < plan.until:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), QUIET)
-            except TimeoutError:
-                raise TimeoutError(f"no message for {QUIET:g} s; {waiting(last, seat)}; "
-                                   f"{other(table, seat)}") from None
+            raw = await receive(ws, table, seat, last, plan, fig)
             now = time.monotonic()
             message = json.loads(raw)
             if message["type"] == "error":
@@ -350,6 +347,38 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
     finally:
         if acting is not None:
             acting.cancel()
+
+
+async def receive(ws: Any, table: Table, seat: int, last: dict[str, Any], plan: Plan,
+                  fig: Figures) -> Any:
+    """The next message; a TimeoutError after ``QUIET`` s without one. With ``--probe S``,
+    a socket silent for S s while the table's other client has seen a later version sends
+    one ``sync`` (the page's ask for the table as it is): whether a state answers it says
+    whether the socket still works and only the table's news stopped reaching it."""
+    began, probed = time.monotonic(), False
+    while True:
+        left = QUIET - (time.monotonic() - began)
+        step = min(left, plan.probe) if plan.probe and not probed else left
+        try:
+            raw = await asyncio.wait_for(ws.recv(), max(0.0, step))
+        except TimeoutError:
+            if time.monotonic() - began < QUIET and behind(table, seat):
+                probed = True
+                fig.counts["silent sockets behind their table: a sync sent"] += 1
+                await ws.send('{"type":"sync"}')
+                continue
+            if time.monotonic() - began < QUIET:
+                continue  # not behind: nothing to ask yet
+            raise TimeoutError(f"no message for {QUIET:g} s; {waiting(last, seat)}; "
+                               f"{other(table, seat)}") from None
+        if probed and behind(table, seat) and '"type":"state"' in raw[:40]:
+            fig.counts["silent sockets behind their table: a sync answered by a state"] += 1
+        return raw
+
+
+def behind(table: Table, seat: int) -> bool:
+    """Whether another client of the table has seen a later version than ``seat``'s."""
+    return seat in table.last and table.top > table.last[seat][0]
 
 
 def waiting(state: dict[str, Any], seat: int) -> str:
@@ -657,7 +686,8 @@ async def drive(servers: list[subprocess.Popen[bytes]], ports: list[int],
     fig = Figures()
     now = time.monotonic()
     fig.start, fig.end = now + args.warmup, now + args.warmup + args.seconds
-    plan = Plan(args.mode, args.level, args.hints, args.think, args.hands, fig.end + TAIL)
+    plan = Plan(args.mode, args.level, args.hints, args.think, args.hands, args.probe,
+                fig.end + TAIL)
     run = Run([Table(i, ports, ports[i % len(ports)], uuid.uuid4().hex[:8])
                for i in range(args.tables)])
     run.rss_before = rss(under(roots, processes()))
@@ -771,6 +801,9 @@ def arguments() -> argparse.Namespace:
                         "(default: normal for human, random for flat)")
     parser.add_argument("--hints", action="store_true",
                         help="the bid suggestion on (Hard's bid before a person's bid)")
+    parser.add_argument("--probe", type=float, default=None, metavar="S",
+                        help="a socket silent S s while its table moved on sends a sync "
+                        "(a diagnosis: does it still work?)")
     parser.add_argument("--logs", type=Path, default=None,
                         help="a folder to keep the servers' logs in")
     parser.add_argument("--hands", type=int, default=10,
