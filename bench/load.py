@@ -371,14 +371,21 @@ async def receive(ws: Any, table: Table, seat: int, last: dict[str, Any], plan: 
                 continue  # not behind: nothing to ask yet
             raise TimeoutError(f"no message for {QUIET:g} s; {waiting(last, seat)}; "
                                f"{other(table, seat)}") from None
-        if probed and behind(table, seat) and '"type":"state"' in raw[:40]:
-            fig.counts["silent sockets behind their table: a sync answered by a state"] += 1
+        if probed and '"type":"state"' in raw[:40]:
+            late = behind(table, seat, int(json.loads(raw)["version"]))
+            fig.counts["silent sockets behind their table: a sync answered by a state "
+                       + ("still behind the other client's" if late else "caught up")] += 1
         return raw
 
 
-def behind(table: Table, seat: int) -> bool:
-    """Whether another client of the table has seen a later version than ``seat``'s."""
-    return seat in table.last and table.top > table.last[seat][0]
+def behind(table: Table, seat: int, version: int | None = None) -> bool:
+    """Whether another client of the table has seen a later version than ``seat``'s (than
+    ``version``, if given)."""
+    if version is None:
+        if seat not in table.last:
+            return False
+        version = table.last[seat][0]
+    return table.top > version
 
 
 def waiting(state: dict[str, Any], seat: int) -> str:
