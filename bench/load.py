@@ -45,7 +45,9 @@ PostgreSQL and Redis run where the system runs them. ``--kill-after S`` (with 2+
 or ``--processes``): SIGKILL one server process S seconds into the window; its people
 reconnect (to the next port, as the page retries) and play on; it reports the errors and
 the seconds until every table has moved again (a state of a higher version than at the
-kill). ``--processes N`` is passed to ``spades serve`` as it is.
+kill). ``--processes N`` is passed to ``spades serve`` as it is. ``--probe S`` (a diagnosis)
+has a socket silent S s, while its table's other client has seen a later version, send one
+``sync``, and counts whether the state that answers it caught up.
 
 Give ``--db`` an **empty** database (``createdb``): a server resumes the unfinished games it
 finds at start, and at a table for friends whose people are gone the computer players play
@@ -54,6 +56,7 @@ on for them, at ``--pace 0``, so the games a run leaves behind would load the ne
     python bench/load.py [--mode human|flat] [--tables 50] [--seconds 60] [--warmup 20]
                          [--servers 1] [--processes N] [--workers N] [--db URL]
                          [--redis URL] [--kill-after S] [--level L] [--hints]
+                         [--hands 10] [--think 1,3] [--probe S] [--logs DIR]
 
 The figures depend on the machine and its load: the load average is printed with them.
 """
