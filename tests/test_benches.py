@@ -35,6 +35,10 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "flood.py": (["--seconds", "1", "--port", "8791", "--signin-delay", "0.1"],
                  r"sign-ups, 4 loops from one address: answers \{[^}]*429: \d+"),
     "hub_log.py": (["--preset", "two-player"], r"the last \d+ changes hold \d+ KiB"),
+    "load.py": (["--mode", "flat", "--tables", "4", "--seconds", "3", "--warmup", "2",
+                 "--workers", "1"],
+                r"(?s)intent to every person's seat: \d+, p50 \d+\.\d ms, p95 \d+\.\d ms, "
+                r"p99 \d+\.\d ms.*server-side CPU a game action: \d+\.\d+ ms"),
     "normal_vs_easy.py": (["--games", "1", "--seconds", "20"],
                           r"normal decision time: p50 \d+\.\d+ ms"),
     "review.py": (["--hands", "1", "--preset", "two-player"], r"wall median +\d+\.\d+ s"),
