@@ -157,6 +157,47 @@ def test_a_client_that_stops_reading_is_hung_up() -> None:
     assert run_async(scenario())
 
 
+def test_nothing_is_read_from_a_client_whose_message_is_stuck() -> None:
+    """A client that sends without ever reading: once a message to it has been unsent for
+    ``stuck`` seconds, ``flowing`` waits (the socket's frames are not read) until that
+    message goes or the connection ends; a client that reads is never held."""
+    async def scenario() -> tuple[float, bool, float]:
+        release = asyncio.Event()
+
+        async def stuck_send(text: str) -> None:
+            await release.wait()
+
+        async def quick_send(text: str) -> None:
+            return None
+
+        quick = Connection(0, quick_send, stuck=0.05)
+        quick_pump = asyncio.create_task(quick.pump(json.dumps))
+        quick.send({"type": "pong"})
+        await asyncio.sleep(0.1)
+        began = asyncio.get_running_loop().time()
+        await asyncio.wait_for(quick.flowing(), 1)
+        held_quick = asyncio.get_running_loop().time() - began
+        conn = Connection(0, stuck_send, stuck=0.05)
+        pump = asyncio.create_task(conn.pump(json.dumps))
+        conn.send({"type": "pong"})
+        await asyncio.wait_for(conn.flowing(), 1)  # in flight, not stuck yet: goes on
+        await asyncio.sleep(0.1)
+        waiting = asyncio.create_task(conn.flowing())
+        await asyncio.sleep(0.2)
+        held = not waiting.done()
+        began = asyncio.get_running_loop().time()
+        release.set()  # the client takes the message: reading goes on
+        await asyncio.wait_for(waiting, 1)
+        after = asyncio.get_running_loop().time() - began
+        for c, p in ((conn, pump), (quick, quick_pump)):
+            c.close()
+            await asyncio.wait_for(p, 1)
+        return held_quick, held, after
+
+    held_quick, held, after = run_async(scenario())
+    assert held_quick < 0.05 and held and after < 0.5
+
+
 # ------------------------------------------------------------------ 2. bodies
 
 def test_only_json_bodies_create_games(tmp_path: Path) -> None:

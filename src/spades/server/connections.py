@@ -21,6 +21,9 @@ QUEUE_LIMIT = 64
 SEND_TIMEOUT = 30.0
 #: Put in a queue instead of the messages dropped from it: send a fresh state.
 FRESH: Json = {"type": "fresh"}
+#: A message to the client unsent after this many seconds: the client is not reading, and
+#: nothing more is read from it until it takes that message (``flowing``).
+STUCK = 1.0
 #: A fresh state is made at most this often for one socket: a client that asks again and
 #: again (syncs as fast as the rate limit lets it, and never reads) costs one state a
 #: second, not thirty; a page's first sync is answered at once.
@@ -37,7 +40,7 @@ class Connection:
                  refresh: Callable[[], Awaitable[Json]] | None = None,
                  hang_up: Callable[[], Awaitable[Any]] | None = None,
                  limit: int = QUEUE_LIMIT, timeout: float = SEND_TIMEOUT,
-                 fresh_every: float = FRESH_EVERY):
+                 fresh_every: float = FRESH_EVERY, stuck: float = STUCK):
         self.seat = seat
         self._send_text = send_text
         self._refresh = refresh
@@ -51,6 +54,11 @@ class Connection:
         self._fresh_waiting = False
         self.fresh_every = fresh_every
         self._fresh_at = -fresh_every  # the event loop's time the last fresh state was made
+        self.stuck = stuck
+        #: the event loop's time the message being sent began to be sent (None: none is)
+        self._sending_since: float | None = None
+        self._sent = asyncio.Event()
+        self._sent.set()
 
     def send(self, message: Json) -> None:
         if self.closed:
@@ -99,8 +107,15 @@ class Connection:
             try:
                 if message is FRESH:
                     message = await self._fresh()
-                async with asyncio.timeout(self.timeout):  # no task per message
-                    await self._send_text(dumps(message))
+                text = dumps(message)
+                self._sending_since = asyncio.get_running_loop().time()
+                self._sent.clear()
+                try:
+                    async with asyncio.timeout(self.timeout):  # no task per message
+                        await self._send_text(text)
+                finally:
+                    self._sending_since = None
+                    self._sent.set()
             except TimeoutError:
                 log.warning("a client of seat %d took nothing for %.0f s: disconnected",
                             self.seat, self.timeout)
@@ -108,6 +123,16 @@ class Connection:
             except Exception:  # the browser went away, or the state could not be made
                 break
         await self._end()
+
+    async def flowing(self) -> None:
+        """Return at once, unless a message to the client has been unsent for ``stuck``
+        seconds (it does not read): then when that message goes, or the connection ends.
+        The socket's frames are not read meanwhile, so a client that sends without ever
+        reading costs nothing once its buffers are full (the rate limit alone still read
+        30 of its frames a second), and is disconnected after ``timeout``."""
+        since = self._sending_since
+        if since is not None and asyncio.get_running_loop().time() - since >= self.stuck:
+            await self._sent.wait()
 
     async def _fresh(self) -> Json:
         """The table as it is now, made no sooner than ``fresh_every`` after the last one

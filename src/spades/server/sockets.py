@@ -224,6 +224,7 @@ async def serve(ws: WebSocket, ticket: Ticket, watcher: Watcher) -> None:
         presence.opened(table, seat)
         while not conn.closed:
             await limits.take(*buckets)  # a flood is read at a person's pace at most
+            await conn.flowing()  # and not at all from a client that does not read
             message = await ws.receive()
             # ended meanwhile (signed out): what it sent is not read (no await since)
             if message["type"] == "websocket.disconnect" or conn.closed:
