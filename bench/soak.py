@@ -20,6 +20,7 @@ attacks:
 - ``heads``: request heads of 1 MB;
 - ``bodies``: 8 MB bodies (streamed without a length, and declared), and text/plain posts;
 - ``unknown``: websockets for game ids that do not exist;
+- ``busy``: no attack, the hostile core kept busy: what a busy neighbour core alone costs;
 - ``all``: every one of them at once.
 
 For each window it measures the normal tables' time from a card to their next turn **in the
@@ -68,7 +69,7 @@ PEOPLE = "127.0.1."
 #: Each attack comes from its own loopback address, so the per-address caps meet it alone.
 ADDRESSES = {"neverread": "127.0.0.2", "flood": "127.0.0.3", "badjson": "127.0.0.4",
              "slowloris": "127.0.0.5", "heads": "127.0.0.6", "bodies": "127.0.0.7",
-             "unknown": "127.0.0.8"}
+             "unknown": "127.0.0.8", "busy": "127.0.0.9"}
 ATTACKS = (*ADDRESSES, "all")
 #: Seconds at the start of each window left out of its figures (a hostile process starts).
 SETTLE = 1.5
@@ -267,6 +268,17 @@ async def never_read(base: str, until: float, counts: dict[str, int], n: int) ->
             await asyncio.sleep(0.5)
 
 
+async def busy(until: float, counts: dict[str, int]) -> None:
+    """No attack: the hostile core kept busy, sending nothing. What the server loses to a
+    busy neighbour core alone (shared caches, or cores that are a host's two hyper-threads),
+    to tell from what an attack costs it."""
+    while time.monotonic() < until:
+        for _ in range(100_000):
+            pass
+        counts["busy loops"] += 1
+        await asyncio.sleep(0)
+
+
 async def flood(base: str, until: float, counts: dict[str, int], n: int) -> None:
     """Pings and stale acts as fast as possible, reading the answers."""
     address = ADDRESSES["flood"]
@@ -419,6 +431,7 @@ def attacks_of(kind: str, base: str, port: int, until: float,
         "heads": lambda: [huge_heads(port, until, counts)],
         "bodies": lambda: [bodies(base, until, counts)],
         "unknown": lambda: [unknown_games(base, until, counts)],
+        "busy": lambda: [busy(until, counts)],
     }
     kinds = list(made) if kind == "all" else [kind]
     return [coroutine for name in kinds for coroutine in made[name]()]
