@@ -236,6 +236,7 @@ class Presence:
             self._tell(table)
         else:
             self._send_table_to(served)
+            self._publish({"game": served.id, "kind": "table"})
         self.turn_began(served)
 
     # ------------------------------------------------------------------ stand-ins
@@ -445,9 +446,10 @@ class Presence:
 
     async def reconcile(self, table_id: str, left: frozenset[int] = frozenset()) -> None:
         """At the table's leader: who is here at any process now, against who was. A seat
-        found here again is back; a seat missing is away if its sockets were just closed
-        (``left``) or it was missing at the last reading too (a process died: its members
-        expired). Nothing changes while Redis cannot say."""
+        found here again is back; a seat is away if its last sockets were just closed
+        (``left``) and none is open anywhere, or if it was seen here before and is missing
+        at two readings in a row (a process died: its members expired). Nothing changes
+        while Redis cannot say."""
         lock = self._reading.setdefault(table_id, asyncio.Lock())
         async with lock:
             served = self.lobby.tables.get(table_id)
@@ -459,7 +461,7 @@ class Presence:
                 return
             seen = self._seen.get(table_id, frozenset())
             missing = seen - here
-            away = missing & (left | self._missing.get(table_id, frozenset()))
+            away = (left - here) | (missing & self._missing.get(table_id, frozenset()))
             self._missing[table_id] = missing - away
             self._seen[table_id] = here | (missing - away)
             for seat in sorted(here - seen):
