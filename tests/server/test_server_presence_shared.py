@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -191,9 +192,14 @@ def test_the_turn_timer_runs_out_once_with_sockets_at_both_processes(tmp_path: P
         at_one: list[float] = []
         at_two: list[float] = []
 
-        async def first_only(seconds: float) -> None:  # the first timer runs out at once
+        release = threading.Event()
+
+        async def first_only(seconds: float) -> None:  # the first timer runs out when told
             at_one.append(seconds)
-            await asyncio.sleep(0.05 if len(at_one) == 1 else 3600)
+            if len(at_one) > 1:
+                await asyncio.sleep(3600)
+            while not release.is_set():
+                await asyncio.sleep(0.02)
 
         parts(one).presence.sleep = first_only
         parts(two).presence.sleep = recording(at_two)
@@ -201,6 +207,7 @@ def test_the_turn_timer_runs_out_once_with_sockets_at_both_processes(tmp_path: P
         with open_table(one, table_id, ANN) as ann, open_table(two, table_id, BOB) as bob:
             first = until(bob, "turn-timer", where=lambda m: m["seat"] is not None)
             assert first["of"] == 20 and 0 < first["left"] <= 20  # heard from the leader
+            release.set()
             played = until(ann, "state", where=lambda m: any(
                 e.get("played_for") for e in m["events"]))
             seat = next(e["seat"] for e in played["events"] if e.get("played_for"))

@@ -140,6 +140,10 @@ class Presence:
         if table is not None:
             out.append({"type": "table", "table": table_object(
                 table, conn.seat, served.row, here=self.rooms.here(served.id))})
+            running = self._running.get(served.id)
+            if self.shared is not None and not served.session.leading and (
+                    running is None or running[3] != served.version):
+                self._timer_known(served, table)  # no news of it heard yet: the store's
         if self._options.get(served.id, {}).get("timer"):
             out.append(self.timer_message(served.id))  # read now: the latest
         return out
@@ -302,14 +306,16 @@ class Presence:
                                         "left": round(left), "of": timer})
         until = self.clock() + dt.timedelta(seconds=left)
         self._running[served.id] = (seat, until, timer, version)
-        self._publish({"game": served.id, "kind": "timer", "seat": seat,
-                       "until": until.isoformat(), "of": timer, "version": version})
         self._timers[served.id] = asyncio.get_running_loop().create_task(
             self._time_out(served, seat, left, version, until))
 
     async def _time_out(self, served: ServedTable, seat: int, left: float, version: int,
                         until: dt.datetime) -> None:
         await self._keep_deadline(served.id, seat, until)
+        # the other processes hear of it once the store has it (one that loads the table
+        # meanwhile reads it there)
+        self._publish({"game": served.id, "kind": "timer", "seat": seat, "version": version,
+                       "until": until.isoformat(), "of": self._options[served.id]["timer"]})
         await self.sleep(max(0.0, left))
         self._timers.pop(served.id, None)
         self._running.pop(served.id, None)
