@@ -36,6 +36,7 @@ from .endings import Endings
 from .forwarded import served_over_tls
 from .guesses import WrongCodes
 from .headers import SecurityHeaders
+from .here import Here
 from .hosts import AllowedHosts
 from .limits import Limits
 from .lobby import Lobby
@@ -72,6 +73,8 @@ def lifespan_of(settings: Settings) -> Lifespan:
         finally:
             for task in listening:
                 task.cancel()
+            if state.presence.shared is not None:
+                await state.presence.shared.leave_all()
             if state.owners is not None:
                 await state.owners.close()
             state.presence.close()
@@ -89,7 +92,8 @@ def shared_parts(state: Any, settings: Settings) -> list[asyncio.Task[None]]:
     """What the server's processes share: the Redis client (``--redis``); the tickets, in
     Redis then, else in this process (docs/protocol.md); the sockets of each login, whose
     ends are told to every process then; the tables, each led by one process and followed
-    by the others (``owners``). The tasks that hear the other processes are returned."""
+    by the others (``owners``), who is at a table for friends (``presence``, ``here``). The
+    tasks that hear the other processes are returned."""
     state.redis = None if settings.redis_url is None else shared.connect(settings.redis_url)
     state.watchers = Watchers()
     state.owners = None
@@ -100,7 +104,9 @@ def shared_parts(state: Any, settings: Settings) -> list[asyncio.Task[None]]:
     endings = state.watchers.endings = Endings(state.redis, state.watchers)
     owners = state.owners = Owners(state.store, state.lobby, state.redis)
     state.lobby.adopt = owners.adopt
-    return [asyncio.create_task(endings.listen()), *owners.start()]
+    owners.on_lead = state.presence.leading_changed
+    sharing = state.presence.share(Here(state.redis, owners.me))
+    return [asyncio.create_task(endings.listen()), *owners.start(), *sharing]
 
 
 def account_parts(state: Any, settings: Settings) -> None:
@@ -128,6 +134,7 @@ def friends_parts(state: Any, settings: Settings) -> None:
     state.rooms = Rooms(state.hall, state.lobby, settings.grace)
     state.presence = Presence(state.hall, state.rooms, settings.grace)
     state.lobby.prepare = state.presence.prepare
+    state.lobby.held = state.presence.holds
 
 
 def friends_routes() -> list[BaseRoute]:

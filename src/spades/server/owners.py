@@ -25,7 +25,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -82,6 +82,9 @@ class Owners:
         self._following: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: told when this process gains (True) or loses (False) a table's lease: the
+        #: grace periods and turn timers of tables for friends (``Presence``)
+        self.on_lead: Callable[[ServedTable, bool], None] | None = None
 
     # ------------------------------------------------------------------ a table served
 
@@ -170,12 +173,14 @@ class Owners:
             log.error("could not renew the tables' leases: %s", error)
             held = set()
         for table in tables:
-            gained = table.id in held and not table.session.leading
+            was = table.session.leading
             table.session.leading = table.id in held
-            if gained:
+            if table.session.leading and not was:
                 log.info("leading game %s now", table.id)
                 self.follow(table.id)
                 table.kick()
+            if table.session.leading != was and self.on_lead is not None:
+                self.on_lead(table, table.session.leading)
 
     async def listen(self) -> None:
         """Hear the other processes' wake-ups until cancelled (Redis lost: again every
