@@ -122,8 +122,16 @@ def test_the_from_tag_is_whole_on_a_phone(browser: Any, tmp_path: Any) -> None:
     play first, paced) or ours to play; each fits in the narrowest strip a card shows."""
     server = ServerProcess(tmp_path, pace=0.6)
     server.start()
-    player = "test-" + secrets.token_hex(6)
-    game_id = seed_game_behind(server.db_url, player)
+    try:  # the server stops whatever fails, setting up included
+        player = "test-" + secrets.token_hex(6)
+        game_id = seed_game_behind(server.db_url, player)
+        with_page(browser, server, player, game_id)
+    finally:
+        server.stop()
+
+
+def with_page(browser: Any, server: ServerProcess, player: str, game_id: str) -> None:
+    """The phone's page at the seeded game: the tags checked."""
     context, page = new_page(browser, viewport=PHONE, touch=True, player=player, game=game_id)
     try:
         table = Table(page, server.url)
@@ -151,7 +159,6 @@ def test_the_from_tag_is_whole_on_a_phone(browser: Any, tmp_path: Any) -> None:
         assert not page.errors, f"the page raised: {page.errors}"
     finally:
         context.close()
-        server.stop()
 
 
 def test_the_shuffle_is_shown_sealed_at_the_table(browser: Any, server: ServerProcess) -> None:
