@@ -728,7 +728,8 @@ async def drive(servers: list[subprocess.Popen[bytes]], ports: list[int],
     finally:
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        # at most 30 s: a cancellation swallowed by wait_for (Python 3.11) ends at plan.until
+        await asyncio.wait(tasks, timeout=30)
         phase("the people have left")
     return fig, run
 

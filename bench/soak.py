@@ -197,11 +197,21 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return action
 
 
-async def play_game(ws: Any, rng: random.Random, pause: float, until: float,
+class Run:
+    """Whether the people play on: ``over`` is set once the windows are over. Their loops
+    look at it, besides being cancelled: Python 3.11's ``asyncio.wait_for`` can swallow a
+    cancellation that comes as the awaited call finishes, and a person who missed it played
+    on (one tiny run sat an hour after its windows)."""
+
+    def __init__(self) -> None:
+        self.over = False
+
+
+async def play_game(ws: Any, rng: random.Random, pause: float, run: Run,
                     counts: dict[str, int], hands: int) -> bool:
     """Play until the game ends (True) or its hand ``hands + 1`` is dealt (False: the
     person leaves it)."""
-    while time.monotonic() < until:
+    while not run.over:
         message = json.loads(await asyncio.wait_for(ws.recv(), 60))
         if message["type"] == "error":
             raise RuntimeError(f"the server said {message}")
@@ -221,7 +231,7 @@ async def play_game(ws: Any, rng: random.Random, pause: float, until: float,
     return False
 
 
-async def person(base: str, index: int, pause: float, until: float,
+async def person(base: str, index: int, pause: float, run: Run,
                  counts: dict[str, int], hands: int) -> None:
     """One table: a person who plays a card about ``pause`` s after their turn comes, and
     leaves a game (deletes it from their list) after ``hands`` hands. Random bids rarely
@@ -232,11 +242,11 @@ async def person(base: str, index: int, pause: float, until: float,
     player = f"{NORMAL}{index:04d}"
     address = f"{PEOPLE}{1 + index % 250}"  # a person's own address, as on the internet
     async with client(base, address) as http:
-        while time.monotonic() < until:
+        while not run.over:
             try:
                 game_id = await new_game(http, player)
                 async with await open_table(http, game_id, player, address) as ws:
-                    ended = await play_game(ws, rng, pause, until, counts, hands)
+                    ended = await play_game(ws, rng, pause, run, counts, hands)
                 if not ended:
                     response = await http.delete(f"/api/games/{game_id}",
                                                  headers={"X-Spades-Player": player})
@@ -598,12 +608,11 @@ async def run_all(port: int, server_pid: int, args: argparse.Namespace,
     """The people at their tables for the whole run, the windows one after another, and
     the server's peaks watched meanwhile."""
     windows = plan(args.attacks, args.rounds)
-    until = time.monotonic() + len(windows) * (SETTLE + args.seconds) + 3600
+    run = Run()
     counts: dict[str, int] = _Counts()
     peak = {"rss": 0, "rss_all": 0, "fds": 0}
     base = f"http://127.0.0.1:{port}"
-    people = [asyncio.create_task(person(base, i, args.pause, until, counts,
-                                               args.hands))
+    people = [asyncio.create_task(person(base, i, args.pause, run, counts, args.hands))
               for i in range(args.tables)]
 
     async def watch() -> None:
@@ -622,9 +631,10 @@ async def run_all(port: int, server_pid: int, args: argparse.Namespace,
             done.append(await window(kind, port, server_pid, args.seconds, folder, n))
             phase(f"window {n + 1} ({kind}) over")
     finally:
+        run.over = True
         for task in (*people, watching):
             task.cancel()
-        await asyncio.gather(*people, watching, return_exceptions=True)
+        await asyncio.wait([*people, watching], timeout=30)  # a close handshake at most
         phase("the people have left their tables")
     return done, dict(counts), peak
 
