@@ -68,6 +68,10 @@ def test_the_zip_holds_every_game_as_a_record_the_reader_loads(db: tuple[str, st
                     ws.send_json({"type": "act", "version": message["version"],
                                   "action": action})
                     break
+            # then the computer players answer: the table is still once it is ours again
+            while not ((message := ws.receive_json())["type"] == "state"
+                       and (message["legal"] or message["view"]["over"])):
+                pass
         response = device.get("/api/account/games.zip")
         assert response.status_code == 200
         assert response.headers["content-type"] == "application/zip"
