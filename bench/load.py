@@ -88,6 +88,8 @@ import httpx
 import websockets
 
 from engine import machine  # bench/engine.py
+from server import choose  # bench/server.py
+from soak import answering, stop  # bench/soak.py
 
 #: The people's seats; the computer players sit at the others.
 PEOPLE = (0, 2)
@@ -258,15 +260,6 @@ class Plan:
     hands: int
     probe: float | None
     until: float
-
-
-def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    legal = state["legal"]
-    if legal["kind"] == "pass":
-        return {"pass": rng.sample(legal["cards"], legal["count"])}
-    action = dict(rng.choice([a for a in legal["actions"] if "look" not in a]))
-    action.pop("label", None)
-    return action
 
 
 def client(address: str) -> httpx.AsyncClient:
@@ -521,29 +514,9 @@ def start_server(port: int, args: argparse.Namespace, url: str,
     with open(log, "wb") as out:  # a file, not a pipe nobody reads
         server = subprocess.Popen(serve_command(port, args, url), stdout=out, stderr=out,
                                   start_new_session=True, preexec_fn=confine)
-    deadline = time.monotonic() + 60
-    while True:
-        if server.poll() is not None or time.monotonic() > deadline:
-            stop(server)
-            raise SystemExit(f"spades serve did not start:\n{log.read_text()[-2000:]}")
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
-            phase(f"a server answers on port {port}")
-            return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-
-
-def stop(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(server.pid, signal.SIGKILL)  # its thinking processes, whatever happened
+    answering(server, port, log)
+    phase(f"a server answers on port {port}")
+    return server
 
 
 def stat_of(pid: int) -> list[str] | None:

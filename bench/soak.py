@@ -61,6 +61,7 @@ import httpx
 import websockets
 
 from engine import machine  # bench/engine.py
+from server import choose  # bench/server.py
 
 NORMAL = "soak-normal-"
 HOSTILE = "soak-hostile-"
@@ -187,15 +188,6 @@ def client(base: str, address: str) -> httpx.AsyncClient:
 
 
 # ------------------------------------------------------------------ people at the tables
-
-def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    legal = state["legal"]
-    if legal["kind"] == "pass":
-        return {"pass": rng.sample(legal["cards"], legal["count"])}
-    action = dict(rng.choice([a for a in legal["actions"] if "look" not in a]))
-    action.pop("label", None)
-    return action
-
 
 class Run:
     """Whether the people play on: ``over`` is set once the windows are over. Their loops
@@ -542,15 +534,22 @@ def start_server(folder: Path, workers: int | None) -> tuple[subprocess.Popen[by
     with open(log, "wb") as out:  # stop the server at its next log line
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=out,
                                   start_new_session=True)
+    answering(server, port, log)
+    phase("the server answers")
+    return server, port, timings
+
+
+def answering(server: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    """Wait until ``server`` answers on ``port`` (60 s at most, else it is stopped and the
+    bench ends with the end of its ``log``)."""
     deadline = time.monotonic() + 60
     while True:
         if server.poll() is not None or time.monotonic() > deadline:
             stop(server)
-            raise SystemExit(f"the server did not start: {log.read_text()[-2000:]}")
+            raise SystemExit(f"spades serve did not start:\n{log.read_text()[-2000:]}")
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1)
-            phase("the server answers")
-            return server, port, timings
+            return
         except httpx.HTTPError:
             time.sleep(0.2)
 
@@ -564,7 +563,7 @@ def stop(server: subprocess.Popen[bytes]) -> None:
             server.kill()
             server.wait()
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(server.pid, signal.SIGKILL)
+        os.killpg(server.pid, signal.SIGKILL)  # its thinking processes, whatever happened
 
 
 # ------------------------------------------------------------------ the windows
