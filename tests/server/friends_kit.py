@@ -77,3 +77,18 @@ def until(ws: Any, kind: str, limit: int = 500, frames: list[Any] | None = None,
         if message["type"] == kind and (where is None or where(message)):
             return message
     raise AssertionError(f"no {kind} came")
+
+
+def play_until_played_for(driver: Any, name: str, limit: int = 300) -> list[dict[str, Any]]:
+    """Play the driver's seat until a state tells what the computer player made for
+    ``name`` (away); those events."""
+    for _ in range(limit):
+        message = driver.recv()
+        if message["type"] != "state":
+            continue
+        played = [e for e in message["events"] if e.get("played_for") == name]
+        if played:
+            return played
+        if message["legal"]:
+            driver.act(driver.choose(message))
+    return []

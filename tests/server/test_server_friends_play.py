@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from friends_kit import as_player, join, make_table, until, watching
+from friends_kit import as_player, join, make_table, play_until_played_for, until, watching
 from server_testkit import (
     CODE_OF,
     Driver,
@@ -161,16 +161,7 @@ def test_a_lost_connection_holds_the_seat_then_the_computer_plays_for_them(
             assert away["grace"] is not None and away["grace"] <= 1
             until(ann, "table", where=lambda m: m["table"]["seats"][1]["stand_in"])
             driver.send({"type": "sync"})  # the states read past meanwhile: the one now
-            played: list[Any] = []
-            for _ in range(300):
-                message = driver.recv()
-                if message["type"] != "state":
-                    continue
-                played += [e for e in message["events"] if e.get("played_for") == "Bob"]
-                if played:
-                    break
-                if message["legal"]:
-                    driver.act(driver.choose(message))
+            played = play_until_played_for(driver, "Bob")
             assert played and played[0]["text"].startswith("Played for Bob: ")
             with open_table(http, table_id, BOB) as bob:
                 told = until(bob, "while-away")

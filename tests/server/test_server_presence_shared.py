@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from friends_kit import as_player, join, make_table, until
+from friends_kit import as_player, join, make_table, play_until_played_for, until
 from server_testkit import Driver, client, db_url, open_table
 from test_server_processes import holder
 from test_server_redis import REDIS, needs_redis
@@ -160,16 +160,8 @@ def test_a_person_who_leaves_the_follower_is_played_for_then_comes_back_at_the_l
             assert away["table"]["seats"][1]["grace"] is not None
             until(ann, "table", where=lambda m: m["table"]["seats"][1]["stand_in"])
             driver.send({"type": "sync"})
-            played: list[Any] = []
-            for _ in range(300):  # Ann plays; the computer player plays Bob's turns
-                message = driver.recv()
-                if message["type"] != "state":
-                    continue
-                played += [e for e in message["events"] if e.get("played_for") == "Bob"]
-                if played:
-                    break
-                if message["legal"]:
-                    driver.act(driver.choose(message))
+            # Ann plays; the computer player plays Bob's turns
+            played = play_until_played_for(driver, "Bob")
             assert played and played[0]["seat"] == 1
             assert parts(one).lobby.tables[table_id].session.absent == {1}
             with open_table(one, table_id, BOB) as bob:  # back, at the other process
