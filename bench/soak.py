@@ -192,8 +192,8 @@ def client(base: str, address: str) -> httpx.AsyncClient:
 class Run:
     """Whether the people play on: ``over`` is set once the windows are over. Their loops
     look at it, besides being cancelled: Python 3.11's ``asyncio.wait_for`` can swallow a
-    cancellation that comes as the awaited call finishes, and a person who missed it played
-    on (one tiny run sat an hour after its windows)."""
+    cancellation that comes as the awaited call finishes, and a person who missed it would
+    play on."""
 
     def __init__(self) -> None:
         self.over = False

@@ -70,8 +70,7 @@ def test_every_bench_has_a_tiny_run() -> None:
 
 
 #: Seconds a tiny run may take beside the other tests (110 unless said here): the soak
-#: starts a server and a hostile process and waits for each to stop (one such run took
-#: over 110 s in CI on a loaded machine).
+#: starts a server and a hostile process and waits for each to stop.
 LONGER = {"soak.py": 240}
 
 
