@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from . import migrate
 from .accounts import Accounts
+from .appending import Appending
 from .database import (
     StoreError,
     aware,
@@ -193,6 +194,7 @@ class Store:
         except (sa.exc.SQLAlchemyError, OSError) as error:
             raise StoreError(f"cannot open the store at {self.safe_url}: {error}") from error
         self.tables: Tables = make_tables(prefix)
+        self._appending = Appending(self.tables)
         if create:
             try:
                 self.upgrade()
@@ -290,15 +292,15 @@ class Store:
                       result: Mapping[str, Any] | None = None) -> int:
         """Append one action made from ``version``; with it, the deck of a hand dealt by
         this action and the game's new status and result. Returns the new version."""
-        t = self.tables
+        statements = self._appending
 
         def write(conn: sa.Connection) -> None:
-            conn.execute(sa.insert(t.actions).values(
-                game_id=game_id, seq=action.seq, hand=action.hand, seat=action.seat,
-                action=action.action, created=now()))
+            conn.execute(statements.action, {
+                "game_id": game_id, "seq": action.seq, "hand": action.hand,
+                "seat": action.seat, "action": action.action, "created": now()})
             if deck is not None:
-                conn.execute(sa.insert(t.decks).values(game_id=game_id, hand=deck[0],
-                                                       cards=list(deck[1])))
+                conn.execute(statements.deck, {"game_id": game_id, "hand": deck[0],
+                                               "cards": list(deck[1])})
 
         extra: dict[str, Any] = {}
         if status is not None:
@@ -323,14 +325,12 @@ class Store:
 
     def _change(self, game_id: str, version: int, write: Any,
                 extra: dict[str, Any]) -> int:
-        t = self.tables
+        statements = self._appending
         self.check_file()
         try:
             with self.engine.begin() as conn:
-                bumped = conn.execute(
-                    sa.update(t.games)
-                    .where(t.games.c.id == game_id, t.games.c.version == version)
-                    .values(version=version + 1, updated=now(), **extra))
+                bumped = conn.execute(statements.bump(tuple(extra)), statements.bump_values(
+                    game_id, version, now(), extra))
                 if bumped.rowcount != 1:
                     raise StaleVersionError(
                         f"game {game_id!r} is no longer at version {version}")

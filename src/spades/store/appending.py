@@ -1,0 +1,51 @@
+"""The statements of the store's hot path, built once: an action appended to a game.
+
+Every card is one such write. Building ``sa.update(...).where(...).values(...)`` anew for
+each costs more CPU than the database's own work (SQLAlchemy coerces every literal into a
+bound parameter and computes the statement's cache key again); statements built once with
+named parameters are compiled once and then only executed with each action's values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import sqlalchemy as sa
+
+from .schema import Tables
+
+
+class Appending:
+    """The prebuilt statements for ``Store.append_action`` on ``tables``."""
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        games = tables.games
+        self._bumps: dict[tuple[str, ...], sa.Update] = {}
+        self._where = (games.c.id == sa.bindparam("b_game"),
+                       games.c.version == sa.bindparam("b_version"))
+        self.action = sa.insert(tables.actions)
+        self.deck = sa.insert(tables.decks)
+
+    def bump(self, extra: tuple[str, ...]) -> sa.Update:
+        """The game's version raised by one from the given one, with the ``extra``
+        columns (``status``, ``result``) set too. The parameters are named ``b_...``:
+        ``values`` may not bind a parameter by a column's own name."""
+        statement = self._bumps.get(extra)
+        if statement is None:
+            values: dict[str, Any] = {"version": sa.bindparam("b_next"),
+                                      "updated": sa.bindparam("b_updated")}
+            values.update({name: sa.bindparam(f"b_{name}") for name in extra})
+            statement = sa.update(self.tables.games).where(*self._where).values(**values)
+            self._bumps[extra] = statement
+        return statement
+
+    @staticmethod
+    def bump_values(game_id: str, version: int, updated: dt.datetime,
+                    extra: dict[str, Any]) -> dict[str, Any]:
+        """The parameters of ``bump`` for one append."""
+        values = {"b_game": game_id, "b_version": version, "b_next": version + 1,
+                  "b_updated": updated}
+        values.update({f"b_{name}": value for name, value in extra.items()})
+        return values
