@@ -49,6 +49,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from spades.server.common import dumps
 from spades.server.connections import Connection
 from spades.server.lobby import Lobby
 from spades.session import Thinker
@@ -151,7 +152,7 @@ async def play_game(lobby: Lobby, hands: int, rng: random.Random, timed: list[fl
     table.hub.suggest = no_suggestion  # hints stay on: each state asks whether to suggest
     seats = Seats()
     conns = [Connection(seat, seats.sender(seat)) for seat in range(4)]
-    pumps = [asyncio.create_task(c.pump(json.dumps)) for c in conns]
+    pumps = [asyncio.create_task(c.pump(dumps)) for c in conns]
     for conn in conns:
         table.join(conn)
     await seats.all_at(0)

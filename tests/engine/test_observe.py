@@ -112,3 +112,19 @@ def test_a_download_in_play_holds_no_face_down_cards() -> None:
     assert seen["seen"]["cards"] == [str(state.hand.deck[0])]
     assert seen["actions"] == [{"seat": 0, "look": True}, {"seat": 0, "draw": "keep"}]
     assert seat_record(state, 1)["hands"][-1]["seen"]["cards"] == []
+
+
+def test_a_hands_count_and_its_last_actions_are_its_actions_in_every_preset() -> None:
+    """``HandState.action_count`` and ``actions_from`` (what a change's events are read from)
+    agree with the hand's whole list of actions at every step of two hands of each preset,
+    passes, draws, the kitty and undone cards included."""
+    for name, rules in PRESETS.items():
+        rng = random.Random(name)
+        state = new_game(rules, seed=name)
+        while len(state.results) < 2 and not state.over:
+            hand = state.hand
+            actions = hand.actions
+            assert hand.action_count == len(actions), name
+            for start in range(len(actions) + 2):
+                assert hand.actions_from(start) == actions[start:], (name, start)
+            state = apply(state, rng.choice(legal_actions(state)))

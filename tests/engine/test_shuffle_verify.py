@@ -14,6 +14,7 @@ from spades.engine import (
     NAME_OF,
     PRESETS,
     Revealed,
+    Secrets,
     Shuffle,
     add_entropy,
     apply,
@@ -193,3 +194,23 @@ def test_a_download_reveals_finished_hands_only_and_verifies() -> None:
         assert "seen" in in_play and "seed" not in in_play and "salt" not in in_play
         checks = verify_record(download)
         assert [c.status for c in checks] == ["verified", "verified", "not revealed"]
+
+
+def test_the_news_from_a_memo_is_the_news_made_afresh_and_a_memo_never_mixes_games() -> None:
+    """``shuffle_news`` with a memo (the session keeps one, shared by a game's snapshots)
+    says exactly what it says without one, at every step; one memo shared by two games
+    with other seeds gives each its own commitments, never the other's."""
+    memo: Secrets = {}
+    first, second = _game("memo-a", hands=0), _game("memo-b", hands=0)
+    rng = random.Random(5)
+    hashed = 0
+    while len(first.results) < 3:
+        before = len(memo)
+        assert shuffle_news(first, memo) == shuffle_news(first)
+        assert shuffle_news(second, memo) == shuffle_news(second)
+        hashed += len(memo) - before
+        first = apply(first, rng.choice(legal_actions(first)))
+        second = apply(second, rng.choice(legal_actions(second)))
+    # each game's hands derived once: hands 0-3 of two games, never again per step
+    assert hashed == len(memo) == 8
+    assert {seed for seed, _ in memo} == {str(first.seed), str(second.seed)}

@@ -22,7 +22,7 @@ from .cards import CODE_OF, Card, cards_in
 from .game import apply, can_bid_blind_nil
 from .laws import trick_winner
 from .record import CHOSEN, action_to_json, record_of
-from .shuffle import COMMIT, CURRENT, hand_commitment, hand_salt, hand_seed
+from .shuffle import COMMIT, CURRENT, commitment, hand_salt, hand_seed
 from .state import GameState, HandResult, Undo
 from .takeback import hand_log, hand_start, replay_hand
 from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
@@ -141,13 +141,12 @@ def actions_between(before: GameState, after: GameState) -> list[tuple[int, Acti
             after.results[:len(before.results)] != before.results):
         raise ValueError("the second state does not follow the first")
     out: list[tuple[int, Action]] = []
-    done = len(before.hand.actions)
+    done = before.hand.action_count
     for number in range(before.hand.number, after.hand.number + 1):
         if number < len(after.results):
-            actions = after.results[number].actions
+            out.extend(after.results[number].actions[done:])
         else:
-            actions = after.hand.actions
-        out.extend(actions[done:])
+            out.extend(after.hand.actions_from(done))
         done = 0
     return out
 
@@ -339,7 +338,25 @@ def _from_seed(state: GameState, number: int) -> bool:
     return number >= len(state.decks) and state.shuffle.version == CURRENT
 
 
-def shuffle_news(state: GameState) -> dict[str, Any]:
+#: Hands' secrets once derived, by the game's seed and the hand's number: the hand's seed,
+#: salt and commitment (``shuffle_news``'s memo, kept by the caller).
+Secrets = dict[tuple[str, int], tuple[str, str, str]]
+
+
+def _secrets(state: GameState, number: int, memo: Secrets | None) -> tuple[str, str, str]:
+    """Hand ``number``'s seed, salt and commitment, from ``memo`` when it holds them (five
+    SHA-256 digests otherwise: a long game's news would hash every finished hand again)."""
+    key = (str(state.seed), number)
+    known = None if memo is None else memo.get(key)
+    if known is None:
+        seed, salt = hand_seed(state.seed, number), hand_salt(state.seed, number)
+        known = (seed, salt, commitment(seed, salt))
+        if memo is not None:
+            memo[key] = known
+    return known
+
+
+def shuffle_news(state: GameState, memo: Secrets | None = None) -> dict[str, Any]:
     """What every seat may know of the shuffles now (docs/shuffle.md, "At the table"):
 
     - ``committed``: the hand in play and, while the game goes on, the next hand (whose
@@ -351,9 +368,12 @@ def shuffle_news(state: GameState) -> dict[str, Any]:
     Hands are numbered from 0; hands whose deck the game was given (or dealt by the old
     shuffle) have no commitment and are left out, except a chosen deal (play a deal again),
     which says so openly: ``{"hand": 0, "commitment_scheme": "chosen", "commitment": None,
-    "entropy": []}`` while it is in play and when it is over. The same for every seat."""
+    "entropy": []}`` while it is in play and when it is over. The same for every seat.
+
+    ``memo`` (kept by the caller, say one per game) spares deriving a hand's secrets
+    again: they depend on the game's seed and the hand's number alone."""
     def shown(number: int) -> dict[str, Any]:
-        return {"hand": number, "commitment": hand_commitment(state.seed, number),
+        return {"hand": number, "commitment": _secrets(state, number, memo)[2],
                 "commitment_scheme": COMMIT,
                 "entropy": list(state.shuffle.entropy_of(number))}
 
@@ -371,9 +391,8 @@ def shuffle_news(state: GameState) -> dict[str, Any]:
         if result.number == 0 and state.start is not None:
             revealed.append(chosen)
         elif _from_seed(state, result.number):
-            revealed.append({**shown(result.number),
-                             "seed": hand_seed(state.seed, result.number),
-                             "salt": hand_salt(state.seed, result.number)})
+            seed, salt, _ = _secrets(state, result.number, memo)
+            revealed.append({**shown(result.number), "seed": seed, "salt": salt})
     return {"committed": committed, "revealed": revealed}
 
 
@@ -389,6 +408,7 @@ __all__ = [
     "KittyExchanged",
     "Looked",
     "SeatUpdate",
+    "Secrets",
     "SpadesBroken",
     "TakenBack",
     "TrickWon",

@@ -96,6 +96,29 @@ class HandState(NamedTuple):
         plays += [((self.leader + i) % n, PLAYS[card]) for i, card in enumerate(self.trick)]
         return self.setup + tuple(plays)
 
+    @property
+    def action_count(self) -> int:
+        """How many actions the hand has had: ``len(self.actions)``, without making them."""
+        return len(self.setup) + self.played.bit_count()
+
+    def actions_from(self, start: int) -> tuple[tuple[int, Action], ...]:
+        """``self.actions[start:]``, making only those (a change's few last actions, not
+        the whole hand's again)."""
+        if start <= len(self.setup):
+            return self.actions[start:]
+        skip = start - len(self.setup)
+        n = len(self.hands)
+        plays: list[tuple[int, Action]] = []
+        for leader, cards in [(t.leader, t.cards) for t in self.history] + [
+                (self.leader, self.trick)]:
+            if skip >= len(cards):
+                skip -= len(cards)
+                continue
+            plays += [((leader + i) % n, PLAYS[card])
+                      for i, card in enumerate(cards) if i >= skip]
+            skip = 0
+        return tuple(plays)
+
 
 @dataclass(frozen=True, slots=True)
 class Undo:

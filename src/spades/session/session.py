@@ -31,6 +31,7 @@ from spades.engine import (
     PlayerView,
     Rules,
     SeatUpdate,
+    Secrets,
     add_entropy,
     apply,
     can_bid_blind_nil,
@@ -84,6 +85,9 @@ class Snapshot:
                                                  repr=False)
     #: the shuffles' news, once made (the same for every seat)
     _news: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    #: the hands' secrets derived so far, shared by a game's snapshots (``shuffle_news``'s
+    #: memo: the session's own, never sent)
+    secrets: Secrets | None = field(default=None, compare=False, repr=False)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` sees (``NO_SEAT``: a spectator), made once."""
@@ -101,7 +105,7 @@ class Snapshot:
         """What every seat may know of the shuffles (``engine.shuffle_news``), made once."""
         news = self._news
         if news is None:
-            news = shuffle_news(self.state)
+            news = shuffle_news(self.state, self.secrets)
             object.__setattr__(self, "_news", news)
         return news
 
@@ -253,6 +257,8 @@ class Session:
         #: whether this process runs the computer players' turns (with several server
         #: processes, only the one holding the table's lease does; the others follow)
         self.leading = True
+        #: the hands' secrets derived for the shuffles' news so far (its snapshots share it)
+        self.secrets: Secrets = {}
 
     # ------------------------------------------------------------------ who is who
 
@@ -296,7 +302,7 @@ class Session:
 
     @property
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.state, self.version, self.step, self.thinking)
+        return Snapshot(self.state, self.version, self.step, self.thinking, self.secrets)
 
     def listen(self, listener: Listener) -> None:
         self.listeners.append(listener)
