@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
+from .packing import Packer
+
 log = logging.getLogger("spades.session")
 
 #: How often a thinking process checks that its server is still there (where the kernel
@@ -165,6 +167,8 @@ class Worker:
         self.conn.send(sys.path)  # read by BOOT, then _serve's arguments
         self.conn.send((os.getpid(), warm, nice))
         self.ready = False
+        #: the jobs pickled for this process (each game's rules sent to it once)
+        self.packer = Packer()
 
     async def _readable(self, timeout: float | None) -> None:
         loop = asyncio.get_running_loop()
@@ -211,7 +215,7 @@ class Worker:
         loop = asyncio.get_running_loop()
         try:
             await self._started()
-            self.conn.send((func, args))
+            self.conn.send_bytes(self.packer.pack((func, args)))
             deadline = None if budget is None else loop.time() + budget
             while True:
                 await self._readable(None if deadline is None

@@ -1,0 +1,126 @@
+"""What goes down a thinking process's pipe: a job pickled for less CPU than pickle's own
+way with the engine's values.
+
+A computer player's decision sends its seat's view to a thinking process. Pickled as it
+is, most of the server's work goes to the game's ``Rules`` (the same for every decision of
+a game, and the largest value of a view) and to the frozen dataclasses' generic state
+(``fields()`` looked up for every card, bid and score-sheet line). Here:
+
+- the rules go once to each process, then by their number (``Packer``, one per process;
+  the process keeps the last ``KEEP`` rules it was sent, as the ``Packer`` remembers
+  sending them: both forget the oldest first, so a number always names what it named);
+- cards, actions, score-sheet lines and views are pickled as their class and fields in
+  order, which their ``__init__`` takes back (checked for each class when this module is
+  imported).
+
+Only the server's own processes read these pickles: ``_learn`` and ``_known`` are what the
+pickles call there.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import dataclasses
+import io
+import pickle  # nosec B403 - between the server and its own thinking processes only
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from spades.engine import (
+    Bid,
+    Card,
+    Draw,
+    Exchange,
+    Look,
+    PassCards,
+    Play,
+    PlayerView,
+    Rules,
+    SheetLine,
+)
+
+#: The rules a thinking process keeps (and a ``Packer`` remembers having sent it).
+KEEP = 256
+#: Classes pickled as ``cls(*fields)``: their fields are their slots, in order, each taken
+#: by ``__init__`` in that order.
+FLAT: tuple[type, ...] = (PlayerView, SheetLine, Bid, Play, Draw, Exchange, Look, PassCards)
+
+#: The rules this thinking process was sent, by number (in the process only).
+_rules: OrderedDict[int, Rules] = OrderedDict()
+
+
+def _learn(number: int, data: bytes) -> Rules:
+    """In a thinking process: rules sent for the first time, kept under ``number``."""
+    rules: Rules = pickle.loads(data)  # nosec B301 - the server's own pickle
+    _rules[number] = rules
+    while len(_rules) > KEEP:
+        _rules.popitem(last=False)
+    return rules
+
+
+def _known(number: int) -> Rules:
+    """In a thinking process: rules sent before under ``number``."""
+    return _rules[number]
+
+
+def _flat(value: Any) -> tuple[type, tuple[Any, ...]]:
+    cls = type(value)
+    return cls, tuple([getattr(value, name) for name in cls.__slots__])
+
+
+def _card(card: Card) -> tuple[type, tuple[int]]:
+    return Card, (int(card),)
+
+
+def _check_flat(cls: type) -> None:
+    fields = [f.name for f in dataclasses.fields(cls)]
+    if fields != list(getattr(cls, "__slots__", ())):
+        raise TypeError(f"{cls.__name__}: its fields are not its slots in order")
+
+
+for _cls in FLAT:
+    _check_flat(_cls)
+
+
+class Packer:
+    """Pickles the jobs for one thinking process, its rules sent once (a new process needs
+    a new ``Packer``)."""
+
+    def __init__(self) -> None:
+        #: id of rules sent -> (the rules, kept alive so that the id is not reused; number)
+        self._sent: OrderedDict[int, tuple[Rules, int]] = OrderedDict()
+        self._next = 0
+        #: the rules first sent by the message being packed
+        self._fresh: list[int] = []
+        table: dict[type, Callable[[Any], Any]] = dict(copyreg.dispatch_table)
+        table.update({cls: _flat for cls in FLAT})
+        table[Card] = _card
+        table[Rules] = self._rules
+        self._table = table
+
+    def _rules(self, rules: Rules) -> tuple[Callable[..., Rules], tuple[Any, ...]]:
+        sent = self._sent.get(id(rules))
+        if sent is not None and sent[0] is rules:
+            return _known, (sent[1],)
+        number, self._next = self._next, self._next + 1
+        self._sent[id(rules)] = (rules, number)
+        self._fresh.append(id(rules))
+        while len(self._sent) > KEEP:
+            self._sent.popitem(last=False)
+        return _learn, (number, pickle.dumps(rules, pickle.HIGHEST_PROTOCOL))
+
+    def pack(self, message: Any) -> bytes:
+        """``message`` pickled for this packer's process (which must read every message
+        packed, in order: a number names rules sent in an earlier one)."""
+        out = io.BytesIO()
+        pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = self._table
+        self._fresh.clear()
+        try:
+            pickler.dump(message)
+        except BaseException:  # nothing is sent: the rules it would have sent are not
+            for key in self._fresh:
+                self._sent.pop(key, None)
+            raise
+        return out.getvalue()
