@@ -240,7 +240,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--hands", type=int, default=3, help="hands played in each game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--top", type=int, default=15, help="profile entries shown")
+    parser.add_argument("--top", type=int, default=15,
+                        help="profile entries shown (0: no profiled run, as under valgrind: "
+                        "bench/RESULTS.md counts a card's instructions so)")
     args = parser.parse_args()
     restore = count_calls()
     timed: list[float] = []
@@ -260,6 +262,8 @@ def main() -> None:
     print(f"server CPU per action: {cpu:.3f} ms ({actions} cards and bids; process time, "
           "the store's thread and the bench's people included)")
     restore()
+    if args.top <= 0:
+        return
     # a second run of fresh games, profiled from each card's intent to its last frame
     profile = cProfile.Profile()
     cards = asyncio.run(run(args.games, args.hands, args.seed + 1, [], [], profile))

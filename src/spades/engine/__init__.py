@@ -157,7 +157,7 @@ from .shuffle import (
 from .state import GameState, HandResult, HandScore, HandState, Phase, Start, Trick, Undo
 from .takeback import hand_start, undo, undo_blocker
 from .verify import MISMATCH, NOT_REVEALED, UNCOMMITTED, VERIFIED, HandCheck, verify_record
-from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
+from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view, score_sheet
 
 __all__ = [
     "ABOVE",
@@ -297,6 +297,7 @@ __all__ = [
     "rules_from_json",
     "rules_to_json",
     "score_hand",
+    "score_sheet",
     "seat_record",
     "seat_update",
     "shuffle_news",

@@ -23,9 +23,9 @@ from .game import apply, can_bid_blind_nil
 from .laws import trick_winner
 from .record import CHOSEN, action_to_json, record_of
 from .shuffle import COMMIT, CURRENT, commitment, hand_salt, hand_seed
-from .state import GameState, HandResult, Undo
+from .state import GameState, Undo
 from .takeback import hand_log, hand_start, replay_hand
-from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view
+from .view import NO_SEAT, PlayerView, SheetLine, player_view, public_view, sheet_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +125,6 @@ class TakenBack:
 
 Event = (Looked | BidMade | CardPlayed | SpadesBroken | TrickWon | CardDrawn | CardsPassed
          | KittyExchanged | HandScored | HandDealt | GameOver | TakenBack)
-
-
-def sheet_line(result: HandResult) -> SheetLine:
-    return SheetLine(number=result.number, dealer=result.dealer, bids=result.bids,
-                     tricks=result.tricks, points=result.score.points,
-                     bags=result.score.bags, scores=result.score.scores,
-                     bags_taken=result.score.bags_taken)
 
 
 def actions_between(before: GameState, after: GameState) -> list[tuple[int, Action]]:

@@ -16,7 +16,7 @@ from .actions import Action, Bid, Exchange
 from .cards import Card, cards_in
 from .game import can_bid_blind_nil, legal_actions
 from .rules import Rules
-from .state import GameState, Phase, Trick
+from .state import GameState, HandResult, Phase, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +92,30 @@ class PlayerView:
         return mask
 
 
-def player_view(state: GameState, seat: int) -> PlayerView:
-    """Everything ``seat`` may know about ``state``, and nothing more."""
+def sheet_line(result: HandResult) -> SheetLine:
+    """A finished hand's line on the score sheet."""
+    return SheetLine(number=result.number, dealer=result.dealer, bids=result.bids,
+                     tricks=result.tricks, points=result.score.points,
+                     bags=result.score.bags, scores=result.score.scores,
+                     bags_taken=result.score.bags_taken)
+
+
+def score_sheet(state: GameState) -> tuple[SheetLine, ...]:
+    """The score sheet: a line per finished hand, the same for every seat."""
+    return tuple(sheet_line(r) for r in state.results)
+
+
+def player_view(state: GameState, seat: int,
+                sheet: tuple[SheetLine, ...] | None = None) -> PlayerView:
+    """Everything ``seat`` may know about ``state``, and nothing more. ``sheet``: the
+    state's ``score_sheet`` if the caller has it (public, the same for every seat: made
+    once for a change's views rather than once a seat)."""
     rules = state.rules
+    if sheet is None:
+        sheet = score_sheet(state)
+    elif len(sheet) != len(state.results):
+        raise ValueError(f"the sheet has {len(sheet)} lines, the game "
+                         f"{len(state.results)} finished hands")
     if not 0 <= seat < rules.players:
         raise ValueError(f"seat must be 0 to {rules.players - 1}, not {seat}")
     hand = state.hand
@@ -113,11 +134,6 @@ def player_view(state: GameState, seat: int) -> PlayerView:
     if hand.phase is Phase.KITTY:
         kitty_holder = hand.turn
     trick = tuple(((hand.leader + i) % n, c) for i, c in enumerate(hand.trick))
-    sheet = tuple(
-        SheetLine(number=r.number, dealer=r.dealer, bids=r.bids, tricks=r.tricks,
-                  points=r.score.points, bags=r.score.bags, scores=r.score.scores,
-                  bags_taken=r.score.bags_taken)
-        for r in state.results)
     stock_left = len(hand.deck) - hand.stock if rules.draw else 0
     return PlayerView(
         seat=seat, rules=rules, phase=hand.phase, turn=state.turn, hand_number=hand.number,
@@ -136,10 +152,11 @@ def player_view(state: GameState, seat: int) -> PlayerView:
 NO_SEAT = -1
 
 
-def public_view(state: GameState) -> PlayerView:
+def public_view(state: GameState, sheet: tuple[SheetLine, ...] | None = None) -> PlayerView:
     """What the table shows everyone (a spectator): bids, tricks, the trick in play, the
     last trick, the discards, the kitty's holder, scores and the sheet; no seat's cards, no
-    drawn card, no passed cards, nothing to do. ``seat`` is ``NO_SEAT``."""
-    seen = player_view(state, 0)
+    drawn card, no passed cards, nothing to do. ``seat`` is ``NO_SEAT``. ``sheet`` as for
+    ``player_view``."""
+    seen = player_view(state, 0, sheet)
     return replace(seen, seat=NO_SEAT, hand=(), drawn=None, passes=(), legal=(),
                    blind_nil_open=False)

@@ -7,6 +7,7 @@ until it looks, and the events it learned); it never sees the game's state.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from spades.engine import (
@@ -60,6 +61,26 @@ def sheet_line(line: SheetLine, sides: tuple[tuple[int, ...], ...]) -> Json:
     }
 
 
+#: Score sheets as JSON by the id of the engine's sheet (a game's views share one sheet
+#: until a hand ends: a change's messages and the changes of a hand make it once), each
+#: kept with its sheet so that the id means that sheet; the oldest go first.
+_sheets: OrderedDict[int, tuple[tuple[SheetLine, ...], list[Json]]] = OrderedDict()
+SHEETS_KEPT = 2048
+
+
+def sheet_json(sheet: tuple[SheetLine, ...], sides: tuple[tuple[int, ...], ...]) -> list[Json]:
+    """The score sheet as JSON, made once for a sheet (the list is shared: not to be
+    changed)."""
+    kept = _sheets.get(id(sheet))
+    if kept is not None and kept[0] is sheet:
+        return kept[1]
+    made = [sheet_line(line, sides) for line in sheet]
+    _sheets[id(sheet)] = (sheet, made)
+    while len(_sheets) > SHEETS_KEPT:
+        _sheets.popitem(last=False)
+    return made
+
+
 def view_json(view: PlayerView) -> Json:
     """The seat's view as JSON (its cards and drawn card are face down, withheld by the
     engine, while blind nil is open to it and it has not looked)."""
@@ -95,7 +116,7 @@ def view_json(view: PlayerView) -> Json:
         "passes": [{"from": g, "to": r, "cards": codes(cards)} for g, r, cards in view.passes],
         "scores": list(view.scores),
         "bags": list(view.bags),
-        "sheet": [sheet_line(line, sides) for line in view.sheet],
+        "sheet": sheet_json(view.sheet, sides),
         "over": view.over,
         "winner": view.winner,
     }

@@ -31,7 +31,6 @@ from spades.engine import (
     PlayerView,
     Rules,
     SeatUpdate,
-    Secrets,
     add_entropy,
     apply,
     can_bid_blind_nil,
@@ -49,6 +48,7 @@ from spades.store import SeatRow, StaleVersionError, StoreError
 
 from .entropy import checked_value, target_hand
 from .following import Followed, FollowError, replay_row
+from .memo import Memo
 from .narration import Narrated, narrate, told
 from .refusal import Refusal
 from .saving import Saver
@@ -85,9 +85,9 @@ class Snapshot:
                                                  repr=False)
     #: the shuffles' news, once made (the same for every seat)
     _news: dict[str, Any] | None = field(default=None, init=False, compare=False, repr=False)
-    #: the hands' secrets derived so far, shared by a game's snapshots (``shuffle_news``'s
-    #: memo: the session's own, never sent)
-    secrets: Secrets | None = field(default=None, compare=False, repr=False)
+    #: what the game's snapshots share (the hands' secrets, the score sheet): the
+    #: session's own, never sent; None: each snapshot makes its own
+    memo: Memo | None = field(default=None, compare=False, repr=False)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` sees (``NO_SEAT``: a spectator), made once."""
@@ -97,15 +97,16 @@ class Snapshot:
             object.__setattr__(self, "_views", views)  # a cache: the snapshot stays the same
         made = views.get(seat)
         if made is None:
-            made = views[seat] = (public_view(self.state) if seat == NO_SEAT
-                                  else player_view(self.state, seat))
+            sheet = None if self.memo is None else self.memo.sheet_of(self.state)
+            made = views[seat] = (public_view(self.state, sheet) if seat == NO_SEAT
+                                  else player_view(self.state, seat, sheet))
         return made
 
     def shuffle_news(self) -> dict[str, Any]:
         """What every seat may know of the shuffles (``engine.shuffle_news``), made once."""
         news = self._news
         if news is None:
-            news = shuffle_news(self.state, self.secrets)
+            news = shuffle_news(self.state, None if self.memo is None else self.memo.secrets)
             object.__setattr__(self, "_news", news)
         return news
 
@@ -257,8 +258,8 @@ class Session:
         #: whether this process runs the computer players' turns (with several server
         #: processes, only the one holding the table's lease does; the others follow)
         self.leading = True
-        #: the hands' secrets derived for the shuffles' news so far (its snapshots share it)
-        self.secrets: Secrets = {}
+        #: what the game's snapshots share from one change to the next
+        self.memo = Memo()
 
     # ------------------------------------------------------------------ who is who
 
@@ -302,7 +303,7 @@ class Session:
 
     @property
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.state, self.version, self.step, self.thinking, self.secrets)
+        return Snapshot(self.state, self.version, self.step, self.thinking, self.memo)
 
     def listen(self, listener: Listener) -> None:
         self.listeners.append(listener)

@@ -1,0 +1,53 @@
+"""A game's snapshots share what does not change between them (``Memo``): the views they
+make are the views the engine makes afresh, and the score sheet is made once a hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spades.engine import (
+    NO_SEAT,
+    PRESETS,
+    apply,
+    legal_actions,
+    new_game,
+    player_view,
+    public_view,
+    score_sheet,
+    shuffle_news,
+)
+from spades.session import Snapshot
+from spades.session.memo import Memo
+
+
+@pytest.mark.parametrize("preset", ["partnership", "three-player-kitty", "two-player"])
+def test_views_and_news_made_with_a_memo_are_the_engines_own(preset: str) -> None:
+    rng = random.Random(preset)
+    state = new_game(PRESETS[preset], seed=preset)
+    memo = Memo()
+    sheets = []  # kept alive: their ids stay theirs
+    for step in range(400):
+        if state.over:
+            break
+        snapshot = Snapshot(state, step, step, memo=memo)
+        for seat in range(state.rules.players):
+            assert snapshot.view(seat) == player_view(state, seat), (step, seat)
+        assert snapshot.view(NO_SEAT) == public_view(state)
+        assert snapshot.shuffle_news() == shuffle_news(state)
+        sheets.append(snapshot.view(0).sheet)
+        assert snapshot.view(0).sheet is snapshot.view(NO_SEAT).sheet
+        state = apply(state, rng.choice(legal_actions(state)))
+    # one sheet a hand (the hands finished so far, and the empty one), not one a view
+    assert len({id(sheet) for sheet in sheets}) == len(state.results) + 1
+
+
+def test_a_sheet_of_another_length_is_refused() -> None:
+    state = new_game(PRESETS["partnership"], seed="sheet")
+    rng = random.Random(3)
+    while not state.results:
+        state = apply(state, rng.choice(legal_actions(state)))
+    assert player_view(state, 1, score_sheet(state)) == player_view(state, 1)
+    with pytest.raises(ValueError, match="sheet"):
+        player_view(state, 1, ())
