@@ -90,6 +90,12 @@ class Friends:
         self.engine = engine
         self.tables = tables
         self.check_file = check_file
+        # built once: a table is read by its id on every socket that opens (its greeting)
+        tables_c, seats_c = tables.friend_tables.c, tables.friend_seats.c
+        self._seats = sa.select(tables.friend_seats).where(
+            seats_c.table_id.in_(sa.bindparam("ids", expanding=True))).order_by(seats_c.seat)
+        self._get = sa.select(tables.friend_tables).where(
+            tables_c.id == sa.bindparam("table_id"))
 
     def save(self, table: FriendTable) -> None:
         """Write the table whole: its row and its people (made if new)."""
@@ -117,47 +123,51 @@ class Friends:
             raise failed("could not save the table", error) from error
 
     def get(self, table_id: str) -> FriendTable | None:
-        found = self._find(self.tables.friend_tables.c.id == table_id)
+        found = self._find(self._get, {"table_id": table_id})
         return found[0] if found else None
 
     def by_invite(self, digest: str) -> FriendTable | None:
-        found = self._find(self.tables.friend_tables.c.invite == digest)
+        found = self._where(self.tables.friend_tables.c.invite == digest)
         return found[0] if found else None
 
     def by_watch(self, digest: str) -> FriendTable | None:
-        found = self._find(self.tables.friend_tables.c.watch == digest)
+        found = self._where(self.tables.friend_tables.c.watch == digest)
         return found[0] if found else None
 
     def hosted(self, players: Collection[str], status: str = WAITING) -> list[FriendTable]:
         """The tables these player ids host that have ``status``."""
         c = self.tables.friend_tables.c
-        return self._find(sa.and_(c.host.in_(sorted(players)), c.status == status))
+        return self._where(sa.and_(c.host.in_(sorted(players)), c.status == status))
 
     def live(self) -> list[FriendTable]:
         """Every table waiting or in play (what a restarted server picks up: grace periods
         and turn timers run on)."""
         c = self.tables.friend_tables.c
-        return self._find(c.status.in_((WAITING, STARTED)))
+        return self._where(c.status.in_((WAITING, STARTED)))
 
     def with_player(self, players: Collection[str]) -> list[FriendTable]:
         """The tables where one of these ids has a seat."""
         t = self.tables
         ids = sa.select(t.friend_seats.c.table_id).where(
             t.friend_seats.c.player_id.in_(sorted(players)))
-        return self._find(t.friend_tables.c.id.in_(ids))
+        return self._where(t.friend_tables.c.id.in_(ids))
 
-    def _find(self, where: Any) -> list[FriendTable]:
+    def _where(self, where: Any) -> list[FriendTable]:
+        """The tables ``where`` holds, oldest first."""
         t = self.tables
+        return self._find(sa.select(t.friend_tables).where(where)
+                          .order_by(t.friend_tables.c.created))
+
+    def _find(self, query: sa.Select[Any], params: dict[str, Any] | None = None
+              ) -> list[FriendTable]:
+        """The tables ``query`` selects, each with its people."""
         try:
             with self.engine.connect() as conn:
-                rows = conn.execute(sa.select(t.friend_tables).where(where)
-                                    .order_by(t.friend_tables.c.created)).all()
+                rows = conn.execute(query, params).all()
                 ids = [r.id for r in rows]
                 seats: dict[str, list[FriendSeat]] = {i: [] for i in ids}
                 if ids:
-                    for r in conn.execute(sa.select(t.friend_seats)
-                                          .where(t.friend_seats.c.table_id.in_(ids))
-                                          .order_by(t.friend_seats.c.seat)):
+                    for r in conn.execute(self._seats, {"ids": ids}):
                         seats[r.table_id].append(_seat(r))
         except sa.exc.SQLAlchemyError as error:
             raise failed("could not read the tables", error) from error
