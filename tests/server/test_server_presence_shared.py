@@ -206,7 +206,15 @@ def test_the_turn_timer_runs_out_once_with_sockets_at_both_processes(tmp_path: P
             assert seat == first["seat"]
             # the next person's timer (the other person: the computer players sit
             # between them) is heard at the follower too
-            until(bob, "turn-timer", where=lambda m: m["seat"] not in (None, seat))
+            at_bob: list[Any] = []
+            until(bob, "turn-timer", frames=at_bob,
+                  where=lambda m: m["seat"] not in (None, seat))
+
+            def marked(m: Any) -> bool:  # the follower's sockets are told it was played for
+                return m["type"] == "state" and any(
+                    e.get("played_for") and e["seat"] == seat for e in m["events"])
+            if not any(marked(m) for m in at_bob):
+                until(bob, "state", where=marked)
             wait_for(lambda: len(at_one) >= 2)  # the next timer's deadline is kept first
             time.sleep(1.0)  # what a follower timing it would have done meanwhile
             assert at_two == []  # the follower never ran a timer

@@ -17,10 +17,12 @@ from spades.ai import Player
 from spades.ai.simple import RandomPlayer
 from spades.engine import CODE_OF, GameState, Play, find_preset, legal_actions
 from spades.session import (
+    Change,
     InlineThinker,
     Refusal,
     Session,
     Sitter,
+    Snapshot,
     StoreSaver,
     new_game_row,
     state_from_store,
@@ -203,3 +205,48 @@ def test_rows_kept_after_the_version_was_read_are_followed_as_rows(tmp_path: Pat
         assert len(heard.changes) == leader.step
     finally:
         store.close()
+
+
+def test_the_follower_marks_what_the_computer_played_for_an_absent_person(
+        tmp_path: Path) -> None:
+    """At a table for friends, a computer player's action for an absent person is kept
+    with its mark (in the action's transaction), and the follower's change says so too."""
+    store, leader, follower = two_processes(tmp_path)
+    leader.friends = follower.friends = True
+    assert isinstance(leader.thinker, InlineThinker)
+    leader.thinker.players[0] = RandomPlayer()  # the stand-in for the person at seat 0
+    heard, followed = Ear(), Ear()
+    leader.listen(heard)
+    follower.listen(followed)
+
+    async def go() -> None:
+        await leader.act(0, leader.version, {"bid": 3})
+        await settle(leader)
+        leader.listen(Back(leader, at=14))  # back once a few cards were played for them
+        leader.stand_in(0, True)  # the person at seat 0 went away: played for
+        await settle(leader)
+        assert leader.state.turn == 0 and leader.step >= 14
+        assert await follower.follow()
+    try:
+        run_async(go())
+        for_person = [(c.after.step, c.seat) for c in heard.changes if c.stand_in]
+        assert for_person and all(seat == 0 for _, seat in for_person)
+        assert store.friends.stand_ins(leader.id) == dict(for_person)
+        assert [(c.after.step, c.seat) for c in followed.changes if c.stand_in] == for_person
+        assert all(c.followed for c in followed.changes)
+    finally:
+        store.close()
+
+
+class Back:
+    """A listener that brings the person at seat 0 back once the game is at step ``at``."""
+
+    def __init__(self, session: Session, at: int):
+        self.session, self.at = session, at
+
+    def changed(self, change: Change) -> None:
+        if change.after.step >= self.at:
+            self.session.stand_in(0, False)
+
+    def thinking(self, seat: int, snapshot: Snapshot) -> None:
+        return None

@@ -9,7 +9,7 @@ import threading
 import pytest
 from test_store import DECK, make_row
 
-from spades.store import ActionRow, Leases, Store
+from spades.store import ActionRow, Leases, StaleVersionError, Store
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -93,3 +93,20 @@ def test_the_rows_after_a_step_and_the_versions(store: Store) -> None:
     assert store.rows_after("nosuch", 0) is None
     assert store.versions(["g1", "g2", "nosuch"]) == {"g1": 3, "g2": 0}
     assert store.versions([]) == {}
+
+
+def test_a_stand_ins_mark_is_kept_with_its_action_or_not_at_all(store: Store) -> None:
+    """What a computer player made for an absent person is marked in the action's own
+    transaction (a follower reading the action reads its mark); a stale action leaves no
+    mark."""
+    store.create_game(make_row("g1"), DECK)
+    bid = ActionRow(seq=1, hand=0, seat=1, action={"seat": 1, "bid": 3})
+    assert store.append_action("g1", 0, bid, stand_in=(1, 1)) == 1
+    with pytest.raises(StaleVersionError):
+        store.append_action("g1", 0, ActionRow(seq=2, hand=0, seat=2,
+                                               action={"seat": 2, "bid": 4}),
+                            stand_in=(2, 2))
+    store.append_action("g1", 1, ActionRow(seq=2, hand=0, seat=2,
+                                           action={"seat": 2, "bid": 4}))
+    assert store.friends.stand_ins("g1") == {1: 1}
+    assert store.friends.stand_ins("g1", after=1) == {}

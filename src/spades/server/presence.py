@@ -50,7 +50,8 @@ class StandIns:
         self.served = served
 
     def changed(self, change: Change) -> None:
-        if change.stand_in and change.action is not None:
+        # what the person will be told when back is kept where the action was made
+        if change.stand_in and change.action is not None and not change.followed:
             self.presence.played_for(self.served, change)
         if change.action is not None:
             self.presence.turn_began(self.served)
@@ -251,17 +252,14 @@ class Presence:
     # ------------------------------------------------------------------ stand-ins
 
     def played_for(self, served: ServedTable, change: Change) -> None:
-        """The computer player acted for the absent person at ``change.seat``: keep the
-        mark (in the store) and what the person will be told when back."""
+        """The computer player acted for the absent person at ``change.seat``: keep what
+        the person will be told when back (the store kept the mark with the action)."""
         seat = change.seat
         rules = change.after.rules
         speaker = Speaker(served.names, seat, rules.sides)
         events = narrated_json(change.events(seat), change.after.step, speaker, rules.players)
         self.missed.setdefault((served.id, seat), []).extend(
             mark_played_for(events, seat, served.names[seat]))
-        store = self.hall.store
-        self._keep(asyncio.get_running_loop().create_task(asyncio.to_thread(
-            store.friends.mark_stand_in, served.id, change.after.step, seat)))
 
     def finished(self, table_id: str) -> None:
         """The game is over: the table is too (a restart no longer picks it up)."""

@@ -96,9 +96,11 @@ def state_from_store(stored: StoredGame) -> GameState:
 
 class Saver(Protocol):
     async def save(self, version: int, step: int, before: GameState, after: GameState,
-                   seat: int, action: Action) -> int:
+                   seat: int, action: Action, stand_in: int | None = None) -> int:
         """Keep the change made from ``version`` (the ``step``-th row kept); the new
-        version. Raises ``Refusal`` when it cannot (nothing was kept)."""
+        version. ``stand_in``: the game's step after the action, when a computer player
+        made it for an absent person (its mark is kept with it). Raises ``Refusal`` when it
+        cannot (nothing was kept)."""
 
     async def save_entropy(self, version: int, step: int, state: GameState, seat: int,
                            hand: int, value: str) -> int:
@@ -123,6 +125,10 @@ class Saver(Protocol):
         """The stored version and the rows after the first ``rows`` (another writer's);
         None when the game is no longer stored."""
 
+    async def stand_ins(self, after: int) -> frozenset[int]:
+        """The game's steps after step ``after`` that a computer player made for an absent
+        person (another writer's marks, read after its rows)."""
+
 
 def unsaved(error: StoreError) -> Refusal:
     """The refusal of a change that could not be saved, with its cause when known."""
@@ -140,7 +146,7 @@ class StoreSaver:
         self.game_id = game_id
 
     async def save(self, version: int, step: int, before: GameState, after: GameState,
-                   seat: int, action: Action) -> int:
+                   seat: int, action: Action, stand_in: int | None = None) -> int:
         row = ActionRow(seq=step, hand=before.hand.number, seat=seat,
                         action=action_to_json(seat, action))
         deck = None
@@ -151,7 +157,8 @@ class StoreSaver:
             saved: int = await asyncio.to_thread(
                 self.store.append_action, self.game_id, version, row, deck=deck,
                 status=OVER if after.over else None,
-                result=progress(after) if finished else None)
+                result=progress(after) if finished else None,
+                stand_in=None if stand_in is None else (stand_in, seat))
         except StaleVersionError:
             raise
         except StoreError as error:
@@ -201,6 +208,10 @@ class StoreSaver:
             self.store.rows_after, self.game_id, rows)
         return found
 
+    async def stand_ins(self, after: int) -> frozenset[int]:
+        marks = await asyncio.to_thread(self.store.friends.stand_ins, self.game_id, after)
+        return frozenset(marks)
+
 
 class RecordFile:
     """The whole game record, rewritten to a file after every action."""
@@ -213,7 +224,7 @@ class RecordFile:
         self.levels = levels
 
     async def save(self, version: int, step: int, before: GameState, after: GameState,
-                   seat: int, action: Action) -> int:
+                   seat: int, action: Action, stand_in: int | None = None) -> int:
         self._write(after)
         return version + 1
 
@@ -248,6 +259,9 @@ class RecordFile:
         raise RuntimeError("a game saved to a file has no other writer")
 
     async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
+        raise RuntimeError("a game saved to a file has no other writer")
+
+    async def stand_ins(self, after: int) -> frozenset[int]:
         raise RuntimeError("a game saved to a file has no other writer")
 
 

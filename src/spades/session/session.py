@@ -439,7 +439,7 @@ class Session:
             raise Refusal("illegal", str(error)) from None
         try:
             version = await self.saver.save(self.version, self.rows + 1, before, after, seat,
-                                            action)
+                                            action, self.step + 1 if stand_in else None)
         except StaleVersionError:
             await self._catch_up()
             raise Refusal("stale", "the table changed meanwhile") from None
@@ -480,9 +480,12 @@ class Session:
         version, rows = found
         if version <= self.version:
             return False
+        # a table for friends: which of those actions a computer player made for an
+        # absent person (kept with each action, so read after the rows: all there)
+        marks = await self.saver.stand_ins(self.step) if self.friends else frozenset()
         try:
             for row in rows:
-                self._followed(replay_row(self.state, row))
+                self._followed(replay_row(self.state, row), marks)
         except FollowError as error:
             log.warning("game %s: %s; reading it whole", self.id, error)
         # the version is read before the rows, each statement on its own: a row kept in
@@ -505,8 +508,9 @@ class Session:
             for listener in list(self.listeners):
                 listener.thinking(seat, self.snapshot)
 
-    def _followed(self, done: Followed) -> None:
-        """Take one change another process made, and tell it."""
+    def _followed(self, done: Followed, marks: frozenset[int] = frozenset()) -> None:
+        """Take one change another process made, and tell it (``marks``: the steps a
+        computer player made for an absent person)."""
         before = self.state
         self.state, self.version, self.rows = done.after, self.version + 1, self.rows + 1
         if done.entropy is not None:
@@ -516,8 +520,9 @@ class Session:
             self.last_change = asyncio.get_running_loop().time()
         if done.mark:
             return
-        change = Change(before, self.snapshot, done.seat, done.action, undone=done.undone,
-                        followed=True)
+        stand_in = done.action is not None and self.step in marks
+        change = Change(before, self.snapshot, done.seat, done.action, stand_in,
+                        undone=done.undone, followed=True)
         for listener in list(self.listeners):
             listener.changed(change)
 

@@ -27,6 +27,7 @@ class Appending:
                        games.c.version == sa.bindparam("b_version"))
         self.action = sa.insert(tables.actions)
         self.deck = sa.insert(tables.decks)
+        self.stand_in = sa.insert(tables.stand_ins)
 
     def bump(self, extra: tuple[str, ...]) -> sa.Update:
         """The game's version raised by one from the given one, with the ``extra``

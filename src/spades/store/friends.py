@@ -197,13 +197,14 @@ class Friends:
         except sa.exc.SQLAlchemyError as error:
             raise failed("could not save a stand-in's mark", error) from error
 
-    def stand_ins(self, game_id: str) -> dict[int, int]:
-        """The actions made for absent people: seq -> seat."""
+    def stand_ins(self, game_id: str, after: int = 0) -> dict[int, int]:
+        """The actions made for absent people, after step ``after``: step -> seat."""
         t = self.tables
         try:
             with self.engine.connect() as conn:
                 rows = conn.execute(sa.select(t.stand_ins.c.seq, t.stand_ins.c.seat)
-                                    .where(t.stand_ins.c.game_id == game_id)).all()
+                                    .where(t.stand_ins.c.game_id == game_id,
+                                           t.stand_ins.c.seq > after)).all()
         except sa.exc.SQLAlchemyError as error:
             raise failed("could not read the stand-ins' marks", error) from error
         return {r.seq: r.seat for r in rows}

@@ -289,9 +289,12 @@ class Store:
     def append_action(self, game_id: str, version: int, action: ActionRow, *,
                       deck: tuple[int, Sequence[str]] | None = None,
                       status: str | None = None,
-                      result: Mapping[str, Any] | None = None) -> int:
+                      result: Mapping[str, Any] | None = None,
+                      stand_in: tuple[int, int] | None = None) -> int:
         """Append one action made from ``version``; with it, the deck of a hand dealt by
-        this action and the game's new status and result. Returns the new version."""
+        this action, the game's new status and result, and ``stand_in``, (step, seat), when
+        a computer player made it for an absent person (``Friends.stand_ins``: in the same
+        transaction, so whoever reads the action reads its mark). Returns the new version."""
         statements = self._appending
 
         def write(conn: sa.Connection) -> None:
@@ -301,6 +304,9 @@ class Store:
             if deck is not None:
                 conn.execute(statements.deck, {"game_id": game_id, "hand": deck[0],
                                                "cards": list(deck[1])})
+            if stand_in is not None:
+                conn.execute(statements.stand_in, {"game_id": game_id, "seq": stand_in[0],
+                                                   "seat": stand_in[1]})
 
         extra: dict[str, Any] = {}
         if status is not None:
