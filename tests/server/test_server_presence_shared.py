@@ -274,3 +274,33 @@ def test_when_the_leader_stops_the_other_process_takes_grace_and_timer_over(
     assert any(0 < s < 20 for s in at_two), at_two
     assert took < 10, took
     assert played["events"]
+
+
+def test_what_was_played_for_a_person_is_told_by_the_next_leader(tmp_path: Path) -> None:
+    """Bob is away and played for while process one leads; one stops and two takes the
+    table over; Bob comes back at two and is told all that was played for him, the cards
+    one's computer player made included (rebuilt from the store, not one's memory)."""
+    with client(tmp_path, redis_url=REDIS, grace=0.5) as two:
+        one: Any = client(tmp_path, redis_url=REDIS, grace=0.5).__enter__()
+        try:
+            table_id = start_two(one)  # one leads; the sockets are at two
+            with open_table(two, table_id, ANN) as ann:
+                driver = Driver(ann, random.Random(8))
+                with open_table(two, table_id, BOB) as bob:
+                    until(bob, "state")
+                    until(ann, "table", where=lambda m: presence_of(m, 1) == "here")
+                until(ann, "table", where=lambda m: m["table"]["seats"][1]["stand_in"])
+                driver.send({"type": "sync"})
+                before = play_until_played_for(driver, "Bob")  # made at one
+                one.__exit__(None, None, None)  # the leader goes (its lease given up)
+                one = None
+                wait_for(lambda: holder(tmp_path, table_id) == me(two))
+                with open_table(two, table_id, BOB) as bob:  # back, at the new leader
+                    told = until(bob, "while-away")
+        finally:
+            if one is not None:
+                one.__exit__(None, None, None)
+    steps = [e["step"] for e in told["events"]]
+    assert all(e["played_for"] == "Bob" and e["seat"] == 1 for e in told["events"])
+    assert before[0]["step"] in steps  # what one's computer player made for him
+    assert steps == sorted(steps) and "While you were away" in told["text"]

@@ -27,11 +27,12 @@ from spades.store import FINISHED, STARTED, FriendTable
 
 from .connections import Connection
 from .here import RENEW, Here, News
+from .history import rebuild_played_for
 from .rooms import Rooms
 from .table import ServedTable
 from .table_json import table_object
 from .tables import Hall
-from .wire import Json, Speaker, mark_played_for, narrated_json
+from .wire import Json
 
 log = logging.getLogger("spades.server")
 Key = tuple[str, int]
@@ -41,18 +42,16 @@ def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class StandIns:
-    """A listener of a friends' game's session: marks what the computer player made for an
-    absent person, keeps it for their return, and starts each person's turn timer."""
+class Turns:
+    """A listener of a friends' game's session: starts each person's turn timer, and
+    finishes the table with its game (what the computer player makes for an absent person
+    is marked by the store, with the action)."""
 
     def __init__(self, presence: Presence, served: ServedTable):
         self.presence = presence
         self.served = served
 
     def changed(self, change: Change) -> None:
-        # what the person will be told when back is kept where the action was made
-        if change.stand_in and change.action is not None and not change.followed:
-            self.presence.played_for(self.served, change)
         if change.action is not None:
             self.presence.turn_began(self.served)
         if change.ends_game:
@@ -73,7 +72,6 @@ class Presence:
         self.clock = clock
         self.sleep = sleep
         self.counts: dict[Key, int] = {}
-        self.missed: dict[Key, list[Json]] = {}
         self._tasks: dict[Key, asyncio.Task[None]] = {}
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._options: dict[str, dict[str, object]] = {}
@@ -104,7 +102,7 @@ class Presence:
             for person in table.seats:
                 if person.state == "gone" and person.player_id is not None:
                     session.absent.add(person.seat)
-        session.listen(StandIns(self, served))
+        session.listen(Turns(self, served))
         served.hub.greet = lambda conn: self.greeting(served, conn)
         if self.shared is not None and table.status == STARTED:
             if session.leading:
@@ -234,7 +232,9 @@ class Presence:
             task.cancel()
         served.session.stand_in(seat, False)
         table = await self._set(served.id, seat, "here", None, ("away", "gone", "seated"))
-        missed = self.missed.pop((served.id, seat), [])
+        # what was played for them, from the store (whichever process led meanwhile)
+        missed = await asyncio.to_thread(rebuild_played_for, self.hall.store, served.id,
+                                         served.names, seat, served.session.step)
         if missed:
             name = served.names[seat]
             text = "While you were away: " + " ".join(e["text"] for e in missed)
@@ -249,17 +249,6 @@ class Presence:
             self._publish({"game": served.id, "kind": "table"})
         self.turn_began(served)
 
-    # ------------------------------------------------------------------ stand-ins
-
-    def played_for(self, served: ServedTable, change: Change) -> None:
-        """The computer player acted for the absent person at ``change.seat``: keep what
-        the person will be told when back (the store kept the mark with the action)."""
-        seat = change.seat
-        rules = change.after.rules
-        speaker = Speaker(served.names, seat, rules.sides)
-        events = narrated_json(change.events(seat), change.after.step, speaker, rules.players)
-        self.missed.setdefault((served.id, seat), []).extend(
-            mark_played_for(events, seat, served.names[seat]))
 
     def finished(self, table_id: str) -> None:
         """The game is over: the table is too (a restart no longer picks it up)."""
