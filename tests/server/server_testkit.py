@@ -276,6 +276,12 @@ def check_frames(frames: list[dict[str, Any]], game: StoredGame, seat: int = 0) 
     looks = game.looks
     checked = 0
     for frame in frames:
+        if frame["type"] == "while-away":  # what was played for the seat: events alone
+            codes, _ = shown({k: v for k, v in frame.items() if k != "events"})
+            assert not codes, f"a while-away frame names cards outside its events: {frame}"
+            check_events(frame["events"], states, game, seat)
+            checked += 1
+            continue
         if frame["type"] != "state":
             codes, _ = shown(frame)
             assert not codes, f"a {frame['type']} frame names cards: {frame}"
@@ -287,29 +293,38 @@ def check_frames(frames: list[dict[str, Any]], game: StoredGame, seat: int = 0) 
         check_shuffle_news(frame, state, game)
         kitty = state.rules.kitty
         assert_hides(body, hidden_cards(state, seat, looked), f"state at step {step}", kitty)
-        for event in frame["events"]:
-            at = event["step"]
-            if event["kind"] in ("look",):
-                continue
-            before = states[at - 1]
-            secret = hidden_cards(before, seat, (before.hand.number, seat) in looks)
-            if event["kind"] == "undo":  # it tells only cards already played
-                assert_hides(event, secret, f"event undo at step {at}", kitty)
-                continue
-            _, action = parse_action(game.actions[at - 1].action, before.rules)
-            card = getattr(action, "card", None)
-            if card is not None:
-                secret.discard(card)
-            if event["kind"] == "draw":
-                hand = before.hand
-                secret.discard(hand.deck[hand.stock + (1 if event["keep"] else 0)])
-                if event["seat"] == seat:
-                    secret.discard(hand.deck[hand.stock + (0 if event["keep"] else 1)])
-            if event["kind"] == "pass" and seat in (event["from"], event["to"]):
-                secret -= set(getattr(action, "cards", ()))
-            assert_hides(event, secret, f"event {event['kind']} at step {at}", kitty)
+        check_events(frame["events"], states, game, seat)
         checked += 1
     return checked
+
+
+def check_events(events: list[dict[str, Any]], states: list[GameState], game: StoredGame,
+                 seat: int) -> None:
+    """Each event shows ``seat`` no card but those it saw before the event's action and
+    what that action made public."""
+    looks = game.looks
+    for event in events:
+        at = event["step"]
+        if event["kind"] in ("look",):
+            continue
+        before = states[at - 1]
+        kitty = before.rules.kitty
+        secret = hidden_cards(before, seat, (before.hand.number, seat) in looks)
+        if event["kind"] == "undo":  # it tells only cards already played
+            assert_hides(event, secret, f"event undo at step {at}", kitty)
+            continue
+        _, action = parse_action(game.actions[at - 1].action, before.rules)
+        card = getattr(action, "card", None)
+        if card is not None:
+            secret.discard(card)
+        if event["kind"] == "draw":
+            hand = before.hand
+            secret.discard(hand.deck[hand.stock + (1 if event["keep"] else 0)])
+            if event["seat"] == seat:
+                secret.discard(hand.deck[hand.stock + (0 if event["keep"] else 1)])
+        if event["kind"] == "pass" and seat in (event["from"], event["to"]):
+            secret -= set(getattr(action, "cards", ()))
+        assert_hides(event, secret, f"event {event['kind']} at step {at}", kitty)
 
 
 # ------------------------------------------------------------------ a real `spades serve`

@@ -152,8 +152,8 @@ def lease_of(db: str, game_id: str) -> str | None:
     return None if held is None else held[0]
 
 
-def servers(folder: Path, db: str) -> list[LiveServer]:
-    flags = ("--db", db, "--redis", REDIS, "--grace", "120")
+def servers(folder: Path, db: str, grace: int = 120) -> list[LiveServer]:
+    flags = ("--db", db, "--redis", REDIS, "--grace", str(grace))
     made = []
     for n in range(3):
         (folder / f"p{n}").mkdir()
@@ -201,6 +201,54 @@ def test_a_hand_goes_on_when_one_of_three_processes_is_killed(tmp_path: Path) ->
         for person in (*people, *moved):
             assert check_frames(person.frames, game, person.seat) > 0
         assert took < 60
+
+
+def seen(person: Person, kind: str, where: Any) -> bool:
+    return any(f["type"] == kind and where(f) for f in person.frames)
+
+
+def played_for(name: str) -> Any:
+    return lambda f: any(e.get("played_for") == name for e in f["events"])
+
+
+def test_a_person_at_a_killed_process_is_away_then_played_for_then_back(
+        tmp_path: Path) -> None:
+    """Presence over three real processes: Dan's only socket is at the process killed with
+    SIGKILL; the others are told he is away (his presence in Redis runs out), the computer
+    player plays for him once his grace period is over, and he comes back at another
+    process and is told what was played for him."""
+    with fresh_database() as db, contextlib.ExitStack() as stack:
+        one, two, three = (stack.enter_context(s) for s in servers(tmp_path, db, grace=2))
+        with httpx.Client(base_url=two.url, timeout=30) as http:
+            game_id = seat_by_invitation(http, PEOPLE)
+        ports = [two.port, two.port, three.port, one.port]  # Dan alone at the first
+        people = [sit(stack, ports[s], game_id, s) for s in range(4)]
+        play(people, lambda ps: newest(ps)["step"] >= 6)
+        killed_at = time.monotonic()
+        os.killpg(one.pid, signal.SIGKILL)
+        one.proc.wait(10)  # type: ignore[union-attr]
+        live = people[:3]
+        play(live, lambda ps: all(seen(p, "table", lambda f: f["table"]["seats"][3][
+            "presence"] == "away") for p in ps))
+        away = time.monotonic() - killed_at
+        play(live, lambda ps: all(seen(p, "state", played_for("Dan")) for p in ps))
+        dan = sit(stack, three.port, game_id, 3)
+        play([*live, dan], lambda ps: seen(dan, "while-away", lambda f: True))
+        told = next(f for f in dan.frames if f["type"] == "while-away")
+        store = Store(db, create=False)
+        try:
+            game = store.load_game(game_id)
+            marks = store.friends.stand_ins(game_id)
+        finally:
+            store.close()
+    assert away < 15, away
+    made = [e for e in told["events"] if e.get("played_for")]  # with what followed them
+    assert made and all(e["played_for"] == "Dan" and e["seat"] == 3 for e in made)
+    assert marks and set(marks.values()) == {3}
+    assert {e["step"] for e in made} <= set(marks)
+    assert game is not None
+    for person in (*people, dan):
+        assert check_frames(person.frames, game, person.seat) > 0
 
 
 def test_two_intents_racing_on_two_processes_one_is_kept(tmp_path: Path) -> None:
