@@ -19,6 +19,7 @@ from spades.engine import CODE_OF, GameState, Play, find_preset, legal_actions
 from spades.session import (
     Change,
     InlineThinker,
+    Missed,
     Refusal,
     Session,
     Sitter,
@@ -27,7 +28,7 @@ from spades.session import (
     new_game_row,
     state_from_store,
 )
-from spades.store import ActionRow, Store
+from spades.store import Store
 
 pytestmark = pytest.mark.timeout(120)
 ME = "me-0000000000"
@@ -182,10 +183,10 @@ class LateVersion(StoreSaver):
     """A store read whose version came before a row kept meanwhile (each statement sees
     its own moment): the rows hold one more change than the version says."""
 
-    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
-        found = await super().rows_after(rows)
+    async def rows_after(self, rows: int, marks_after: int | None = None) -> Missed | None:
+        found = await super().rows_after(rows, marks_after)
         assert found is not None
-        return found[0] - 1, found[1]
+        return found._replace(version=found.version - 1)
 
 
 def test_rows_kept_after_the_version_was_read_are_followed_as_rows(tmp_path: Path) -> None:

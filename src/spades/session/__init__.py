@@ -11,6 +11,7 @@ from .narration import GameEnded, Narrated, ending, narrate, told
 from .refusal import Refusal
 from .reviewing import Reviews
 from .saving import (
+    Missed,
     RecordFile,
     Saver,
     StoreSaver,
@@ -49,6 +50,7 @@ __all__ = [
     "GameEnded",
     "InlineThinker",
     "Listener",
+    "Missed",
     "Narrated",
     "OverrunError",
     "RecordFile",

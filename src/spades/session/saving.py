@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from spades.engine import (
     CODE_OF,
@@ -94,6 +94,15 @@ def state_from_store(stored: StoredGame) -> GameState:
     return state
 
 
+class Missed(NamedTuple):
+    """What another writer kept: the stored version, the rows after ours, and the steps
+    among them a computer player made for an absent person (when asked)."""
+
+    version: int
+    rows: tuple[ActionRow, ...]
+    marks: frozenset[int] = frozenset()
+
+
 class Saver(Protocol):
     async def save(self, version: int, step: int, before: GameState, after: GameState,
                    seat: int, action: Action, stand_in: int | None = None) -> int:
@@ -121,13 +130,11 @@ class Saver(Protocol):
     async def reload(self) -> tuple[GameState, int, int, int]:
         """The stored truth after another writer: (state, version, game actions, rows)."""
 
-    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
-        """The stored version and the rows after the first ``rows`` (another writer's);
-        None when the game is no longer stored."""
-
-    async def stand_ins(self, after: int) -> frozenset[int]:
-        """The game's steps after step ``after`` that a computer player made for an absent
-        person (another writer's marks, read after its rows)."""
+    async def rows_after(self, rows: int, marks_after: int | None = None) -> Missed | None:
+        """The stored version and the rows after the first ``rows`` (another writer's), and
+        with ``marks_after`` the steps after it a computer player made for an absent person
+        (read after the rows: each is kept with its action); None when the game is no
+        longer stored."""
 
 
 def unsaved(error: StoreError) -> Refusal:
@@ -203,14 +210,16 @@ class StoreSaver:
         state = await asyncio.to_thread(state_from_store, stored)
         return state, stored.game.version, len(stored.actions), stored.rows
 
-    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
-        found: tuple[int, tuple[ActionRow, ...]] | None = await asyncio.to_thread(
-            self.store.rows_after, self.game_id, rows)
-        return found
+    async def rows_after(self, rows: int, marks_after: int | None = None) -> Missed | None:
+        return await asyncio.to_thread(self._rows_after, rows, marks_after)
 
-    async def stand_ins(self, after: int) -> frozenset[int]:
-        marks = await asyncio.to_thread(self.store.friends.stand_ins, self.game_id, after)
-        return frozenset(marks)
+    def _rows_after(self, rows: int, marks_after: int | None) -> Missed | None:
+        found = self.store.rows_after(self.game_id, rows)
+        if found is None:
+            return None
+        marks = frozenset() if marks_after is None else frozenset(
+            self.store.friends.stand_ins(self.game_id, marks_after))
+        return Missed(found[0], found[1], marks)
 
 
 class RecordFile:
@@ -258,10 +267,7 @@ class RecordFile:
     async def reload(self) -> tuple[GameState, int, int, int]:
         raise RuntimeError("a game saved to a file has no other writer")
 
-    async def rows_after(self, rows: int) -> tuple[int, tuple[ActionRow, ...]] | None:
-        raise RuntimeError("a game saved to a file has no other writer")
-
-    async def stand_ins(self, after: int) -> frozenset[int]:
+    async def rows_after(self, rows: int, marks_after: int | None = None) -> Missed | None:
         raise RuntimeError("a game saved to a file has no other writer")
 
 

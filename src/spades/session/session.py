@@ -474,15 +474,14 @@ class Session:
         """``follow`` with the lock held: each stored row after ours, replayed; when the
         rows do not replay (or the versions disagree) the stored game is taken whole and
         the listeners are told the table as it is now."""
-        found = await self.saver.rows_after(self.rows)
+        # a table for friends: also which of those actions a computer player made for an
+        # absent person (each mark kept with its action)
+        found = await self.saver.rows_after(self.rows, self.step if self.friends else None)
         if found is None:
             return False
-        version, rows = found
+        version, rows, marks = found
         if version <= self.version:
             return False
-        # a table for friends: which of those actions a computer player made for an
-        # absent person (kept with each action, so read after the rows: all there)
-        marks = await self.saver.stand_ins(self.step) if self.friends else frozenset()
         try:
             for row in rows:
                 self._followed(replay_row(self.state, row), marks)
