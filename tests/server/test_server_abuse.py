@@ -270,6 +270,33 @@ def test_buckets_let_a_person_through_and_hold_a_flood() -> None:
     assert Bucket(1.0, 2.0).wait(0.0) == 0
 
 
+def test_processes_on_one_port_each_read_a_players_frames_at_its_share(
+        tmp_path: Path) -> None:
+    """``--processes 2``: a player's sockets at both read together at most what one
+    process reads of them; a person (a click every 0.15 s) still goes through at each."""
+    from spades.server.limits import PLAYER_RATE, Limits
+
+    with client(tmp_path, processes=2) as http:
+        assert http.app.state.limits.player_rate == PLAYER_RATE / 2
+    now = [0.0]
+    each = [Limits.shared(2), Limits.shared(2)]
+    for limits in each:
+        limits.clock = lambda: now[0]
+    players = [limits.player(PLAYER) for limits in each]
+    for _ in range(400):  # a person at both
+        now[0] += 0.15
+        assert all(lim.wait(lim.socket(), p) == 0 for lim, p in zip(each, players, strict=True))
+    now[0] += 100
+    took = 0
+    for _ in range(600):  # then a flood at both, for ten seconds
+        now[0] += 1 / 60
+        took += sum(1 for lim, p in zip(each, players, strict=True)
+                    if lim.wait(lim.socket(), p) == 0)
+    one = Limits()
+    assert took <= 10 * one.player_rate + 2 * each[0].player_burst
+    assert Limits.shared(1).player_rate == one.player_rate
+
+
 def test_a_flood_of_frames_is_read_at_a_persons_pace(tmp_path: Path) -> None:
     """Every frame is answered (nothing dropped) but a flood beyond the burst waits, and
     another table's socket is answered at once meanwhile."""

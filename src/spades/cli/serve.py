@@ -222,7 +222,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     settings = Settings(db_url=url, pace=args.pace, workers=workers_of(args),
                         allowed_hosts=hosts, **accounts, grace=args.grace,
-                        invite_limit=args.invite_limit, redis_url=args.redis or None)
+                        invite_limit=args.invite_limit, redis_url=args.redis or None,
+                        processes=args.processes)
     lines = [f"Spades is ready: open http://{shown}:{args.port}/ in your browser",
              f"Games are saved in {Store.describe(url)}. Press Ctrl+C to stop."]
     if checked.changed:  # after the address, which comes first

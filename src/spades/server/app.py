@@ -64,7 +64,7 @@ def lifespan_of(settings: Settings) -> Lifespan:
         state.settings, state.store, state.thinker, state.lobby = settings, store, thinker, lobby
         state.counts = counts_in(settings.redis_url)  # every limit's (Redis: all processes)
         friends_parts(state, settings)
-        state.figures, state.limits = FigureCache(), Limits()
+        state.figures, state.limits = FigureCache(), Limits.shared(settings.processes)
         account_parts(state, settings)
         listening = shared_parts(state, settings)
         await state.presence.resume()

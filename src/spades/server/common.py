@@ -66,6 +66,9 @@ class Settings:
     invite_limit: int | None = None
     #: Redis, shared by the server's processes (``redis://...``; None: this process only)
     redis_url: str | None = None
+    #: server processes on this port (``--processes``): each reads a player's frames at its
+    #: share of the per-player rate, as each allows its share of an address's connections
+    processes: int = 1
 
 
 def dumps(message: Json) -> str:

@@ -59,6 +59,16 @@ class Limits:
         self.clock = clock
         self.players: dict[str, Bucket] = {}
 
+    @classmethod
+    def shared(cls, processes: int) -> Limits:
+        """One of ``processes`` server processes on one port: a player's sockets may be at
+        any of them, so each reads that player's frames at its share of the per-player rate
+        (together, what one process allows) and burst (never below one socket's own, which
+        a reconnecting tab may need). A socket is at one process: its own bucket is whole."""
+        share = max(1, processes)
+        return cls(player_rate=PLAYER_RATE / share, player_burst=max(
+            SOCKET_BURST, PLAYER_BURST / share))
+
     def socket(self) -> Bucket:
         return Bucket(self.socket_rate, self.socket_burst)
 
