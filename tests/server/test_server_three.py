@@ -26,7 +26,7 @@ from server_testkit import LiveServer, check_frames, live_ticket
 from test_server_redis import REDIS, redis_reachable
 from websockets.sync.client import ClientConnection, connect
 
-from spades.store import Store
+from spades.store import Store, StoredGame
 
 #: CI sets SPADES_TEST_POSTGRES (a database the tests may use; this test makes its own)
 POSTGRES = os.environ.get("SPADES_TEST_POSTGRES",
@@ -142,14 +142,20 @@ def newest(people: list[Person]) -> dict[str, Any]:
         "version": -1, "step": 0, "view": {"trick": [], "hand_number": 0}}
 
 
-def lease_of(db: str, game_id: str) -> str | None:
-    """Which process holds the game's lease (None: nobody)."""
+def read(db: str, game_id: str) -> tuple[StoredGame | None, Any, dict[int, int]]:
+    """The stored game, who holds its lease (with until when) and its stand-in marks."""
     store = Store(db, create=False)
     try:
-        held = store.leases.holder(game_id)
+        return (store.load_game(game_id), store.leases.holder(game_id),
+                store.friends.stand_ins(game_id))
     finally:
         store.close()
-    return None if held is None else held[0]
+
+
+def lease_of(db: str, game_id: str) -> str | None:
+    """Which process holds the game's lease (None: nobody)."""
+    held = read(db, game_id)[1]
+    return None if held is None else str(held[0])
 
 
 def servers(folder: Path, db: str, grace: int = 120) -> list[LiveServer]:
@@ -185,12 +191,7 @@ def test_a_hand_goes_on_when_one_of_three_processes_is_killed(tmp_path: Path) ->
         live = [moved[0], people[1], people[2], moved[1]]
         play(live, lambda ps: newest(ps)["view"]["hand_number"] >= 2)
         took = time.monotonic() - killed_at
-        store = Store(db, create=False)
-        try:
-            game = store.load_game(game_id)
-            lease = store.leases.holder(game_id)
-        finally:
-            store.close()
+        game, lease, _ = read(db, game_id)
         assert game is not None
         kept = [(r.seat, {k: v for k, v in r.action.items() if k != "seat"})
                 for r in game.actions]
@@ -235,12 +236,7 @@ def test_a_person_at_a_killed_process_is_away_then_played_for_then_back(
         dan = sit(stack, three.port, game_id, 3)
         play([*live, dan], lambda ps: seen(dan, "while-away", lambda f: True))
         told = next(f for f in dan.frames if f["type"] == "while-away")
-        store = Store(db, create=False)
-        try:
-            game = store.load_game(game_id)
-            marks = store.friends.stand_ins(game_id)
-        finally:
-            store.close()
+        game, _, marks = read(db, game_id)
     assert away < 15, away
     made = [e for e in told["events"] if e.get("played_for")]  # with what followed them
     assert made and all(e["played_for"] == "Dan" and e["seat"] == 3 for e in made)
