@@ -110,3 +110,15 @@ def test_a_stand_ins_mark_is_kept_with_its_action_or_not_at_all(store: Store) ->
                                            action={"seat": 2, "bid": 4}))
     assert store.friends.stand_ins("g1") == {1: 1}
     assert store.friends.stand_ins("g1", after=1) == {}
+
+
+def test_what_a_follower_missed_with_its_marks_in_one_read(store: Store) -> None:
+    store.create_game(make_row("g1"), DECK)
+    rows = [ActionRow(seq=1, hand=0, seat=1, action={"seat": 1, "bid": 3}),
+            ActionRow(seq=2, hand=0, seat=2, action={"seat": 2, "bid": 4})]
+    store.append_action("g1", 0, rows[0], stand_in=(1, 1))
+    store.append_action("g1", 1, rows[1], stand_in=(2, 2))
+    assert store.missed("g1", 0) == (2, tuple(rows), {})
+    assert store.missed("g1", 0, marks_after=0) == (2, tuple(rows), {1: 1, 2: 2})
+    assert store.missed("g1", 1, marks_after=1) == (2, (rows[1],), {2: 2})
+    assert store.missed("nosuch", 0, marks_after=0) is None

@@ -214,12 +214,8 @@ class StoreSaver:
         return await asyncio.to_thread(self._rows_after, rows, marks_after)
 
     def _rows_after(self, rows: int, marks_after: int | None) -> Missed | None:
-        found = self.store.rows_after(self.game_id, rows)
-        if found is None:
-            return None
-        marks = frozenset() if marks_after is None else frozenset(
-            self.store.friends.stand_ins(self.game_id, marks_after))
-        return Missed(found[0], found[1], marks)
+        found = self.store.missed(self.game_id, rows, marks_after)
+        return None if found is None else Missed(found[0], found[1], frozenset(found[2]))
 
 
 class RecordFile:

@@ -18,7 +18,6 @@ import sqlalchemy as sa
 
 from . import migrate
 from .accounts import Accounts
-from .appending import Appending
 from .database import (
     StoreError,
     aware,
@@ -32,6 +31,7 @@ from .friends import Friends
 from .leases import Leases
 from .migrate import Upgrade
 from .schema import Tables, make_tables
+from .statements import Statements
 
 PLAYING = "playing"
 OVER = "over"
@@ -194,7 +194,7 @@ class Store:
         except (sa.exc.SQLAlchemyError, OSError) as error:
             raise StoreError(f"cannot open the store at {self.safe_url}: {error}") from error
         self.tables: Tables = make_tables(prefix)
-        self._appending = Appending(self.tables)
+        self._statements = Statements(self.tables)
         if create:
             try:
                 self.upgrade()
@@ -295,7 +295,7 @@ class Store:
         this action, the game's new status and result, and ``stand_in``, (step, seat), when
         a computer player made it for an absent person (``Friends.stand_ins``: in the same
         transaction, so whoever reads the action reads its mark). Returns the new version."""
-        statements = self._appending
+        statements = self._statements
 
         def write(conn: sa.Connection) -> None:
             conn.execute(statements.action, {
@@ -331,7 +331,7 @@ class Store:
 
     def _change(self, game_id: str, version: int, write: Any,
                 extra: dict[str, Any]) -> int:
-        statements = self._appending
+        statements = self._statements
         self.check_file()
         try:
             with self.engine.begin() as conn:
@@ -437,25 +437,30 @@ class Store:
         """The game's version and its rows after row ``seq`` (actions, entropy, undos and
         marks, in order), read in one transaction: what another process kept since a table
         in memory was at row ``seq``. None when the game is not stored."""
-        t = self.tables
+        found = self.missed(game_id, seq)
+        return None if found is None else (found[0], found[1])
+
+    def missed(self, game_id: str, seq: int, marks_after: int | None = None
+               ) -> tuple[int, tuple[ActionRow, ...], dict[int, int]] | None:
+        """``rows_after``, and in the same transaction, with ``marks_after``, the game's
+        stand-in marks after that step (``Friends.stand_ins``; each is kept with its
+        action, so every mark of the rows read is there)."""
+        reading = self._statements
         try:
             with self.engine.begin() as conn:
-                version = conn.execute(sa.select(t.games.c.version)
-                                       .where(t.games.c.id == game_id)).scalar()
+                version = conn.execute(reading.version, {"game_id": game_id}).scalar()
                 if version is None:
                     return None
-                found = conn.execute(
-                    sa.select(t.actions.c.seq, t.actions.c.hand, t.actions.c.seat,
-                              t.actions.c.action)
-                    .where(t.actions.c.game_id == game_id, t.actions.c.seq > seq)
-                    .order_by(t.actions.c.seq)).all()
+                found = conn.execute(reading.rows, {"game_id": game_id, "seq": seq}).all()
+                marks = {} if marks_after is None else {m.seq: m.seat for m in conn.execute(
+                    reading.marks, {"game_id": game_id, "seq": marks_after})}
         except sa.exc.SQLAlchemyError as error:
             raise StoreError(f"could not read game {game_id!r}: {error}") from error
         rows = tuple(ActionRow(seq=a.seq, hand=a.hand, seat=a.seat, action=a.action)
                      for a in found)
         if [r.seq for r in rows] != list(range(seq + 1, seq + 1 + len(rows))):
             raise StoreError(f"game {game_id!r}: the stored rows after {seq} are not in order")
-        return int(version), rows
+        return int(version), rows, marks
 
     def versions(self, game_ids: Collection[str]) -> dict[str, int]:
         """The stored version of each of ``game_ids`` (a game not stored is left out)."""

@@ -1,4 +1,5 @@
-"""The statements of the store's hot path, built once: an action appended to a game.
+"""The statements of the store's hot path, built once: an action appended to a game, and
+the rows another process reads to follow it.
 
 Every card is one such write. Building ``sa.update(...).where(...).values(...)`` anew for
 each costs more CPU than the database's own work (SQLAlchemy coerces every literal into a
@@ -16,8 +17,9 @@ import sqlalchemy as sa
 from .schema import Tables
 
 
-class Appending:
-    """The prebuilt statements for ``Store.append_action`` on ``tables``."""
+class Statements:
+    """The statements built once for ``Store.append_action`` and ``Store.missed`` on
+    ``tables``."""
 
     def __init__(self, tables: Tables):
         self.tables = tables
@@ -28,6 +30,15 @@ class Appending:
         self.action = sa.insert(tables.actions)
         self.deck = sa.insert(tables.decks)
         self.stand_in = sa.insert(tables.stand_ins)
+        # and what a process following the game reads of it (``Store.missed``)
+        actions, marks = tables.actions.c, tables.stand_ins.c
+        self.version = sa.select(games.c.version).where(games.c.id == sa.bindparam("game_id"))
+        self.rows = (sa.select(actions.seq, actions.hand, actions.seat, actions.action)
+                     .where(actions.game_id == sa.bindparam("game_id"),
+                            actions.seq > sa.bindparam("seq"))
+                     .order_by(actions.seq))
+        self.marks = sa.select(marks.seq, marks.seat).where(
+            marks.game_id == sa.bindparam("game_id"), marks.seq > sa.bindparam("seq"))
 
     def bump(self, extra: tuple[str, ...]) -> sa.Update:
         """The game's version raised by one from the given one, with the ``extra``
