@@ -411,7 +411,6 @@ __all__ = [
     "seat_update",
     "seen_actions",
     "seen_cards",
-    "sheet_line",
     "shuffle_news",
     "step_events",
 ]
