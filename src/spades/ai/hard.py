@@ -67,6 +67,7 @@ from .knowledge import live_nil
 from .reading import BidReading, NilReading, nil_reading_of, reading_of
 from .sampler import DealSampler, ImpossibleDeal, estimate_tricks, nil_likelihood
 from .solver import solve
+from .standing import threat_weights
 
 #: Playouts per decision by default; with a nil alive ``NIL_SEARCH`` times as many
 #: (decision times: docs/ai-tuning.md#hard-iterations).
@@ -163,6 +164,9 @@ class HardPlayer:
     #: how often the opponents, on lead against our side's live nil, lead low at it in the
     #: bid playouts (1: always, as our side does)
     nil_attack: float = NIL_ATTACK
+    #: where each plays for themselves, weigh the margin to each opponent by its chance of
+    #: winning the game (``standing``); False: the opponents' average, as before issue 40
+    standing: bool = True
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/experiments/hard_bids.py``; it plays no part in any decision).
@@ -245,7 +249,8 @@ class HardPlayer:
         # Bags cost from the first trick, not only once the side has made its bid
         # (docs/ai-tuning.md#hard-bags-in-play).
         evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
-                               bags=view.bags, win_bonus=self.win_bonus)
+                               bags=view.bags, win_bonus=self.win_bonus,
+                               weights=self._weights(view))
         guide = k.Guide(book, bids, nils)
         moves = distinct_cards(view)
         if len(moves) == 1:
@@ -393,6 +398,7 @@ class HardPlayer:
         draws = [pick.random() for _ in range(n)]
         leader = _first_leader(view, holdings)
         attack = self._attack(view)
+        weights = self._weights(view)
         values: list[float] = []
         taken: list[int] = []
         for bid in bids_tried:
@@ -400,12 +406,19 @@ class HardPlayer:
             pos = k.Position(hands=holdings[:n], leader=leader, tricks=[0] * n, bids=bids,
                              nils=nils, players=n)
             evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
-                                   bags=view.bags, win_bonus=self.win_bonus)
+                                   bags=view.bags, win_bonus=self.win_bonus, weights=weights)
             guide = k.Guide(book, bids, nils, attack=attack)
             tricks = k.guided_playout(book, pos, guide, random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])
         return values, taken
+
+    def _weights(self, view: PlayerView) -> tuple[float, ...] | None:
+        """How much each opponent's points count against the seat's side in a hand's value
+        (``standing.threat_weights``; None: the opponents' average, as with two sides)."""
+        if not self.standing:
+            return None
+        return threat_weights(view.rules, view.my_side, view.scores)
 
     def _attack(self, view: PlayerView) -> tuple[float, ...] | None:
         """The playouts' ``attack``: ``nil_attack`` for the opponents' seats, 1 for ours
