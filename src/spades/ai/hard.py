@@ -5,8 +5,10 @@ bridge and of the strong Skat programs: draw a deal consistent with the ``Player
 (``sampler.DealSampler``: voids shown, passed cards, bids and plays as evidence, ``reading``
 and ``clues``), try every distinct card on that same deal with the same playout seed
 (common random numbers, so the comparison between cards is paired and low in noise), score
-each finished hand with the rules and the game score (``kernel.Evaluator``), and repeat;
-cards that trail the leader by a clear margin stop being sampled (successive rejection). In
+each finished hand with the rules and the game score (``kernel.Evaluator``; where each plays
+for themselves, the margin to each opponent weighed by its chance of winning the game,
+``standing``), and repeat; cards that trail the leader by a clear margin stop being sampled
+(successive rejection). In
 the last tricks (with ``nil_solve_tricks``, more of them while an opponent's nil is alive) an
 exact search (``solver.solve``) replaces the playouts on each deal; while a nil is alive the
 search may take more playouts (``nil_search``). Of cards worth the same it
