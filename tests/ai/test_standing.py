@@ -1,6 +1,7 @@
-"""Each for themselves, Hard weighs a hand by its effect on its chance of winning the game
-(issue 40 item 3, ``spades.ai.standing``): the margin to each opponent counts by that
-opponent's threat to win. Partnership (two sides) keeps the zero-sum valuation exactly."""
+"""Each for themselves, Hard with ``standing=True`` weighs a hand by its effect on its chance
+of winning the game (issue 40 item 3, ``spades.ai.standing``): the margin to each opponent
+counts by that opponent's threat to win. Partnership (two sides) keeps the zero-sum
+valuation exactly. (Off by default: docs/ai-tuning.md#hard-standing.)"""
 
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ def _helping_the_last() -> GameState:
 @pytest.mark.parametrize("seed", range(2))
 def test_setting_the_games_leader_is_worth_two_bags(seed: int) -> None:
     state = _setting_the_leader()
-    assert _card(state, HardPlayer(), seed) == "AH"
+    assert _card(state, HardPlayer(standing=True), seed) == "AH"
     # the opponents' average counts the leader's forty as a third: not worth two bags
     assert _card(state, HardPlayer(standing=False), seed) == "4H"
 
@@ -127,7 +128,7 @@ def test_setting_the_games_leader_is_worth_two_bags(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(2))
 def test_a_trick_that_only_helps_the_last_player_is_worth_giving(seed: int) -> None:
     state = _helping_the_last()
-    assert _card(state, HardPlayer(), seed) == "4H"
+    assert _card(state, HardPlayer(standing=True), seed) == "4H"
     assert _card(state, HardPlayer(standing=False), seed) == "AH"
 
 
@@ -147,7 +148,7 @@ def test_bid_playouts_and_card_search_are_weighed_alike(monkeypatch: pytest.Monk
     expected = threat_weights(CUTTHROAT, 0, scores)
     assert expected is not None
     state = new_game(CUTTHROAT, seed=3, first_dealer=3)._replace(scores=scores)
-    player = HardPlayer(iterations=30)
+    player = HardPlayer(iterations=30, standing=True)
     assert state.hand.turn == 0
     bid = player.choose(player_view(state, 0), random.Random(0))  # seat 0 bids first
     assert seen and set(seen) == {expected}
@@ -174,7 +175,7 @@ def test_partnership_decisions_are_unchanged(preset: str) -> None:
         seat = state.hand.turn
         view = player_view(state, seat)
         seed = rng.getrandbits(32)
-        action = HardPlayer(iterations=60).choose(view, random.Random(seed))
+        action = HardPlayer(iterations=60, standing=True).choose(view, random.Random(seed))
         assert action == HardPlayer(iterations=60, standing=False).choose(
             view, random.Random(seed))
         state = apply(state, action)

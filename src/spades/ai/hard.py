@@ -5,15 +5,14 @@ bridge and of the strong Skat programs: draw a deal consistent with the ``Player
 (``sampler.DealSampler``: voids shown, passed cards, bids and plays as evidence, ``reading``
 and ``clues``), try every distinct card on that same deal with the same playout seed
 (common random numbers, so the comparison between cards is paired and low in noise), score
-each finished hand with the rules and the game score (``kernel.Evaluator``; where each plays
-for themselves, the margin to each opponent weighed by its chance of winning the game,
-``standing``), and repeat; cards that trail the leader by a clear margin stop being sampled
-(successive rejection). In
-the last tricks (with ``nil_solve_tricks``, more of them while an opponent's nil is alive) an
-exact search (``solver.solve``) replaces the playouts on each deal; while a nil is alive the
-search may take more playouts (``nil_search``). Of cards worth the same it
-plays the one players' habits choose (the lowest of the suit; a live nil bidder's highest),
-which is what it reads in other seats' plays.
+each finished hand with the rules and the game score (``kernel.Evaluator``; with the option
+``standing``, where each plays for themselves, the margin to each opponent weighed by its
+chance of winning the game), and repeat; cards that trail the leader by a clear margin stop
+being sampled (successive rejection). In the last tricks (with ``nil_solve_tricks``, more of
+them while an opponent's nil is alive) an exact search (``solver.solve``) replaces the
+playouts on each deal; while a nil is alive the search may take more playouts
+(``nil_search``). Of cards worth the same it plays the one players' habits choose (the lowest
+of the suit; a live nil bidder's highest), which is what it reads in other seats' plays.
 
 Why PIMC and not SO-ISMCTS: in pure Python a decision affords about a thousand playouts;
 ISMCTS spends most of those on a shallow tree and the AIIDE 2013 Spades study saw little
@@ -110,6 +109,11 @@ COVER_SHADE = 1
 #: How much a play that breaks a habit (``clues``) counts against a deal: a sampled deal at
 #: odds with a clue keeps this much less of its weight. Evidence: docs/ai-tuning.md#hard-play-trust
 PLAY_TRUST = 0.9
+#: Whether, where each plays for themselves, the margin to each opponent is weighed by its
+#: chance of winning the game (``standing``) rather than the opponents' average. Off until a
+#: larger screen: in 12 cutthroat games it won 3 against Hard without it.
+#: Evidence: docs/ai-tuning.md#hard-standing
+STANDING = False
 #: Points within which a card of the suit the habits prefer (the lowest; a live nil bidder's
 #: highest) is played instead of the best, so a partner can read the hand (``clues``).
 #: Evidence: docs/ai-tuning.md#hard-habit-tolerance
@@ -168,7 +172,7 @@ class HardPlayer:
     nil_attack: float = NIL_ATTACK
     #: where each plays for themselves, weigh the margin to each opponent by its chance of
     #: winning the game (``standing``); False: the opponents' average, as before issue 40
-    standing: bool = True
+    standing: bool = STANDING
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/experiments/hard_bids.py``; it plays no part in any decision).
