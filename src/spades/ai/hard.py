@@ -5,13 +5,14 @@ bridge and of the strong Skat programs: draw a deal consistent with the ``Player
 (``sampler.DealSampler``: voids shown, passed cards, bids and plays as evidence, ``reading``
 and ``clues``), try every distinct card on that same deal with the same playout seed
 (common random numbers, so the comparison between cards is paired and low in noise), score
-each finished hand with the rules and the game score (``kernel.Evaluator``), and repeat;
-cards that trail the leader by a clear margin stop being sampled (successive rejection). In
-the last tricks (with ``nil_solve_tricks``, more of them while an opponent's nil is alive) an
-exact search (``solver.solve``) replaces the playouts on each deal; while a nil is alive the
-search may take more playouts (``nil_search``). Of cards worth the same it
-plays the one players' habits choose (the lowest of the suit; a live nil bidder's highest),
-which is what it reads in other seats' plays.
+each finished hand with the rules and the game score (``kernel.Evaluator``; with the option
+``standing``, where each plays for themselves, the margin to each opponent weighed by its
+chance of winning the game), and repeat; cards that trail the leader by a clear margin stop
+being sampled (successive rejection). In the last tricks (with ``nil_solve_tricks``, more of
+them while an opponent's nil is alive) an exact search (``solver.solve``) replaces the
+playouts on each deal; while a nil is alive the search may take more playouts
+(``nil_search``). Of cards worth the same it plays the one players' habits choose (the lowest
+of the suit; a live nil bidder's highest), which is what it reads in other seats' plays.
 
 Why PIMC and not SO-ISMCTS: in pure Python a decision affords about a thousand playouts;
 ISMCTS spends most of those on a shallow tree and the AIIDE 2013 Spades study saw little
@@ -67,6 +68,7 @@ from .knowledge import live_nil
 from .reading import BidReading, NilReading, nil_reading_of, reading_of
 from .sampler import DealSampler, ImpossibleDeal, estimate_tricks, nil_likelihood
 from .solver import solve
+from .standing import threat_weights
 
 #: Playouts per decision by default; with a nil alive ``NIL_SEARCH`` times as many
 #: (decision times: docs/ai-tuning.md#hard-iterations).
@@ -107,6 +109,11 @@ COVER_SHADE = 1
 #: How much a play that breaks a habit (``clues``) counts against a deal: a sampled deal at
 #: odds with a clue keeps this much less of its weight. Evidence: docs/ai-tuning.md#hard-play-trust
 PLAY_TRUST = 0.9
+#: Whether, where each plays for themselves, the margin to each opponent is weighed by its
+#: chance of winning the game (``standing``) rather than the opponents' average. Off until a
+#: larger screen: in 12 cutthroat games it won 3 against Hard without it.
+#: Evidence: docs/ai-tuning.md#hard-standing
+STANDING = False
 #: Points within which a card of the suit the habits prefer (the lowest; a live nil bidder's
 #: highest) is played instead of the best, so a partner can read the hand (``clues``).
 #: Evidence: docs/ai-tuning.md#hard-habit-tolerance
@@ -163,6 +170,9 @@ class HardPlayer:
     #: how often the opponents, on lead against our side's live nil, lead low at it in the
     #: bid playouts (1: always, as our side does)
     nil_attack: float = NIL_ATTACK
+    #: where each plays for themselves, weigh the margin to each opponent by its chance of
+    #: winning the game (``standing``); False: the opponents' average, as before issue 40
+    standing: bool = STANDING
     name: str = "hard"
     #: The last bid's probe: the mean tricks the seat took in the bid playouts (for
     #: analysis, ``bench/experiments/hard_bids.py``; it plays no part in any decision).
@@ -245,7 +255,8 @@ class HardPlayer:
         # Bags cost from the first trick, not only once the side has made its bid
         # (docs/ai-tuning.md#hard-bags-in-play).
         evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
-                               bags=view.bags, win_bonus=self.win_bonus)
+                               bags=view.bags, win_bonus=self.win_bonus,
+                               weights=self._weights(view))
         guide = k.Guide(book, bids, nils)
         moves = distinct_cards(view)
         if len(moves) == 1:
@@ -393,6 +404,7 @@ class HardPlayer:
         draws = [pick.random() for _ in range(n)]
         leader = _first_leader(view, holdings)
         attack = self._attack(view)
+        weights = self._weights(view)
         values: list[float] = []
         taken: list[int] = []
         for bid in bids_tried:
@@ -400,12 +412,19 @@ class HardPlayer:
             pos = k.Position(hands=holdings[:n], leader=leader, tricks=[0] * n, bids=bids,
                              nils=nils, players=n)
             evaluate = k.Evaluator(book, view.my_side, bids=bids, nils=nils, scores=view.scores,
-                                   bags=view.bags, win_bonus=self.win_bonus)
+                                   bags=view.bags, win_bonus=self.win_bonus, weights=weights)
             guide = k.Guide(book, bids, nils, attack=attack)
             tricks = k.guided_playout(book, pos, guide, random.Random(seed).random)
             values.append(evaluate(tricks))
             taken.append(tricks[view.seat])
         return values, taken
+
+    def _weights(self, view: PlayerView) -> tuple[float, ...] | None:
+        """How much each opponent's points count against the seat's side in a hand's value
+        (``standing.threat_weights``; None: the opponents' average, as with two sides)."""
+        if not self.standing:
+            return None
+        return threat_weights(view.rules, view.my_side, view.scores)
 
     def _attack(self, view: PlayerView) -> tuple[float, ...] | None:
         """The playouts' ``attack``: ``nil_attack`` for the opponents' seats, 1 for ours

@@ -272,14 +272,18 @@ def game_result(book: Rulebook, scores: Sequence[int], tricks: Sequence[int]) ->
 
 class Evaluator:
     """What a hand's final trick counts are worth to one side: its points minus the other
-    sides' average, each side's new bags charged their share of the bag penalty (when bags
+    sides' average (with ``weights``, one per side, the side's own 0: minus each other
+    side's points times its weight, ``standing.threat_weights`` where each plays for
+    themselves), each side's new bags charged their share of the bag penalty (when bags
     cost), plus ``win_bonus`` when the hand ends the game in its favour (minus when
     against), so that the score of the game shapes bids and play. Memoised per trick tuple."""
 
-    __slots__ = ("bags", "bids", "book", "memo", "nils", "scores", "side", "win_bonus")
+    __slots__ = ("bags", "bids", "book", "memo", "nils", "scores", "side", "weights",
+                 "win_bonus")
 
     def __init__(self, book: Rulebook, side: int, *, bids: Sequence[int], nils: Sequence[int],
-                 scores: Sequence[int], bags: Sequence[int], win_bonus: float = 200.0) -> None:
+                 scores: Sequence[int], bags: Sequence[int], win_bonus: float = 200.0,
+                 weights: Sequence[float] | None = None) -> None:
         self.book = book
         self.side = side
         self.bids = tuple(bids)
@@ -287,6 +291,8 @@ class Evaluator:
         self.scores = tuple(scores)
         self.bags = tuple(bags)
         self.win_bonus = win_bonus
+        #: each side's weight in the margin (empty: the other sides' average)
+        self.weights: tuple[float, ...] = () if weights is None else tuple(weights)
         self.memo: dict[tuple[int, ...], float] = {}
 
     def __call__(self, tricks: Sequence[int]) -> float:
@@ -308,8 +314,15 @@ class Evaluator:
             values = [p - share * (a - b) for p, a, b in zip(points, after, self.bags,
                                                                strict=True)]
         mine = values[self.side]
-        others = len(values) - 1
-        value = float(mine) - (sum(values) - mine) / others
+        weights = self.weights
+        if weights:  # each for themselves: the margin to each side, weighed by its threat
+            value = float(mine)
+            for index, weight in enumerate(weights):
+                if index != self.side:
+                    value -= weight * values[index]
+        else:
+            others = len(values) - 1
+            value = float(mine) - (sum(values) - mine) / others
         if self.win_bonus:
             totals = [s + p for s, p in zip(self.scores, points, strict=True)]
             over, winner = game_result(book, totals, tricks)
