@@ -111,8 +111,7 @@ COVER_SHADE = 1
 PLAY_TRUST = 0.9
 #: Whether, where each plays for themselves, the margin to each opponent is weighed by its
 #: chance of winning the game (``standing``) rather than the opponents' average. Off until a
-#: larger screen: in 12 cutthroat games it won 3 against Hard without it.
-#: Evidence: docs/ai-tuning.md#hard-standing
+#: screen over whole games shows it better. Evidence: docs/ai-tuning.md#hard-standing
 STANDING = False
 #: Points within which a card of the suit the habits prefer (the lowest; a live nil bidder's
 #: highest) is played instead of the best, so a partner can read the hand (``clues``).
