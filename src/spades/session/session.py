@@ -66,6 +66,17 @@ class Thinking(Protocol):
     async def decide(self, level: str, view: PlayerView, table: str = "") -> Action: ...
 
 
+def _kept(owner: object, slot: str) -> Any:
+    """The per-seat cache in ``owner``'s ``slot`` (a frozen value's: set once, the value
+    stays the same), made empty on first use: a value kept long, in a hub's log, holds no
+    empty dict."""
+    cache = getattr(owner, slot)
+    if cache is None:
+        cache = {}
+        object.__setattr__(owner, slot, cache)
+    return cache
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """The game at one version: what every message about it is made from.
@@ -91,10 +102,7 @@ class Snapshot:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` sees (``NO_SEAT``: a spectator), made once."""
-        views = self._views
-        if views is None:
-            views = {}
-            object.__setattr__(self, "_views", views)  # a cache: the snapshot stays the same
+        views: dict[int, PlayerView] = _kept(self, "_views")
         made = views.get(seat)
         if made is None:
             sheet = None if self.memo is None else self.memo.sheet_of(self.state)
@@ -170,10 +178,7 @@ class Change:
     def update(self, seat: int) -> SeatUpdate:
         """``seat``'s update (``NO_SEAT``: the spectators'), made once; its view is the
         snapshot's (``Snapshot.view``)."""
-        updates = self._updates
-        if updates is None:
-            updates = {}
-            object.__setattr__(self, "_updates", updates)  # a cache: the change is the same
+        updates: dict[int, SeatUpdate] = _kept(self, "_updates")
         made = updates.get(seat)
         if made is None:
             made = updates[seat] = seat_update(self.before, self.after.state, seat,
