@@ -186,17 +186,6 @@ class Friends:
 
     # ------------------------------------------------------------------ stand-ins
 
-    def mark_stand_in(self, game_id: str, seq: int, seat: int) -> None:
-        """Remember that the action ``seq`` of ``game_id`` was made for an absent person."""
-        t = self.tables
-        self.check_file()
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(sa.insert(t.stand_ins).values(game_id=game_id, seq=seq,
-                                                           seat=seat))
-        except sa.exc.SQLAlchemyError as error:
-            raise failed("could not save a stand-in's mark", error) from error
-
     def stand_ins(self, game_id: str, after: int = 0) -> dict[int, int]:
         """The actions made for absent people, after step ``after``: step -> seat."""
         t = self.tables
