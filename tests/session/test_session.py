@@ -3,6 +3,7 @@ change saved before it is told, refusals that change nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -83,3 +84,31 @@ def test_a_run_stops_where_a_person_who_acts_by_intent_must_act(tmp_path: Path) 
     turn, version = run_async(go())
     assert turn == 2
     assert not (tmp_path / "g.json").exists() or version > 0
+
+
+def test_a_stand_in_that_waited_for_the_lock_does_not_play_for_a_person_back(
+        tmp_path: Path) -> None:
+    """The computer player's turn is read again under the session's lock: a person who came
+    back while it waited decides for themselves (before, the stand-in played their turn;
+    with the turn moved meanwhile it asked the player for a seat not to act and died)."""
+    sitters = (Sitter(player="p-seat-0"), Sitter(level="random"), Sitter(level="random"),
+               Sitter(level="random"))
+    session = session_for("partnership", sitters, tmp_path / "g.json", seed=3)
+    ear = Ear()
+    session.listen(ear)
+
+    async def go() -> tuple[int | None, int, int | None, int]:
+        await session.run()  # the computer players play up to the person's turn
+        turn, step = session.state.turn, session.step
+        await session.lock.acquire()
+        session.stand_in(0, True)  # away: a run starts and waits for the lock
+        await asyncio.sleep(0.05)
+        session.stand_in(0, False)  # back before the stand-in could look
+        session.lock.release()
+        await asyncio.sleep(0.05)
+        await session.stop()
+        return turn, step, session.state.turn, session.step
+
+    turn, step, turn_after, step_after = run_async(go())
+    assert turn == 0 and turn_after == 0 and step_after == step
+    assert 0 not in ear.thought

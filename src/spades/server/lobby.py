@@ -8,8 +8,9 @@ behind the session's API: the lobby holds its ``Snapshot``s.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from spades.engine import Rules, rules_from_json
@@ -143,14 +144,16 @@ class Lobby:
 
     async def store_new(self, row: GameRow, state: Snapshot) -> ServedTable:
         """Save a new game (its row and first deal) and serve it."""
-        stored = await asyncio.to_thread(store_first, self.store, row, state)
-        table = self._serve(stored, state)
-        await self._ready(table)
-        return table
+        async with self._alone(row.id):
+            stored = await asyncio.to_thread(store_first, self.store, row, state)
+            table = self._serve(stored, state)
+            await self._ready(table)
+            return table
 
     async def _ready(self, table: ServedTable) -> None:
         """Keep a table just served, and give it what it needs: leading or following it
-        with the other processes, the presence of a table for friends."""
+        with the other processes, the presence of a table for friends. Runs under the
+        game's ``_alone``: nobody is handed the table before it is ready."""
         self._keep(table)
         if self.adopt is not None:
             await self.adopt(table)
@@ -212,11 +215,9 @@ class Lobby:
         if not GAME_ID.fullmatch(game_id) or not any(is_player_id(p)
                                                      for p in ids_of(player_id)):
             return None
-        table = self.tables.get(game_id)
+        table = self._ready_table(game_id) or await self._load(game_id, player_id)
         if table is None:
-            table = await self._load(game_id, player_id)
-            if table is None:
-                return None
+            return None
         if seat_for(table, player_id) is None:
             return None
         table.touch()
@@ -227,14 +228,21 @@ class Lobby:
         checked the watch code."""
         if not GAME_ID.fullmatch(game_id):
             return None
-        table = self.tables.get(game_id) or await self._load(game_id, None)
+        table = self._ready_table(game_id) or await self._load(game_id, None)
         if table is not None:
             table.touch()
         return table
 
-    async def _load(self, game_id: str, player_id: Players | None) -> ServedTable | None:
-        """Load a table once however many ask at the same time; the lock is kept only
-        while someone waits for it (an unknown id leaves nothing behind)."""
+    def _ready_table(self, game_id: str) -> ServedTable | None:
+        """The table of ``game_id`` in memory, unless it is being loaded or made ready
+        (then ``_load`` waits for it: a socket that joined a table whose presence is not
+        prepared yet would not be counted here)."""
+        return None if game_id in self._loading else self.tables.get(game_id)
+
+    @contextlib.asynccontextmanager
+    async def _alone(self, game_id: str) -> AsyncIterator[None]:
+        """One load or new game of ``game_id`` at a time; the lock is kept only while
+        someone waits for it (an unknown id leaves nothing behind)."""
         entry = self._loading.get(game_id)
         if entry is None:
             entry = self._loading[game_id] = (asyncio.Lock(), [0])
@@ -242,21 +250,26 @@ class Lobby:
         users[0] += 1
         try:
             async with lock:
-                table = self.tables.get(game_id)
-                if table is not None:
-                    return table
-                stored = await asyncio.to_thread(self.store.load_game, game_id)
-                if stored is None or (player_id is not None
-                                      and not seated(stored.game, player_id)):
-                    return None
-                state = await asyncio.to_thread(loaded, stored)
-                table = self._serve(stored, state)
-                await self._ready(table)
-                return table
+                yield
         finally:
             users[0] -= 1
             if not users[0]:
                 del self._loading[game_id]
+
+    async def _load(self, game_id: str, player_id: Players | None) -> ServedTable | None:
+        """Load a table once however many ask at the same time."""
+        async with self._alone(game_id):
+            table = self.tables.get(game_id)
+            if table is not None:
+                return table
+            stored = await asyncio.to_thread(self.store.load_game, game_id)
+            if stored is None or (player_id is not None
+                                  and not seated(stored.game, player_id)):
+                return None
+            state = await asyncio.to_thread(loaded, stored)
+            table = self._serve(stored, state)
+            await self._ready(table)
+            return table
 
     async def list_games(self, player_id: Players) -> list[Json]:
         """The person's games; ``deletable``: one in play that they started."""

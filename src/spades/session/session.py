@@ -573,6 +573,8 @@ class Session:
     async def _computer_turn(self, seat: int) -> bool:
         """One computer decision, paced; False when the thinking has stopped."""
         async with self.lock:
+            if self.state.turn != seat or not self.is_computer(seat):
+                return True  # moved on while the lock was awaited (caught up, a timer)
             view = computer_view(player_view(self.state, seat))
             # computer players never bid blind nil: they look at their cards first
             face_down = can_bid_blind_nil(self.state, seat)
