@@ -158,18 +158,32 @@ def lease_of(db: str, game_id: str) -> str | None:
     return None if held is None else str(held[0])
 
 
-def servers(folder: Path, db: str, grace: int = 120) -> list[LiveServer]:
+def servers(stack: contextlib.ExitStack, folder: Path, db: str,
+            grace: int = 120) -> list[LiveServer]:
+    """Three server processes, started; a failure in the stack's block shows their logs."""
     flags = ("--db", db, "--redis", REDIS, "--grace", str(grace))
     made = []
     for n in range(3):
         (folder / f"p{n}").mkdir()
-        made.append(LiveServer(folder / f"p{n}", *flags))
+        made.append(stack.enter_context(LiveServer(folder / f"p{n}", *flags)))
+    stack.enter_context(logs_on_failure(made))
     return made
+
+
+@contextlib.contextmanager
+def logs_on_failure(started: list[LiveServer]) -> Iterator[None]:
+    """A failed check says what the server processes logged (the end of each log)."""
+    try:
+        yield
+    except AssertionError as error:
+        tails = "\n".join(f"--- {s.log}:\n{s.log.read_text(errors='replace')[-3000:]}"
+                          for s in started if s.log.exists())
+        raise AssertionError(f"{error}\n{tails}") from error
 
 
 def test_a_hand_goes_on_when_one_of_three_processes_is_killed(tmp_path: Path) -> None:
     with fresh_database() as db, contextlib.ExitStack() as stack:
-        one, two, three = (stack.enter_context(s) for s in servers(tmp_path, db))
+        one, two, three = servers(stack, tmp_path, db)
         with httpx.Client(base_url=one.url, timeout=30) as http:
             game_id = seat_by_invitation(http, PEOPLE)
         ports = [one.port, two.port, three.port, one.port]  # two people on the first
@@ -219,7 +233,7 @@ def test_a_person_at_a_killed_process_is_away_then_played_for_then_back(
     player plays for him once his grace period is over, and he comes back at another
     process and is told what was played for him."""
     with fresh_database() as db, contextlib.ExitStack() as stack:
-        one, two, three = (stack.enter_context(s) for s in servers(tmp_path, db, grace=2))
+        one, two, three = servers(stack, tmp_path, db, grace=2)
         with httpx.Client(base_url=two.url, timeout=30) as http:
             game_id = seat_by_invitation(http, PEOPLE)
         ports = [two.port, two.port, three.port, one.port]  # Dan alone at the first
@@ -249,7 +263,7 @@ def test_a_person_at_a_killed_process_is_away_then_played_for_then_back(
 
 def test_two_intents_racing_on_two_processes_one_is_kept(tmp_path: Path) -> None:
     with fresh_database() as db, contextlib.ExitStack() as stack:
-        one, two, _ = (stack.enter_context(s) for s in servers(tmp_path, db))
+        one, two, _ = servers(stack, tmp_path, db)
         with httpx.Client(base_url=one.url, timeout=30) as http:
             game_id = seat_by_invitation(http, PEOPLE)
         people = [sit(stack, one.port, game_id, s) for s in range(4)]

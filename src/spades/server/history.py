@@ -48,17 +48,23 @@ def rebuild(store: Store, game_id: str, names: tuple[str, ...], seat: int, since
 
 
 def played_for(stored: StoredGame, stand_ins: dict[int, int], names: tuple[str, ...],
-               seat: int, upto: int) -> list[Json] | None:
+               seat: int, upto: int, back: bool = False) -> list[Json] | None:
     """What the computer player made for the person at ``seat`` since that person last
     acted (up to step ``upto``), as that person is told it on coming back: the events of
-    each such action, marked ``played_for``; None when the store cannot say."""
+    each such action, marked ``played_for``; None when the store cannot say. ``back``: the
+    person was away until now, so their own actions after the last one made for them are
+    not counted (made as they came back, at a process that took their intent before the
+    table's leader knew they were back)."""
     changes = replayed(stored, upto)
     if changes is None:
         return None
+    last_made = max((s for s, who in stand_ins.items() if who == seat and s <= upto),
+                    default=0)
     since = 0
     for change in changes:
         step = change.after.step
-        if change.seat == seat and change.action is not None and step not in stand_ins:
+        if (change.seat == seat and change.action is not None and step not in stand_ins
+                and (not back or step < last_made)):
             since = step
     rules = rules_from_json(stored.game.rules)
     speaker = Speaker(names, seat, rules.sides)
@@ -72,7 +78,7 @@ def played_for(stored: StoredGame, stand_ins: dict[int, int], names: tuple[str, 
 
 
 def rebuild_played_for(store: Store, game_id: str, names: tuple[str, ...], seat: int,
-                       upto: int) -> list[Json]:
+                       upto: int, back: bool = False) -> list[Json]:
     """Blocking: ``played_for`` of the stored game ``game_id`` ([] when nothing was made
     for the seat, or the store cannot say)."""
     stand_ins = store.friends.stand_ins(game_id)
@@ -81,4 +87,4 @@ def rebuild_played_for(store: Store, game_id: str, names: tuple[str, ...], seat:
     stored = store.load_game(game_id)
     if stored is None:
         return []
-    return played_for(stored, stand_ins, names, seat, upto) or []
+    return played_for(stored, stand_ins, names, seat, upto, back) or []

@@ -227,14 +227,16 @@ class Presence:
         self._tell(table)
 
     async def _back(self, served: ServedTable, seat: int) -> None:
+        upto = served.session.step  # an intent they send as they come back comes after
         task = self._tasks.pop((served.id, seat), None)
         if task is not None:
             task.cancel()
         served.session.stand_in(seat, False)
         table = await self._set(served.id, seat, "here", None, ("away", "gone", "seated"))
-        # what was played for them, from the store (whichever process led meanwhile)
+        # what was played for them, from the store (whichever process led meanwhile); a
+        # person away until now may have acted already at another process
         missed = await asyncio.to_thread(rebuild_played_for, self.hall.store, served.id,
-                                         served.names, seat, served.session.step)
+                                         served.names, seat, upto, table is not None)
         if missed:
             name = served.names[seat]
             text = "While you were away: " + " ".join(e["text"] for e in missed)
