@@ -15,6 +15,7 @@ from typing import Any
 
 from spades.engine import Rules, rules_from_json
 from spades.session import (
+    Appender,
     Reviews,
     Sitter,
     Snapshot,
@@ -115,6 +116,8 @@ class Lobby:
         self.tables: dict[str, ServedTable] = {}
         #: hand reviews, kept for every table (a table let go keeps its reviews)
         self.reviews = Reviews(thinker)
+        #: the tables' actions kept in the store, those made meanwhile in one transaction
+        self.appender = Appender(store)
         #: game id -> its loading lock and how many wait for it (only while loading)
         self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         #: what a table for friends needs when it is served (``presence.Presence``)
@@ -191,7 +194,8 @@ class Lobby:
             table.reseat(seat, row)
 
     def _serve(self, stored: StoredGame, state: Snapshot) -> ServedTable:
-        return ServedTable(stored, state, self.store, self.thinker, self.pace, self.reviews)
+        return ServedTable(stored, state, self.store, self.thinker, self.pace, self.reviews,
+                           self.appender)
 
     def _keep(self, table: ServedTable) -> None:
         """Hold ``table`` in memory; past ``KEEP_TABLES``, let go of the tables that have

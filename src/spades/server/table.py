@@ -12,6 +12,7 @@ from typing import Any
 
 from spades.session import (
     PERSON,
+    Appender,
     Refusal,
     Reviews,
     Snapshot,
@@ -35,11 +36,12 @@ class ServedTable:
     sockets watching it; the lobby keeps one for each game in memory."""
 
     def __init__(self, stored: StoredGame, game: Snapshot, store: Store, thinker: Thinker,
-                 pace: float, reviews: Reviews | None = None):
+                 pace: float, reviews: Reviews | None = None,
+                 appender: Appender | None = None):
         row = stored.game
         self.row = row
         self.id = row.id
-        self.session = open_session(stored, game, store, thinker, pace)
+        self.session = open_session(stored, game, store, thinker, pace, appender)
         self.names = self.session.names
         self.hub = Hub(self.session, meta_json(row.id, game.rules, self.names, row.options),
                        thinker.suggest)

@@ -4,6 +4,7 @@ thinking in worker processes."""
 
 from spades.ai.review import ReviewError
 
+from .appending import Appender
 from .entropy import ENTROPY_REFUSED
 from .games import dealt_again, first_deal, loaded, open_session, replayed, store_first
 from .hinting import hint_view
@@ -45,6 +46,7 @@ __all__ = [
     "COMPUTER",
     "ENTROPY_REFUSED",
     "PERSON",
+    "Appender",
     "Change",
     "Decide",
     "GameEnded",

@@ -19,6 +19,7 @@ from spades.engine import (
 )
 from spades.store import GameRow, Store, StoredGame
 
+from .appending import Appender
 from .saving import StoreSaver, contributors, state_from_store
 from .seating import Sitter, game_row_of, new_game_row, one_person
 from .session import Change, Session, Snapshot, Thinking
@@ -55,11 +56,13 @@ def loaded(stored: StoredGame) -> Snapshot:
 
 
 def open_session(stored: StoredGame, game: Snapshot, store: Store, thinker: Thinking,
-                 pace: float) -> Session:
+                 pace: float, appender: Appender | None = None) -> Session:
     """The session of a stored game at ``game`` (its first deal, or ``loaded``), saving to
-    ``store``: the single writer of the game."""
+    ``store`` (through ``appender``, shared by a server's tables): the single writer of
+    the game."""
     row = stored.game
-    session = Session(row.id, row.seats, game.state, saver=StoreSaver(store, row.id),
+    session = Session(row.id, row.seats, game.state,
+                      saver=StoreSaver(store, row.id, appender),
                       thinker=thinker, version=row.version, step=len(stored.actions),
                       pace=pace, rows=stored.rows, given=contributors(stored))
     session.friends = bool(row.options.get("friends"))

@@ -32,6 +32,7 @@ from spades.store import (
     OVER,
     PRACTICE,
     ActionRow,
+    Append,
     StaleVersionError,
     Store,
     StoredGame,
@@ -39,6 +40,7 @@ from spades.store import (
     stored_record,
 )
 
+from .appending import Appender
 from .refusal import Refusal
 
 log = logging.getLogger("spades.session")
@@ -146,11 +148,14 @@ def unsaved(error: StoreError) -> Refusal:
 
 
 class StoreSaver:
-    """One row per action in the store, in the transaction that bumps the version."""
+    """One row per action in the store, in the transaction that bumps the version (the
+    tables of a server share an ``Appender``: one transaction for what they make
+    meanwhile)."""
 
-    def __init__(self, store: Store, game_id: str):
+    def __init__(self, store: Store, game_id: str, appender: Appender | None = None):
         self.store = store
         self.game_id = game_id
+        self.appender = appender or Appender(store)
 
     async def save(self, version: int, step: int, before: GameState, after: GameState,
                    seat: int, action: Action, stand_in: int | None = None) -> int:
@@ -160,42 +165,33 @@ class StoreSaver:
         if not after.over and after.hand.number != before.hand.number:
             deck = (after.hand.number, [CODE_OF[c] for c in after.hand.deck])
         finished = len(after.results) > len(before.results)
-        try:
-            saved: int = await asyncio.to_thread(
-                self.store.append_action, self.game_id, version, row, deck=deck,
-                status=OVER if after.over else None,
-                result=progress(after) if finished else None,
-                stand_in=None if stand_in is None else (stand_in, seat))
-        except StaleVersionError:
-            raise
-        except StoreError as error:
-            log.exception("could not save an action of game %s", self.game_id)
-            raise unsaved(error) from None
-        return saved
+        return await self._append(Append(
+            self.game_id, version, row, deck=deck, status=OVER if after.over else None,
+            result=progress(after) if finished else None,
+            stand_in=None if stand_in is None else (stand_in, seat)), "an action")
 
     async def save_entropy(self, version: int, step: int, state: GameState, seat: int,
                            hand: int, value: str) -> int:
         row = ActionRow(seq=step, hand=state.hand.number, seat=seat,
                         action={"seat": seat, ENTROPY: value, "hand": hand})
-        return await self._append(version, row, "entropy")
+        return await self._append(Append(self.game_id, version, row), "entropy")
 
     async def save_undo(self, version: int, step: int, before: GameState, after: GameState,
                         seat: int) -> int:
         taken = len(after.undos[-1].taken)
         row = ActionRow(seq=step, hand=before.hand.number, seat=seat,
                         action={"seat": seat, "undo": taken})
-        return await self._append(version, row, "an undo")
+        return await self._append(Append(self.game_id, version, row), "an undo")
 
     async def save_mark(self, version: int, step: int, after: GameState, seat: int,
                         reason: str) -> int:
         row = ActionRow(seq=step, hand=after.hand.number, seat=seat,
                         action={"seat": seat, PRACTICE: reason})
-        return await self._append(version, row, "a practice mark")
+        return await self._append(Append(self.game_id, version, row), "a practice mark")
 
-    async def _append(self, version: int, row: ActionRow, what: str) -> int:
+    async def _append(self, one: Append, what: str) -> int:
         try:
-            saved: int = await asyncio.to_thread(self.store.append_action, self.game_id,
-                                                 version, row)
+            saved = await self.appender.append(one)
         except StaleVersionError:
             raise
         except StoreError as error:

@@ -89,6 +89,21 @@ class ActionRow:
     action: dict[str, Any]  # a record action, e.g. {"seat": 0, "play": "AS"}
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One action to append to a game (``Store.append_actions``), made from ``version``:
+    with it, the deck of a hand it deals (hand, cards), the game's new status and result,
+    and ``stand_in``, (step, seat), when a computer player made it for an absent person."""
+
+    game_id: str
+    version: int
+    action: ActionRow
+    deck: tuple[int, Sequence[str]] | None = None
+    status: str | None = None
+    result: Mapping[str, Any] | None = None
+    stand_in: tuple[int, int] | None = None
+
+
 #: The key of a stored row that is a person's entropy for a shuffle, not a game action:
 #: ``{"seat": 0, "entropy": "9f3a...", "hand": 4}`` (``hand``: the hand it shuffles, from 0;
 #: the row's own ``hand`` is the hand in play when it was given). Kept among the actions so
@@ -295,25 +310,63 @@ class Store:
         this action, the game's new status and result, and ``stand_in``, (step, seat), when
         a computer player made it for an absent person (``Friends.stand_ins``: in the same
         transaction, so whoever reads the action reads its mark). Returns the new version."""
-        statements = self._statements
+        done = self.append_actions([Append(game_id, version, action, deck, status, result,
+                                           stand_in)])[0]
+        if isinstance(done, StoreError):
+            raise done
+        return done
 
-        def write(conn: sa.Connection) -> None:
-            conn.execute(statements.action, {
-                "game_id": game_id, "seq": action.seq, "hand": action.hand,
-                "seat": action.seat, "action": action.action, "created": now()})
-            if deck is not None:
-                conn.execute(statements.deck, {"game_id": game_id, "hand": deck[0],
-                                               "cards": list(deck[1])})
-            if stand_in is not None:
-                conn.execute(statements.stand_in, {"game_id": game_id, "seq": stand_in[0],
-                                                   "seat": stand_in[1]})
+    def append_actions(self, appends: Sequence[Append]) -> list[int | StoreError]:
+        """Append several games' actions in one transaction, one commit for them all (a
+        group commit: what a busy server's tables made meanwhile). Each is checked against
+        its game's version on its own: a stale one writes nothing and is a
+        ``StaleVersionError`` in its place, the others are kept. For each, in order, its
+        game's new version or why it was not kept (a failed transaction fails them all).
+        They are written in the order of their games' ids (one game's in the order given):
+        processes writing batches at the same time lock the games' rows in the same order,
+        so that none waits for another that waits for it."""
+        try:
+            self.check_file()
+        except StoreError as error:
+            return [StoreError(str(error), error.reason) for _ in appends]
+        done: list[int | StoreError] = []
+        order = sorted(range(len(appends)), key=lambda i: appends[i].game_id)
+        try:
+            with self.engine.begin() as conn:
+                written = {i: self._append(conn, appends[i]) for i in order}
+            done = [written[i] for i in range(len(appends))]
+        except sa.exc.IntegrityError as error:
+            if len(appends) > 1:  # which one? each again on its own: only it fails
+                return [again for one in appends for again in self.append_actions([one])]
+            game_id = appends[0].game_id if appends else ""
+            return [StaleVersionError(f"game {game_id!r} changed meanwhile: {error}")]
+        except sa.exc.SQLAlchemyError as error:
+            return [failed("could not save", error) for _ in appends]
+        return done
 
+    def _append(self, conn: sa.Connection, one: Append) -> int | StoreError:
+        statements, action = self._statements, one.action
         extra: dict[str, Any] = {}
-        if status is not None:
-            extra["status"] = status
-        if result is not None:
-            extra["result"] = dict(result)
-        return self._change(game_id, version, write, extra)
+        if one.status is not None:
+            extra["status"] = one.status
+        if one.result is not None:
+            extra["result"] = dict(one.result)
+        bumped = conn.execute(statements.bump(tuple(extra)), statements.bump_values(
+            one.game_id, one.version, now(), extra))
+        if bumped.rowcount != 1:
+            return StaleVersionError(f"game {one.game_id!r} is no longer at version "
+                                     f"{one.version}")
+        conn.execute(statements.action, {
+            "game_id": one.game_id, "seq": action.seq, "hand": action.hand,
+            "seat": action.seat, "action": action.action, "created": now()})
+        if one.deck is not None:
+            conn.execute(statements.deck, {"game_id": one.game_id, "hand": one.deck[0],
+                                           "cards": list(one.deck[1])})
+        if one.stand_in is not None:
+            conn.execute(statements.stand_in, {"game_id": one.game_id,
+                                               "seq": one.stand_in[0],
+                                               "seat": one.stand_in[1]})
+        return one.version + 1
 
     def set_seat(self, game_id: str, seat: SeatRow) -> None:
         """Change who sits in a seat of a game (a person's seat given to a computer player
@@ -328,24 +381,6 @@ class Store:
                     level=seat.level))
         except sa.exc.SQLAlchemyError as error:
             raise failed("could not change a seat", error) from error
-
-    def _change(self, game_id: str, version: int, write: Any,
-                extra: dict[str, Any]) -> int:
-        statements = self._statements
-        self.check_file()
-        try:
-            with self.engine.begin() as conn:
-                bumped = conn.execute(statements.bump(tuple(extra)), statements.bump_values(
-                    game_id, version, now(), extra))
-                if bumped.rowcount != 1:
-                    raise StaleVersionError(
-                        f"game {game_id!r} is no longer at version {version}")
-                write(conn)
-        except sa.exc.IntegrityError as error:
-            raise StaleVersionError(f"game {game_id!r} changed meanwhile: {error}") from error
-        except sa.exc.SQLAlchemyError as error:
-            raise failed("could not save", error) from error
-        return version + 1
 
     def abandon(self, game_id: str) -> bool:
         """Mark an unfinished game abandoned (nothing else changes); False if it is not
