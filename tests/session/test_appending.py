@@ -54,7 +54,7 @@ def test_appends_made_meanwhile_go_in_one_transaction_each_with_its_version(
     store, ids = stored_games(tmp_path, 12)
     go = threading.Event()
     counted = Counted(store, go)
-    appender = Appender(counted)  # type: ignore[arg-type]
+    appender = Appender(counted, lanes=1)  # type: ignore[arg-type]
 
     async def run() -> list[int | BaseException]:
         first = asyncio.create_task(appender.append(Append(ids[0], 0, bid(1))))
@@ -89,7 +89,7 @@ def test_a_fault_of_the_store_reaches_each_waiter_and_the_next_batch_goes(
                 raise RuntimeError("a bug")
             return store.append_actions(appends)
 
-    appender = Appender(Broken())  # type: ignore[arg-type]
+    appender = Appender(Broken(), lanes=1)  # type: ignore[arg-type]
 
     async def run() -> list[int | BaseException]:
         failed = await asyncio.gather(appender.append(Append(ids[0], 0, bid(1))),
@@ -106,16 +106,40 @@ def test_a_fault_of_the_store_reaches_each_waiter_and_the_next_batch_goes(
 def test_when_the_writing_stops_nobody_waits_for_ever(tmp_path: Path) -> None:
     store, ids = stored_games(tmp_path, 2)
     go = threading.Event()
-    appender = Appender(Counted(store, go))  # type: ignore[arg-type]
+    appender = Appender(Counted(store, go), lanes=1)  # type: ignore[arg-type]
 
     async def run() -> list[int | BaseException]:
         waiting = [asyncio.create_task(appender.append(Append(g, 0, bid(1)))) for g in ids]
         await asyncio.sleep(0.05)
-        assert appender._writing is not None
-        appender._writing.cancel()  # the loop goes down
+        assert len(appender._writing) == 1
+        for task in appender._writing:
+            task.cancel()  # the loop goes down
         go.set()
         return await asyncio.gather(*waiting, return_exceptions=True)
 
     done = run_async(run())
     assert all(isinstance(d, StoreError) and "stopping" in str(d) for d in done), done
     store.close()
+
+
+def test_with_two_lanes_two_transactions_go_at_once_and_the_rest_waits(
+        tmp_path: Path) -> None:
+    """PostgreSQL commits several transactions at once: with two lanes, a second append goes
+    while the first is written; what comes next waits for a lane and goes together."""
+    store, ids = stored_games(tmp_path, 6)
+    go = threading.Event()
+    counted = Counted(store, go)
+    appender = Appender(counted, lanes=2)  # type: ignore[arg-type]
+    assert Appender(store).lanes == 1  # SQLite: one writer at a time
+
+    async def run() -> list[int | BaseException]:
+        tasks = []
+        for game_id in ids:
+            tasks.append(asyncio.create_task(appender.append(Append(game_id, 0, bid(1)))))
+            await asyncio.sleep(0.05)
+        go.set()
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    assert run_async(run()) == [1] * 6
+    assert counted.batches[:2] == [1, 1] and sum(counted.batches) == 6
+    assert len(counted.batches) <= 4, counted.batches  # the four that waited: one or two

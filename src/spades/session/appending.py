@@ -4,8 +4,10 @@ Every action is a row appended in a transaction of its own if it is alone; with 
 busy, the appends that arrive while one transaction runs wait for it and then go together,
 in the next (``Store.append_actions``: each checked against its own game's version, a stale
 one refused alone). One commit then serves several tables: less of the database's and the
-server's work per action (one thread hand-off, one commit, one flush of PostgreSQL's log),
-and no wait added when the server is quiet (a lone append goes at once).
+server's work per action (one thread hand-off, one commit), and no wait added when the
+server is quiet (a lone append goes at once). SQLite writes one transaction at a time, so
+one goes at a time; PostgreSQL commits several at once (each waits for its log to reach
+the disk), so ``LANES`` go at a time there.
 """
 
 from __future__ import annotations
@@ -17,24 +19,36 @@ from spades.store import Append, Store, StoreError
 
 #: Appends kept in one transaction at most (a longer queue goes in several).
 BATCH = 64
+#: Transactions written at the same time to a database other than SQLite.
+LANES = 4
+
+
+def lanes_for(store: Store) -> int:
+    """How many transactions go to ``store`` at the same time: one on SQLite (a single
+    writer: more would only wait for its lock), ``LANES`` on PostgreSQL."""
+    return 1 if store.engine.dialect.name == "sqlite" else LANES
 
 
 class Appender:
     """Appends actions to ``store`` for every table of one event loop, a batch at a time."""
 
-    def __init__(self, store: Store, batch: int = BATCH):
+    def __init__(self, store: Store, batch: int = BATCH, lanes: int | None = None):
         self.store = store
         self.batch = batch
+        self.lanes = lanes_for(store) if lanes is None else lanes
         self._waiting: list[tuple[Append, asyncio.Future[int]]] = []
-        self._writing: asyncio.Task[None] | None = None
+        #: the tasks writing now, one transaction each at a time
+        self._writing: set[asyncio.Task[None]] = set()
 
     async def append(self, one: Append) -> int:
         """Keep ``one`` (in the next transaction): its game's new version. Raises the
         ``StoreError`` (``StaleVersionError`` included) that kept it out."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._waiting.append((one, future))
-        if self._writing is None or self._writing.done():
-            self._writing = asyncio.create_task(self._write())
+        # a task that found nothing more to write is done (nothing ran since its last look)
+        self._writing = {task for task in self._writing if not task.done()}
+        if len(self._writing) < self.lanes:
+            self._writing.add(asyncio.create_task(self._write()))
         return await future
 
     async def _write(self) -> None:
@@ -50,10 +64,10 @@ class Appender:
                     reason = error.reason if isinstance(error, StoreError) else ""
                     done = [StoreError(f"could not save: {error}", reason) for _ in batch]
                 settle(batch, done)
-        finally:  # stopped (the loop goes down): nobody waits for ever
-            stopped = [*batch, *self._waiting]
-            self._waiting = []
+        except asyncio.CancelledError:  # the loop goes down: nobody waits for ever
+            stopped, self._waiting = [*batch, *self._waiting], []
             settle(stopped, [StoreError("the server is stopping") for _ in stopped])
+            raise
 
 
 def settle(batch: Sequence[tuple[Append, asyncio.Future[int]]],
