@@ -4,8 +4,11 @@ by a host, joined by its code, started), and their sockets."""
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from server_testkit import Driver, open_table
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve")
 
@@ -92,3 +95,19 @@ def play_until_played_for(driver: Any, name: str, limit: int = 300) -> list[dict
         if message["legal"]:
             driver.act(driver.choose(message))
     return []
+
+
+def played_game(http: Any, player: str, decisions: int = 8,
+                seed: int = 4) -> tuple[str, Any]:
+    """A house game of ``player`` with random computer players, played for ``decisions``
+    of the person's decisions; its id and the person's ``Driver`` (its frames, its state
+    asking for the next decision)."""
+    game_id = str(http.post("/api/games", json={"level": "random", "preset": "house"},
+                            headers=as_player(player)).json()["id"])
+    with open_table(http, game_id, player) as ws:
+        driver = Driver(ws, random.Random(seed))
+        driver.state = driver.until_decision()
+        for _ in range(decisions):
+            driver.act(driver.choose(driver.state))
+            driver.state = driver.until_decision()
+    return game_id, driver

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from friends_kit import as_player, join, make_table, until, waiting_room
+from friends_kit import as_player, join, make_table, played_game, until, waiting_room
 from server_testkit import Driver, check_frames, client, open_table, ticket
 
 from spades.server.history import missed_events
@@ -303,15 +303,9 @@ def test_anyone_seated_sees_a_shareable_link_and_no_spectator_does(tmp_path: Pat
 
 def test_after_a_restart_a_socket_that_comes_back_gets_what_it_missed(tmp_path: Path) -> None:
     with client(tmp_path) as http:
-        game_id = http.post("/api/games", json={"level": "random", "preset": "house"},
-                            headers=as_player(ANN)).json()["id"]
-        with open_table(http, game_id, ANN) as ws:
-            driver = Driver(ws, random.Random(4))
-            state = driver.until_decision()
-            for _ in range(8):
-                driver.act(driver.choose(state))
-                state = driver.until_decision()
-            seen = [e for f in driver.frames if f["type"] == "state" for e in f["events"]]
+        game_id, driver = played_game(http, ANN)
+        state = driver.state
+        seen = [e for f in driver.frames if f["type"] == "state" for e in f["events"]]
     left_at = seen[len(seen) // 3]["step"]
     wanted = [e for e in seen if e["step"] > left_at]
     with client(tmp_path) as http:  # a restart: nothing of the game is in memory

@@ -6,11 +6,10 @@ back: CI once lost a summary that way)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
-from friends_kit import as_player
-from server_testkit import Driver, client, open_table
+from friends_kit import played_game
+from server_testkit import client
 
 from spades.server.history import played_for
 
@@ -20,16 +19,9 @@ ANN = "player-ann-00001"
 def test_an_action_made_as_a_person_comes_back_does_not_hide_what_was_made_for_them(
         tmp_path: Path) -> None:
     with client(tmp_path) as http:
-        game_id = http.post("/api/games", json={"level": "random", "preset": "house"},
-                            headers=as_player(ANN)).json()["id"]
-        with open_table(http, game_id, ANN) as ws:
-            driver = Driver(ws, random.Random(4))
-            state = driver.until_decision()
-            for _ in range(8):
-                driver.act(driver.choose(state))
-                state = driver.until_decision()
+        game_id, driver = played_game(http, ANN)
         game = http.app.state.store.load_game(game_id)  # type: ignore[attr-defined]
-        names = tuple(state["game"]["players"])
+        names = tuple(driver.state["game"]["players"])
     # seat 1's actions: the first its person's own, the next two made for them while they
     # were away, the last their own again, made as they came back
     steps = [n for n, row in enumerate(game.actions, start=1) if row.seat == 1]
