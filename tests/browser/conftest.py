@@ -50,6 +50,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.stop()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test shows the end of the server's log (what the server saw then:
+    a timeout in the page is often a fault on its side)."""
+    report = yield
+    server = getattr(item, "funcargs", {}).get("server")
+    if report.failed and call.when == "call" and isinstance(server, ServerProcess) and (
+            server.log.exists()):
+        tail = server.log.read_text(errors="replace")[-4000:]
+        report.sections.append(("the end of the server's log", tail))
+    return report
+
+
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport=DESKTOP)
