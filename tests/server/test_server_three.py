@@ -60,9 +60,9 @@ def fresh_database() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(sa.text(f"CREATE DATABASE {name}"))
         yield POSTGRES.rsplit("/", 1)[0] + f"/{name}"
+    finally:  # a failed test's database goes too
         with admin.connect() as conn:
             conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-    finally:
         admin.dispose()
 
 
