@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from storekit import Database
 from test_store import DECK, make_row
 
@@ -75,6 +76,9 @@ def test_batches_written_at_once_in_opposite_orders_do_not_deadlock(
     pause = threading.Barrier(2, timeout=1.0)
 
     class Pausing(Store):
+        def _append_together(self, ones: Any) -> None:
+            return None  # one statement for both: nothing to pause between (below)
+
         def _append(self, conn: Any, one: Append) -> int | StoreError:
             done = super()._append(conn, one)
             with contextlib.suppress(threading.BrokenBarrierError):
@@ -103,3 +107,51 @@ def test_batches_written_at_once_in_opposite_orders_do_not_deadlock(
     finally:
         store.drop_tables()
         store.close()
+
+
+def test_plain_appends_are_written_with_one_statement_of_each_kind_in_the_games_order(
+        store: Store) -> None:
+    """A batch without a status or result: the versions, actions, decks and stand-in marks
+    each in one statement for the batch, its rows in the order of the games' ids (the order
+    in which PostgreSQL locks them, as above)."""
+    for game_id in ("g1", "g2", "g3"):
+        store.create_game(make_row(game_id), DECK)
+    statements: list[tuple[str, Any]] = []
+
+    def seen(conn: Any, statement: Any, rows: Any, params: Any, options: Any) -> None:
+        statements.append((type(statement).__name__.upper(), rows))
+
+    sa.event.listen(store.engine, "before_execute", seen)
+    done = store.append_actions([
+        Append("g3", 0, bid(1, 1)),
+        Append("g1", 0, bid(1, 1), deck=(1, DECK), stand_in=(1, 1)),
+        Append("g2", 0, bid(1, 2)),
+        Append("g1", 1, bid(2, 2)),
+    ])
+    sa.event.remove(store.engine, "before_execute", seen)
+    assert done == [1, 1, 1, 2]
+    kinds = [kind for kind, _ in statements]
+    assert kinds == ["UPDATE", "INSERT", "INSERT", "INSERT"], statements
+    bumped = statements[0][1]
+    assert [row["b_game"] for row in bumped] == ["g1", "g1", "g2", "g3"]
+    assert [row["b_version"] for row in bumped] == [0, 1, 0, 0]
+    g1 = store.load_game("g1")
+    assert g1 is not None and g1.game.version == 2
+    assert [r.action for r in g1.actions] == [bid(1, 1).action, bid(2, 2).action]
+    assert store.friends.stand_ins("g1") == {1: 1}
+    assert store.load_game("g3").game.version == 1  # type: ignore[union-attr]
+
+
+def test_a_stale_append_among_plain_ones_is_refused_alone(store: Store) -> None:
+    """Written together, the batch finds one game no longer at its version: nothing of it
+    is kept, and each is written again on its own."""
+    for game_id in ("g1", "g2", "g3"):
+        store.create_game(make_row(game_id), DECK)
+    store.append_action("g2", 0, bid(1, 1))
+    done = store.append_actions([Append("g1", 0, bid(1, 1)), Append("g2", 0, bid(1, 2)),
+                                 Append("g3", 0, bid(1, 1))])
+    assert done[0] == 1 and done[2] == 1 and isinstance(done[1], StaleVersionError)
+    for game_id, version in (("g1", 1), ("g2", 1), ("g3", 1)):
+        game = store.load_game(game_id)
+        assert game is not None and game.game.version == version
+        assert len(game.actions) == 1

@@ -332,9 +332,12 @@ class Store:
         done: list[int | StoreError] = []
         order = sorted(range(len(appends)), key=lambda i: appends[i].game_id)
         try:
-            with self.engine.begin() as conn:
-                written = {i: self._append(conn, appends[i]) for i in order}
-            done = [written[i] for i in range(len(appends))]
+            written = self._append_together([appends[i] for i in order])
+            if written is None:  # one is stale: each on its own, in one transaction
+                with self.engine.begin() as conn:
+                    written = [self._append(conn, appends[i]) for i in order]
+            by_index = dict(zip(order, written, strict=True))
+            done = [by_index[i] for i in range(len(appends))]
         except sa.exc.IntegrityError as error:
             if len(appends) > 1:  # which one? each again on its own: only it fails
                 return [again for one in appends for again in self.append_actions([one])]
@@ -343,6 +346,36 @@ class Store:
         except sa.exc.SQLAlchemyError as error:
             return [failed("could not save", error) for _ in appends]
         return done
+
+    def _append_together(self, ones: Sequence[Append]) -> list[int | StoreError] | None:
+        """``ones`` (in their games' order) written with one statement of each kind for
+        them all (a statement's own cost is most of an append's CPU): the games' versions,
+        then the actions, decks and stand-in marks. None, with nothing kept, when one is
+        stale (its game no longer at its version) or they change the games differently
+        (a status or result: rare, written one by one)."""
+        if len(ones) < 2 or any(one.status is not None or one.result is not None
+                                for one in ones):
+            return None
+        statements, when = self._statements, now()
+        with self.engine.begin() as conn:
+            bumped = conn.execute(statements.bump(()), [
+                statements.bump_values(one.game_id, one.version, when, {}) for one in ones])
+            if bumped.rowcount != len(ones):
+                conn.rollback()
+                return None
+            conn.execute(statements.action, [
+                {"game_id": one.game_id, "seq": one.action.seq, "hand": one.action.hand,
+                 "seat": one.action.seat, "action": one.action.action, "created": when}
+                for one in ones])
+            decks = [{"game_id": one.game_id, "hand": one.deck[0], "cards": list(one.deck[1])}
+                     for one in ones if one.deck is not None]
+            if decks:
+                conn.execute(statements.deck, decks)
+            marks = [{"game_id": one.game_id, "seq": one.stand_in[0], "seat": one.stand_in[1]}
+                     for one in ones if one.stand_in is not None]
+            if marks:
+                conn.execute(statements.stand_in, marks)
+        return [one.version + 1 for one in ones]
 
     def _append(self, conn: sa.Connection, one: Append) -> int | StoreError:
         statements, action = self._statements, one.action
