@@ -26,7 +26,7 @@ top 15 entries by cumulative and by own time, and the project's own top 15 by cu
 time. cProfile sees the main thread only: the store's write, in a thread, shows as the
 event loop's wait (``poll``).
 
-    PYTHONPATH=src python3 bench/card.py [--games 2] [--hands 3] [--top 15]
+    PYTHONPATH=src python3 bench/card.py [--games 2] [--hands 3] [--top 15] [--whole]
 """
 
 from __future__ import annotations
@@ -67,6 +67,8 @@ parts: list[tuple[float, float]] = []
 #: each game's actions (cards and bids) and the CPU time they took in this process (its
 #: threads too: the store's writes), from the first intent to the last frame
 cpus: list[tuple[int, float]] = []
+#: (frames, their characters) sent to the seats' sockets, each game
+sizes: list[tuple[int, int]] = []
 
 
 def count_calls() -> Callable[[], None]:
@@ -144,14 +146,16 @@ async def no_suggestion(view: Any, table: str) -> None:
 
 
 async def play_game(lobby: Lobby, hands: int, rng: random.Random, timed: list[float],
-                    per_card: list[Counter[str]], profile: cProfile.Profile | None) -> int:
-    """One game of four people, up to ``hands`` hands; the cards played."""
+                    per_card: list[Counter[str]], profile: cProfile.Profile | None,
+                    brief: bool) -> int:
+    """One game of four people, up to ``hands`` hands; the cards played. ``brief``: the
+    sockets are brief, as the page's (docs/protocol.md, "Brief states")."""
     row = await lobby.create(PEOPLE[0], "partnership", None, "random",
                              seats=[{"player": p} for p in PEOPLE])
     table = lobby.tables[row.id]
     table.hub.suggest = no_suggestion  # hints stay on: each state asks whether to suggest
     seats = Seats()
-    conns = [Connection(seat, seats.sender(seat)) for seat in range(4)]
+    conns = [Connection(seat, seats.sender(seat), brief=brief) for seat in range(4)]
     pumps = [asyncio.create_task(c.pump(dumps)) for c in conns]
     for conn in conns:
         table.join(conn)
@@ -184,6 +188,7 @@ async def play_game(lobby: Lobby, hands: int, rng: random.Random, timed: list[fl
             per_card.append(Counter(calls))
             cards += 1
     cpus.append((done, time.process_time() - cpu))
+    sizes.append((seats.frames, seats.bytes))
     for conn in conns:
         conn.close()
     await asyncio.gather(*pumps)
@@ -192,14 +197,15 @@ async def play_game(lobby: Lobby, hands: int, rng: random.Random, timed: list[fl
 
 
 async def run(games: int, hands: int, seed: int, timed: list[float],
-              per_card: list[Counter[str]], profile: cProfile.Profile | None = None) -> int:
+              per_card: list[Counter[str]], profile: cProfile.Profile | None = None,
+              brief: bool = True) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(f"sqlite:///{Path(tmp) / 'games.db'}")
         thinker = Thinker(workers=0)
         lobby = Lobby(store, thinker, 0.0)
         try:
             rng = random.Random(seed)
-            return sum([await play_game(lobby, hands, rng, timed, per_card, profile)
+            return sum([await play_game(lobby, hands, rng, timed, per_card, profile, brief)
                         for _ in range(games)])
         finally:
             await lobby.close()
@@ -240,6 +246,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--hands", type=int, default=3, help="hands played in each game")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--whole", action="store_true",
+                        help="the sockets get whole states (a hello without brief)")
     parser.add_argument("--top", type=int, default=15,
                         help="profile entries shown (0: no profiled run, as under valgrind: "
                         "bench/RESULTS.md counts a card's instructions so)")
@@ -247,7 +255,8 @@ def main() -> None:
     restore = count_calls()
     timed: list[float] = []
     per_card: list[Counter[str]] = []
-    cards = asyncio.run(run(args.games, args.hands, args.seed, timed, per_card))
+    cards = asyncio.run(run(args.games, args.hands, args.seed, timed, per_card,
+                            brief=not args.whole))
     report_calls(per_card)
     ms = sorted(t * 1000 for t in timed)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
@@ -261,6 +270,9 @@ def main() -> None:
           f"{messages:.3f} ms")
     print(f"server CPU per action: {cpu:.3f} ms ({actions} cards and bids; process time, "
           "the store's thread and the bench's people included)")
+    frames, chars = (sum(f for f, _ in sizes), sum(c for _, c in sizes))
+    print(f"frames to the seats: {frames}, {chars / frames:.0f} characters on average "
+          f"({'whole' if args.whole else 'brief'} states, before compression)")
     restore()
     if args.top <= 0:
         return

@@ -15,6 +15,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from spades.server.connections import KEPT
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Limits no browser test meets (one server serves the whole session from 127.0.0.1); a
 #: test of a limit starts its own server (as tests/server/server_testkit.py's ROOMY_FLAGS).
@@ -94,9 +96,17 @@ class Table:
         page.on("response", self._response)
 
     def _socket(self, ws: Any) -> None:
+        last: dict[str, Any] = {}  # this socket's last state
+
         def received(payload: Any) -> None:
             text = payload.decode() if isinstance(payload, bytes) else payload
-            self.frames.append(json.loads(text))
+            frame = json.loads(text)
+            if frame.get("type") == "state":  # brief, as the page asks: filled as it does
+                for key in KEPT:
+                    if key not in frame:
+                        frame[key] = last[key]
+                last.update(frame)
+            self.frames.append(frame)
 
         ws.on("framereceived", received)
 

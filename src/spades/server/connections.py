@@ -28,20 +28,30 @@ STUCK = 1.0
 #: again (syncs as fast as the rate limit lets it, and never reads) costs one state a
 #: second, not thirty; a page's first sync is answered at once.
 FRESH_EVERY = 1.0
+#: What a brief socket's ``state`` leaves out when it is the same as in the last ``state``
+#: this socket was sent (the game's facts, the shuffles' news: most of a state's bytes, and
+#: they change a few times a game); the client keeps them from that state.
+KEPT = ("game", "shuffle")
 
 
 class Connection:
     """One websocket watching a table for a seat.
 
     ``refresh`` makes the state message that replaces the messages of a client that fell
-    behind; ``hang_up`` closes the socket of a client that stopped reading."""
+    behind; ``hang_up`` closes the socket of a client that stopped reading. A ``brief``
+    client (its hello said so) gets states without the parts (``KEPT``) that are as in the
+    last state sent to it: less to serialise, compress and parse for every change."""
 
     def __init__(self, seat: int, send_text: Callable[[str], Awaitable[Any]],
                  refresh: Callable[[], Awaitable[Json]] | None = None,
                  hang_up: Callable[[], Awaitable[Any]] | None = None,
                  limit: int = QUEUE_LIMIT, timeout: float = SEND_TIMEOUT,
-                 fresh_every: float = FRESH_EVERY, stuck: float = STUCK):
+                 fresh_every: float = FRESH_EVERY, stuck: float = STUCK,
+                 brief: bool = False):
         self.seat = seat
+        self.brief = brief
+        #: the parts of the last state sent (a brief client's), by name
+        self._kept: dict[str, Any] = {}
         self._send_text = send_text
         self._refresh = refresh
         self._hang_up = hang_up
@@ -107,6 +117,8 @@ class Connection:
             try:
                 if message is FRESH:
                     message = await self._fresh()
+                if self.brief and message.get("type") == "state":
+                    message = self._briefed(message)
                 text = dumps(message)
                 self._sending_since = asyncio.get_running_loop().time()
                 self._sent.clear()
@@ -123,6 +135,16 @@ class Connection:
             except Exception:  # the browser went away, or the state could not be made
                 break
         await self._end()
+
+    def _briefed(self, state: Json) -> Json:
+        """``state`` without the parts that are as in the last state sent."""
+        same = [key for key in KEPT if key in state and self._kept.get(key) == state[key]]
+        for key in KEPT:
+            if key in state:
+                self._kept[key] = state[key]
+        if not same:
+            return state
+        return {key: value for key, value in state.items() if key not in same}
 
     async def flowing(self) -> None:
         """Return at once, unless a message to the client has been unsent for ``stuck``

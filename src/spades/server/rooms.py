@@ -174,7 +174,8 @@ def member(ws: WebSocket, seat: int | None, watcher: Watcher,
     async def hang_up() -> None:
         await ws.close(code=POLICY_CLOSE)
 
-    conn = Connection(-1 if seat is None else seat, ws.send_text, None, hang_up)
+    conn = Connection(-1 if seat is None else seat, ws.send_text, None, hang_up,
+                      brief=ws.scope.get("spades.brief", False))
     joined = Member(conn, seat, ws, asyncio.create_task(conn.pump(dumps)), player)
     watcher.on_end = lambda why: _keep(joined.finish(
         {"type": "error", "code": why.code, "message": why.reason, "version": None},

@@ -101,6 +101,8 @@ async def read_hello(ws: WebSocket) -> Ticket | None:
     since = data.get("since")  # the last step the page saw, if it comes back
     if isinstance(since, int) and not isinstance(since, bool) and since >= 0:
         ws.scope["spades.since"] = since
+    # a brief client keeps the parts of the last state that did not change (Connection)
+    ws.scope["spades.brief"] = data.get("brief") is True
     ticket = await tickets_of(ws).redeem(data.get("ticket"), ws.path_params["game_id"])
     if ticket is None:
         await refuse(ws, "ticket", "that ticket does not open this game (a ticket works "
@@ -172,7 +174,8 @@ def connection(ws: WebSocket, table: ServedTable, seat: int) -> Connection:
     async def hang_up() -> None:
         await ws.close(code=POLICY_CLOSE)
 
-    return Connection(seat, ws.send_text, refresh, hang_up)
+    return Connection(seat, ws.send_text, refresh, hang_up,
+                      brief=ws.scope.get("spades.brief", False))
 
 
 async def game_socket(ws: WebSocket) -> None:

@@ -38,9 +38,9 @@ export class HttpError extends Error {
 }
 
 // The session (docs/protocol.md, "Who can reach a game"): the server keeps who this browser
-// is in an HttpOnly cookie. At start the page hands the server the id it kept in localStorage
-// (the games made with it stay reachable), and from then on the cookie says who it is: the
-// id travels in no URL and no header. Every change (POST) carries the session's CSRF token.
+// is in an HttpOnly cookie. At start the page hands the server the id it kept in localStorage,
+// and from then on the cookie says who it is: the id travels in no URL and no header.
+// Every change (POST) carries the session's CSRF token.
 const session = { csrf: null, player: null, account: null };
 let starting = null;
 const listeners = new Set();
@@ -136,9 +136,8 @@ export async function request(method, path, body) {
   try {
     return await exchange(method, path, body, session.csrf);
   } catch (e) {
-    // The session ended or changed elsewhere (signed out everywhere, signed in in another
-    // tab): find it again and try once more.
-    // (only these two refusals: a wrong password is never sent twice)
+    // The session ended or changed elsewhere: find it again and try once more (only for
+    // these two refusals: a wrong password is never sent twice)
     const unknown = e.status === 400 && /X-Spades-Player/.test(e.message);
     const stale = e.status === 403 && /X-CSRF-Token/.test(e.message);
     if (!unknown && !stale) throw e;
@@ -178,8 +177,7 @@ export const api = {
  * onReview(msg) for a hand review's progress, the review, or why there is none,
  * onSignedOut(reason) when the sign-in it was opened with ended (signed out here or
  * everywhere, or the account deleted: close code 4410).
- * Reconnects by itself after a lost connection (the server sends the state again), but
- * not after a sign-out.
+ * Reconnects by itself after a lost connection, not after a sign-out. Asks for brief states.
  */
 export class TableSocket {
   constructor(gameId, handlers, ticket = null) {
@@ -219,9 +217,11 @@ export class TableSocket {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
+    this.last = null; // this socket's last state
     ws.addEventListener("open", () => {
       // the last step seen: the first state then brings the events missed since, in order
-      const hello = this.step == null ? { type: "hello", ticket } : { type: "hello", ticket, since: this.step };
+      const hello = { type: "hello", ticket, brief: true };
+      if (this.step != null) hello.since = this.step;
       ws.send(JSON.stringify(hello));
       this.handlers.onStatus(null);
     });
@@ -270,9 +270,11 @@ export class TableSocket {
     }
     if (msg.type === "review" || msg.type === "review-progress" ||
         (msg.type === "error" && msg.code === "review")) {
-      // a review's answer: no state follows, and an intent in flight still waits for its own
+      // a review's answer: no state follows; an intent in flight still waits for its own
       if (this.handlers.onReview) this.handlers.onReview(msg);
     } else if (msg.type === "state") {
+      if (this.last) { msg.game ??= this.last.game; msg.shuffle ??= this.last.shuffle; }
+      this.last = msg;
       this.retry = 0;
       this.version = msg.version;
       this.step = msg.step;
@@ -281,7 +283,7 @@ export class TableSocket {
     } else if (msg.type === "thinking") {
       this.handlers.onThinking(msg);
     } else if (msg.type !== "error" && msg.type !== "pong") {
-      // the messages of a table with friends (phrases, ...): friends.js's
+      // a table with friends' messages (phrases, ...): friends.js's
       if (this.handlers.onOther) this.handlers.onOther(msg);
     } else if (msg.type === "error" && msg.intent === "entropy") {
       // our entropy was refused (given already, or the game is over): the table is as it was
