@@ -69,6 +69,11 @@ class Connection:
         self._sending_since: float | None = None
         self._sent = asyncio.Event()
         self._sent.set()
+        #: the task pumping the messages, and the timer that stops it when a message stays
+        #: unsent for ``timeout`` (``_check``); ``_overdue``: it did
+        self._pump: asyncio.Task[Any] | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._overdue = False
 
     def send(self, message: Json) -> None:
         if self.closed:
@@ -110,9 +115,12 @@ class Connection:
         self.close()
 
     async def pump(self, dumps: Callable[[Json], str]) -> None:
+        loop = asyncio.get_running_loop()
+        task = self._pump = asyncio.current_task()
         while True:
             message = await self.queue.get()
             if message is None:
+                self._disarm()
                 return
             try:
                 if message is FRESH:
@@ -120,21 +128,46 @@ class Connection:
                 if self.brief and message.get("type") == "state":
                     message = self._briefed(message)
                 text = dumps(message)
-                self._sending_since = asyncio.get_running_loop().time()
+                self._sending_since = loop.time()
                 self._sent.clear()
+                if self._watchdog is None:
+                    self._watchdog = loop.call_later(self.timeout, self._check)
                 try:
-                    async with asyncio.timeout(self.timeout):  # no task per message
-                        await self._send_text(text)
+                    await self._send_text(text)
                 finally:
                     self._sending_since = None
                     self._sent.set()
-            except TimeoutError:
+            except asyncio.CancelledError:
+                if not self._overdue:
+                    raise
+                if task is not None:
+                    task.uncancel()  # the watchdog's cancel, not the server's
                 log.warning("a client of seat %d took nothing for %.0f s: disconnected",
                             self.seat, self.timeout)
                 break
             except Exception:  # the browser went away, or the state could not be made
                 break
         await self._end()
+
+    def _disarm(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+
+    def _check(self) -> None:
+        """The watchdog: a message unsent for ``timeout`` seconds stops the pump (a timer
+        armed at most once a ``timeout`` while messages go, rather than one a message)."""
+        loop = asyncio.get_running_loop()
+        self._watchdog = None
+        since = self._sending_since
+        if since is None or self._pump is None:
+            return  # nothing in flight: the next message arms it again
+        left = since + self.timeout - loop.time()
+        if left > 0:
+            self._watchdog = loop.call_later(left, self._check)
+        else:
+            self._overdue = True
+            self._pump.cancel()
 
     def _briefed(self, state: Json) -> Json:
         """``state`` without the parts that are as in the last state sent."""
@@ -171,6 +204,7 @@ class Connection:
 
     async def _end(self) -> None:
         self.closed = True
+        self._disarm()
         if self._hang_up is not None:
             with contextlib.suppress(Exception):
                 await self._hang_up()
