@@ -169,21 +169,33 @@ class Worker:
         self.ready = False
         #: the jobs pickled for this process (each game's rules sent to it once)
         self.packer = Packer()
+        #: the event loop watching the pipe, if one does, and the waiter it wakes
+        self._watching: asyncio.AbstractEventLoop | None = None
+        self._waiter: asyncio.Future[None] | None = None
 
-    async def _readable(self, timeout: float | None) -> None:
+    def _listen(self) -> asyncio.Future[None]:
+        """A future set when the process's pipe has something to read. The event loop
+        watches the pipe from then on, while jobs follow one another (not a watch a
+        message); it stops when something arrives that nobody waits for (the process
+        died between jobs: its pipe would be readable at every turn of the loop)."""
         loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = loop.create_future()
-        fd = self.conn.fileno()
+        if self._waiter is None or self._waiter.done():
+            self._waiter = loop.create_future()
+        if self._watching is None:
+            loop.add_reader(self.conn.fileno(), self._readable)
+            self._watching = loop
+        return self._waiter
 
-        def readable() -> None:
-            if not ready.done():
-                ready.set_result(None)
+    def _readable(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+        else:
+            self._unwatch()
 
-        loop.add_reader(fd, readable)
-        try:
-            await asyncio.wait_for(ready, timeout)
-        finally:
-            loop.remove_reader(fd)
+    def _unwatch(self) -> None:
+        loop, self._watching = self._watching, None
+        if loop is not None and not loop.is_closed():
+            loop.remove_reader(self.conn.fileno())
 
     def _take(self) -> tuple[bool | None, Any]:
         """The next message of the process: (True, result), (False, error) or (None,
@@ -204,9 +216,28 @@ class Worker:
     async def _started(self) -> None:
         """Wait for the process to load its players (not counted in any budget)."""
         if not self.ready:
-            await self._readable(None)
+            await self._next(None)
             self._receive()
             self.ready = True
+
+    async def _next(self, deadline: float | None) -> None:
+        """Until the pipe has something to read; ``TimeoutError`` at ``deadline`` (the
+        event loop's time). A wake-up is checked (``poll``): the loop may have found the
+        pipe readable before the last message was read, and tell it once more."""
+        loop = asyncio.get_running_loop()
+        while not self.conn.poll():
+            waiter = self._listen()
+            timer = None if deadline is None else loop.call_at(deadline, waiter.cancel)
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if waiter.cancelled() and task is not None and not task.cancelling():
+                    raise TimeoutError from None  # the timer's cancel: the deadline passed
+                raise
+            finally:
+                if timer is not None:
+                    timer.cancel()
 
     async def run(self, budget: float | None, func: Any, *args: Any,
                   progress: Callable[[Any], None] | None = None) -> Any:
@@ -218,8 +249,7 @@ class Worker:
             self.conn.send_bytes(self.packer.pack((func, args)))
             deadline = None if budget is None else loop.time() + budget
             while True:
-                await self._readable(None if deadline is None
-                                     else max(0.0, deadline - loop.time()))
+                await self._next(deadline)
                 ok, value = self._take()
                 if ok is not None:
                     break
@@ -241,6 +271,7 @@ class Worker:
 
     def end(self) -> None:
         """End the process now (its job, if any, is lost)."""
+        self._unwatch()
         if self.process.poll() is None:
             self.process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
