@@ -51,3 +51,28 @@ def test_a_sheet_of_another_length_is_refused() -> None:
     assert player_view(state, 1, score_sheet(state)) == player_view(state, 1)
     with pytest.raises(ValueError, match="sheet"):
         player_view(state, 1, ())
+
+
+def test_a_bare_change_keeps_every_field_but_the_projections() -> None:
+    """``Change.bare`` builds the change field by field (for speed): a field added to
+    ``Change`` or ``Snapshot`` and not copied there fails here."""
+    import dataclasses
+
+    from spades.engine import Card, Play, find_preset, new_game
+    from spades.session.memo import Memo
+    from spades.session.session import Change, Snapshot
+
+    state = new_game(find_preset("partnership"), seed=3)
+    after = Snapshot(state, 7, 6, 2, Memo())
+    change = Change(state, after, 1, Play(Card(5)), stand_in=True, undone=True,
+                    followed=True, whole=True)
+    after.view(0)
+    change.update(0)
+    bare = change.bare()
+    for field in dataclasses.fields(Change):
+        if field.init and field.name != "after":
+            assert getattr(bare, field.name) == getattr(change, field.name), field.name
+    for field in dataclasses.fields(Snapshot):
+        if field.init:
+            assert getattr(bare.after, field.name) is getattr(after, field.name), field.name
+    assert bare._updates is None and bare.after._views is None

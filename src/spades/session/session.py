@@ -196,7 +196,10 @@ class Change:
     def bare(self) -> Change:
         """The same change without the projections made so far, to be kept long (a hub's
         log: each view is some 4 KB; the events are made again if asked for)."""
-        return dataclasses.replace(self, after=dataclasses.replace(self.after))
+        a = self.after  # field by field: dataclasses.replace is slow (every change is kept)
+        return Change(self.before, Snapshot(a.state, a.version, a.step, a.thinking, a.memo),
+                      self.seat, self.action, self.stand_in, self.undone, self.followed,
+                      self.whole)
 
     @property
     def ends_game(self) -> bool:
