@@ -15,6 +15,7 @@ from spades.engine import (
     PRESETS,
     Card,
     PlayerView,
+    Trick,
     apply,
     legal_actions,
     new_game,
@@ -51,8 +52,10 @@ def test_every_view_and_action_reads_back_equal(preset: str) -> None:
         read = pickle.loads(packer.pack(job))
         assert read == job
         assert type(read[1][0]) is type(view)
-        for card in getattr(view, "hand", ()):
-            assert isinstance(card, Card)
+        got = read[1][0]
+        cards = [*got.hand, *got.discards, *(c for t in got.history for c in t.cards)]
+        assert all(type(card) is Card for card in cards)  # sent as bytes, read as cards
+        assert all(type(t) is Trick for t in got.history)
 
 
 def test_a_games_rules_travel_once_then_by_number() -> None:

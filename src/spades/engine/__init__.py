@@ -30,6 +30,7 @@ from .actions import (
 )
 from .again import deal_again
 from .cards import (
+    CARDS,
     CODE_OF,
     NAME_OF,
     NON_SPADES_MASK,
@@ -163,6 +164,7 @@ __all__ = [
     "ABOVE",
     "BIDS",
     "BLIND_NIL",
+    "CARDS",
     "CHOSEN",
     "CLUBS_MASK",
     "CODE_OF",

@@ -11,10 +11,13 @@ a game, and the largest value of a view) and to the frozen dataclasses' generic 
   sending them: both forget the oldest first, so a number always names what it named);
 - cards, actions, score-sheet lines and views are pickled as their class and fields in
   order, which their ``__init__`` takes back (checked for each class when this module is
-  imported).
+  imported);
+- the cards of a view's hand and discards and of its finished tricks go as bytes, a byte a
+  card (most of a view's objects are its cards: one object each, pickled alone, cost more
+  than the rest of the view together).
 
-Only the server's own processes read these pickles: ``_learn`` and ``_known`` are what the
-pickles call there.
+Only the server's own processes read these pickles: ``_learn``, ``_known``, ``_unview`` and
+``_untrick`` are what the pickles call there.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spades.engine import (
+    CARDS,
     Bid,
     Card,
     Draw,
@@ -38,13 +42,17 @@ from spades.engine import (
     PlayerView,
     Rules,
     SheetLine,
+    Trick,
 )
 
 #: The rules a thinking process keeps (and a ``Packer`` remembers having sent it).
 KEEP = 256
 #: Classes pickled as ``cls(*fields)``: their fields are their slots, in order, each taken
 #: by ``__init__`` in that order.
-FLAT: tuple[type, ...] = (PlayerView, SheetLine, Bid, Play, Draw, Exchange, Look, PassCards)
+FLAT: tuple[type, ...] = (SheetLine, Bid, Play, Draw, Exchange, Look, PassCards)
+#: A view's fields (its slots, in order) and those that hold cards, sent as bytes.
+VIEW_FIELDS: tuple[str, ...] = PlayerView.__slots__
+VIEW_CARDS: tuple[int, ...] = tuple(VIEW_FIELDS.index(name) for name in ("hand", "discards"))
 
 #: The rules this thinking process was sent, by number (in the process only).
 _rules: OrderedDict[int, Rules] = OrderedDict()
@@ -73,13 +81,37 @@ def _card(card: Card) -> tuple[type, tuple[int]]:
     return Card, (int(card),)
 
 
+def _view(view: PlayerView) -> tuple[Callable[..., PlayerView], tuple[Any, ...]]:
+    values = [getattr(view, name) for name in VIEW_FIELDS]
+    for index in VIEW_CARDS:
+        values[index] = bytes(values[index])
+    return _unview, tuple(values)
+
+
+def _unview(*values: Any) -> PlayerView:
+    """In a thinking process: a view sent by ``_view``."""
+    fields = list(values)
+    for index in VIEW_CARDS:
+        fields[index] = tuple([CARDS[i] for i in fields[index]])
+    return PlayerView(*fields)
+
+
+def _trick(trick: Trick) -> tuple[Callable[..., Trick], tuple[int, bytes, int]]:
+    return _untrick, (trick.leader, bytes(trick.cards), trick.winner)
+
+
+def _untrick(leader: int, cards: bytes, winner: int) -> Trick:
+    """In a thinking process: a finished trick sent by ``_trick``."""
+    return Trick(leader, tuple([CARDS[i] for i in cards]), winner)
+
+
 def _check_flat(cls: type) -> None:
     fields = [f.name for f in dataclasses.fields(cls)]
     if fields != list(getattr(cls, "__slots__", ())):
         raise TypeError(f"{cls.__name__}: its fields are not its slots in order")
 
 
-for _cls in FLAT:
+for _cls in (*FLAT, PlayerView):
     _check_flat(_cls)
 
 
@@ -96,6 +128,8 @@ class Packer:
         table: dict[type, Callable[[Any], Any]] = dict(copyreg.dispatch_table)
         table.update({cls: _flat for cls in FLAT})
         table[Card] = _card
+        table[PlayerView] = _view
+        table[Trick] = _trick
         table[Rules] = self._rules
         self._table = table
 
