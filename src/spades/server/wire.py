@@ -122,12 +122,27 @@ def view_json(view: PlayerView) -> Json:
     }
 
 
+#: The last snapshot whose shuffles were made JSON, and that JSON (every seat's message of
+#: a change is made one after the other: the same for them all).
+_shuffled: tuple[Snapshot, Json] | None = None
+
+
 def shuffle_json(snapshot: Snapshot) -> Json:
     """What every seat may know of the shuffles (docs/shuffle.md, the engine's
     ``shuffle_news``, made once a snapshot), hands counted from 1: ``committed``, the
     commitments of the hand in play and the next (never a seed); ``revealed``, the last
     finished hand's seed and salt with its deck (it is over: its deck is in the record
-    anyway), or null."""
+    anyway), or null. Made once for the snapshot of the last call (shared: not to be
+    changed)."""
+    global _shuffled
+    if _shuffled is not None and _shuffled[0] is snapshot:
+        return _shuffled[1]
+    made = _shuffle_json(snapshot)
+    _shuffled = (snapshot, made)
+    return made
+
+
+def _shuffle_json(snapshot: Snapshot) -> Json:
     news = snapshot.shuffle_news()
     committed = [{**entry, "hand": entry["hand"] + 1} for entry in news["committed"]]
     revealed: Json | None = None

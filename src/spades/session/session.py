@@ -578,7 +578,8 @@ class Session:
         async with self.lock:
             if self.state.turn != seat or not self.is_computer(seat):
                 return True  # moved on while the lock was awaited (caught up, a timer)
-            view = computer_view(player_view(self.state, seat))
+            # the game's score sheet as the session keeps it: not made again for each turn
+            view = computer_view(player_view(self.state, seat, self.memo.sheet_of(self.state)))
             # computer players never bid blind nil: they look at their cards first
             face_down = can_bid_blind_nil(self.state, seat)
             version = self.version
