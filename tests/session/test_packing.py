@@ -20,6 +20,7 @@ from spades.engine import (
     legal_actions,
     new_game,
     player_view,
+    score_sheet,
 )
 from spades.session import packing
 from spades.session.lanes import Lane
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.timeout(120)
 def _fresh_process_table() -> None:
     """The rules a thinking process keeps live in its module: each test starts empty."""
     packing._rules.clear()
+    packing._sheets.clear()
 
 
 def _views(preset: str, count: int = 80) -> list[PlayerView]:
@@ -104,3 +106,51 @@ def test_a_thinking_process_reads_the_packed_jobs() -> None:
             lane.close()
 
     assert run_async(go()) == views
+
+
+def _hand_views(count: int) -> list[PlayerView]:
+    """Views of one hand made as the session makes them: one score sheet shared (after a
+    first hand, so that the sheet is not empty)."""
+    rng = random.Random(4)
+    state = new_game(PRESETS["partnership"], seed=4)
+    while not state.results:
+        state = apply(state, rng.choice(legal_actions(state)))
+    sheet = score_sheet(state)
+    views: list[PlayerView] = []
+    while len(views) < count and state.turn is not None:
+        views.append(player_view(state, state.turn, sheet))
+        state = apply(state, rng.choice(legal_actions(state)))
+    return views
+
+
+def test_a_hands_score_sheet_travels_once_then_by_number() -> None:
+    views = _hand_views(6)
+    assert views[0].sheet and all(v.sheet is views[0].sheet for v in views)
+    packer = Packer()
+    packed = [packer.pack(view) for view in views]
+    read = [pickle.loads(data) for data in packed]
+    assert read == views
+    assert all(r.sheet is read[0].sheet for r in read)  # the process keeps one
+    sheet_size = len(pickle.dumps(views[0].sheet))
+    assert max(len(d) for d in packed[1:]) < len(packed[0]) - sheet_size // 2
+    # a new process's packer sends it again
+    assert len(Packer().pack(views[1])) > len(packed[1]) + sheet_size // 2
+
+
+def test_a_process_forgets_the_oldest_sheets_as_its_packer_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packing, "KEEP", 2)
+    views = [_views(name, 30)[-1] for name in ("partnership", "cutthroat", "jokers")]
+    packer = Packer()
+    for round_ in range(3):
+        for view in views:
+            assert pickle.loads(packer.pack(view)) == view, round_
+            assert len(packing._sheets) <= 2
+
+
+def test_a_sheet_in_a_message_that_failed_is_sent_with_the_next() -> None:
+    views = _hand_views(2)
+    packer = Packer()
+    with pytest.raises((pickle.PicklingError, TypeError, AttributeError)):
+        packer.pack((views[0], lambda: None))
+    assert pickle.loads(packer.pack(views[1])) == views[1]

@@ -14,7 +14,9 @@ a game, and the largest value of a view) and to the frozen dataclasses' generic 
   imported);
 - the cards of a view's hand and discards and of its finished tricks go as bytes, a byte a
   card (most of a view's objects are its cards: one object each, pickled alone, cost more
-  than the rest of the view together).
+  than the rest of the view together);
+- a view's score sheet, the same for all the views of a hand (the session keeps one), goes
+  once to each process, then by its number, as the rules.
 
 Only the server's own processes read these pickles: ``_learn``, ``_known``, ``_unview`` and
 ``_untrick`` are what the pickles call there.
@@ -53,9 +55,13 @@ FLAT: tuple[type, ...] = (SheetLine, Bid, Play, Draw, Exchange, Look, PassCards)
 #: A view's fields (its slots, in order) and those that hold cards, sent as bytes.
 VIEW_FIELDS: tuple[str, ...] = PlayerView.__slots__
 VIEW_CARDS: tuple[int, ...] = tuple(VIEW_FIELDS.index(name) for name in ("hand", "discards"))
+#: Where a view's score sheet is (sent once a hand, then by its number, as the rules).
+VIEW_SHEET = VIEW_FIELDS.index("sheet")
 
 #: The rules this thinking process was sent, by number (in the process only).
 _rules: OrderedDict[int, Rules] = OrderedDict()
+#: The score sheets this thinking process was sent, by number (in the process only).
+_sheets: OrderedDict[int, tuple[SheetLine, ...]] = OrderedDict()
 
 
 def _learn(number: int, data: bytes) -> Rules:
@@ -81,18 +87,20 @@ def _card(card: Card) -> tuple[type, tuple[int]]:
     return Card, (int(card),)
 
 
-def _view(view: PlayerView) -> tuple[Callable[..., PlayerView], tuple[Any, ...]]:
-    values = [getattr(view, name) for name in VIEW_FIELDS]
-    for index in VIEW_CARDS:
-        values[index] = bytes(values[index])
-    return _unview, tuple(values)
-
-
 def _unview(*values: Any) -> PlayerView:
-    """In a thinking process: a view sent by ``_view``."""
+    """In a thinking process: a view sent by ``Packer._view`` (its sheet a number, or a
+    number and the sheet sent for the first time)."""
     fields = list(values)
     for index in VIEW_CARDS:
         fields[index] = tuple([CARDS[i] for i in fields[index]])
+    sheet = fields[VIEW_SHEET]
+    if isinstance(sheet, int):
+        fields[VIEW_SHEET] = _sheets[sheet]
+    else:
+        number, fields[VIEW_SHEET] = sheet
+        _sheets[number] = fields[VIEW_SHEET]
+        while len(_sheets) > KEEP:
+            _sheets.popitem(last=False)
     return PlayerView(*fields)
 
 
@@ -120,29 +128,50 @@ class Packer:
     a new ``Packer``)."""
 
     def __init__(self) -> None:
-        #: id of rules sent -> (the rules, kept alive so that the id is not reused; number)
-        self._sent: OrderedDict[int, tuple[Rules, int]] = OrderedDict()
+        #: by kind ("rules", "sheet"): id of a value sent -> (the value, kept alive so that
+        #: the id is not reused; its number)
+        self._sent: dict[str, OrderedDict[int, tuple[Any, int]]] = {
+            "rules": OrderedDict(), "sheet": OrderedDict()}
         self._next = 0
-        #: the rules first sent by the message being packed
-        self._fresh: list[int] = []
+        #: the values first sent by the message being packed (kind, id)
+        self._fresh: list[tuple[str, int]] = []
         table: dict[type, Callable[[Any], Any]] = dict(copyreg.dispatch_table)
         table.update({cls: _flat for cls in FLAT})
         table[Card] = _card
-        table[PlayerView] = _view
+        table[PlayerView] = self._view
         table[Trick] = _trick
         table[Rules] = self._rules
         self._table = table
 
-    def _rules(self, rules: Rules) -> tuple[Callable[..., Rules], tuple[Any, ...]]:
-        sent = self._sent.get(id(rules))
-        if sent is not None and sent[0] is rules:
-            return _known, (sent[1],)
+    def _number(self, kind: str, value: Any) -> tuple[int, bool]:
+        """``value``'s number in this packer's process, and whether this message is the
+        first to send it (the process forgets the oldest past ``KEEP``, as this does)."""
+        sent = self._sent[kind]
+        found = sent.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1], False
         number, self._next = self._next, self._next + 1
-        self._sent[id(rules)] = (rules, number)
-        self._fresh.append(id(rules))
-        while len(self._sent) > KEEP:
-            self._sent.popitem(last=False)
+        sent[id(value)] = (value, number)
+        self._fresh.append((kind, id(value)))
+        while len(sent) > KEEP:
+            sent.popitem(last=False)
+        return number, True
+
+    def _rules(self, rules: Rules) -> tuple[Callable[..., Rules], tuple[Any, ...]]:
+        number, fresh = self._number("rules", rules)
+        if not fresh:
+            return _known, (number,)
         return _learn, (number, pickle.dumps(rules, pickle.HIGHEST_PROTOCOL))
+
+    def _view(self, view: PlayerView) -> tuple[Callable[..., PlayerView], tuple[Any, ...]]:
+        """A view's fields in order; its cards as bytes, its score sheet (the same for a
+        hand's views: the session keeps one) sent once, then by number."""
+        values = [getattr(view, name) for name in VIEW_FIELDS]
+        for index in VIEW_CARDS:
+            values[index] = bytes(values[index])
+        number, fresh = self._number("sheet", view.sheet)
+        values[VIEW_SHEET] = (number, view.sheet) if fresh else number
+        return _unview, tuple(values)
 
     def pack(self, message: Any) -> bytes:
         """``message`` pickled for this packer's process (which must read every message
@@ -153,8 +182,8 @@ class Packer:
         self._fresh.clear()
         try:
             pickler.dump(message)
-        except BaseException:  # nothing is sent: the rules it would have sent are not
-            for key in self._fresh:
-                self._sent.pop(key, None)
+        except BaseException:  # nothing is sent: what it would have sent first is not
+            for kind, key in self._fresh:
+                self._sent[kind].pop(key, None)
             raise
         return out.getvalue()
