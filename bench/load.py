@@ -90,7 +90,7 @@ import websockets
 from engine import machine  # bench/engine.py
 from server import choose  # bench/server.py
 from soak import answering, stop  # bench/soak.py
-from spades.server.connections import KEPT
+from spades.server.connections import KEPT, KEPT_IN_VIEW
 
 #: The people's seats; the computer players sit at the others.
 PEOPLE = (0, 2)
@@ -336,6 +336,9 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
             for key in KEPT:  # as the page does: a part left out is as it was
                 if key not in message:
                     message[key] = last[key]
+            for key in KEPT_IN_VIEW:
+                if key not in message["view"]:
+                    message["view"][key] = last["view"][key]
             last = message
             if message["view"]["over"] or message["view"]["hand_number"] > plan.hands:
                 return True

@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from spades.server.connections import KEPT
+from spades.server.connections import KEPT, KEPT_IN_VIEW
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Limits no browser test meets (one server serves the whole session from 127.0.0.1); a
@@ -105,6 +105,9 @@ class Table:
                 for key in KEPT:
                     if key not in frame:
                         frame[key] = last[key]
+                for key in KEPT_IN_VIEW:
+                    if key not in frame["view"]:
+                        frame["view"][key] = last["view"][key]
                 last.update(frame)
             self.frames.append(frame)
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from server_testkit import Driver, client, new_game_id, ticket
 
-from spades.server.connections import KEPT, Connection
+from spades.server.connections import KEPT, KEPT_IN_VIEW, Connection
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -27,6 +27,11 @@ def whole(states: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if key not in filled:
                 assert made, f"the first state left out {key!r}"
                 filled[key] = made[-1][key]
+        filled["view"] = dict(filled["view"])
+        for key in KEPT_IN_VIEW:
+            if key not in filled["view"]:
+                assert made, f"the first state's view left out {key!r}"
+                filled["view"][key] = made[-1]["view"][key]
         made.append(filled)
     return made
 
@@ -64,6 +69,11 @@ def test_a_brief_socket_gets_every_state_a_whole_one_gets_less_its_repeats(
     made = whole(brief_states)  # and only then: sent again, it is always new
     assert all(made[i][key] != made[i - 1][key] for i in range(1, len(made))
                for key in KEPT if key in brief_states[i])
+    # the score sheet, in the view, likewise: sent when a hand ends, else left out
+    sheets = [i for i in range(1, len(made)) if "sheet" in brief_states[i]["view"]]
+    assert 0 < len(sheets) < len(made) // 10
+    assert all(made[i]["view"]["sheet"] != made[i - 1]["view"]["sheet"] for i in sheets)
+    assert all("sheet" in s["view"] for s in full_states)
 
 
 def test_only_a_hello_that_says_true_makes_a_socket_brief(tmp_path: Path) -> None:

@@ -32,6 +32,9 @@ FRESH_EVERY = 1.0
 #: this socket was sent (the game's facts, the shuffles' news: most of a state's bytes, and
 #: they change a few times a game); the client keeps them from that state.
 KEPT = ("game", "shuffle")
+#: What such a state's ``view`` leaves out so (the score sheet: it changes once a hand,
+#: and grows with the hands).
+KEPT_IN_VIEW = ("sheet",)
 
 
 class Connection:
@@ -175,9 +178,20 @@ class Connection:
         for key in KEPT:
             if key in state:
                 self._kept[key] = state[key]
-        if not same:
+        view = state.get("view")
+        if isinstance(view, dict):
+            kept = self._kept.setdefault("view", {})
+            inner = [key for key in KEPT_IN_VIEW if key in view and key in kept
+                     and (kept[key] is view[key] or kept[key] == view[key])]
+            for key in KEPT_IN_VIEW:
+                if key in view:
+                    kept[key] = view[key]
+            if inner:
+                view = {key: value for key, value in view.items() if key not in inner}
+        if not same and view is state.get("view"):
             return state
-        return {key: value for key, value in state.items() if key not in same}
+        return {key: view if key == "view" else value for key, value in state.items()
+                if key not in same}
 
     async def flowing(self) -> None:
         """Return at once, unless a message to the client has been unsent for ``stuck``

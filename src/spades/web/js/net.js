@@ -90,7 +90,7 @@ export function adopt(data) {
   session.account = data.account || null;
   if (!session.account) {
     try {
-      localStorage.setItem(PLAYER_KEY, data.player); // this device's own id, kept for next time
+      localStorage.setItem(PLAYER_KEY, data.player); // this device's id, kept for next time
     } catch {
       // private mode: the cookie keeps it for this visit
     }
@@ -177,7 +177,7 @@ export const api = {
  * onReview(msg) for a hand review's progress, the review, or why there is none,
  * onSignedOut(reason) when the sign-in it was opened with ended (signed out here or
  * everywhere, or the account deleted: close code 4410).
- * Reconnects by itself after a lost connection, not after a sign-out. Asks for brief states.
+ * Reconnects by itself after a lost connection, not after a sign-out.
  */
 export class TableSocket {
   constructor(gameId, handlers, ticket = null) {
@@ -219,7 +219,7 @@ export class TableSocket {
     this.ws = ws;
     this.last = null; // this socket's last state
     ws.addEventListener("open", () => {
-      // the last step seen: the first state then brings the events missed since, in order
+      // the last step seen: the first state brings the events missed since, in order
       const hello = { type: "hello", ticket, brief: true };
       if (this.step != null) hello.since = this.step;
       ws.send(JSON.stringify(hello));
@@ -273,7 +273,8 @@ export class TableSocket {
       // a review's answer: no state follows; an intent in flight still waits for its own
       if (this.handlers.onReview) this.handlers.onReview(msg);
     } else if (msg.type === "state") {
-      if (this.last) { msg.game ??= this.last.game; msg.shuffle ??= this.last.shuffle; }
+      const l = this.last;
+      if (l) { msg.game ??= l.game; msg.shuffle ??= l.shuffle; msg.view.sheet ??= l.view.sheet; }
       this.last = msg;
       this.retry = 0;
       this.version = msg.version;
@@ -292,7 +293,7 @@ export class TableSocket {
     } else if (msg.type === "error") {
       this.pending = false;
       if (msg.code === "ticket" || msg.code === "reload" || msg.code === "signed-out") {
-        // the socket closes next; its close code says what to do
+        // the socket closes next: its close code says what to do
       } else if (msg.code === "not-found") {
         this.closed = true;
         this.handlers.onGone();
