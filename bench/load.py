@@ -90,7 +90,7 @@ import websockets
 from engine import machine  # bench/engine.py
 from server import choose  # bench/server.py
 from soak import answering, stop  # bench/soak.py
-from spades.server.connections import KEPT, KEPT_IN_VIEW
+from spades.server.connections import unbrief
 
 #: The people's seats; the computer players sit at the others.
 PEOPLE = (0, 2)
@@ -300,7 +300,7 @@ async def connect(table: Table, seat: int, http: httpx.AsyncClient) -> Any:
     url = base.replace("http", "ws", 1) + f"/ws/games/{table.game}"
     ws = await websockets.connect(url, open_timeout=30, max_size=None,
                                   local_addr=(table.address(seat), 0))
-    # brief, as the page: states leave out what is as in the last state (``KEPT``)
+    # brief, as the page: states leave out what is as in the last state (``unbrief``)
     await ws.send(json.dumps({"type": "hello", "ticket": ticket["ticket"], "brief": True}))
     return ws
 
@@ -333,13 +333,7 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
             if message["type"] != "state":
                 continue
             table.seen(seat, message, now, fig)
-            for key in KEPT:  # as the page does: a part left out is as it was
-                if key not in message:
-                    message[key] = last[key]
-            for key in KEPT_IN_VIEW:
-                if key not in message["view"]:
-                    message["view"][key] = last["view"][key]
-            last = message
+            last = unbrief(message, last or None)  # as the page does
             if message["view"]["over"] or message["view"]["hand_number"] > plan.hands:
                 return True
             if message["legal"] and (acting is None or acting.done()):

@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from spades.server.connections import KEPT, KEPT_IN_VIEW
+from spades.server.connections import unbrief
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Limits no browser test meets (one server serves the whole session from 127.0.0.1); a
@@ -96,19 +96,13 @@ class Table:
         page.on("response", self._response)
 
     def _socket(self, ws: Any) -> None:
-        last: dict[str, Any] = {}  # this socket's last state
+        last: list[dict[str, Any]] = []  # this socket's last state
 
         def received(payload: Any) -> None:
             text = payload.decode() if isinstance(payload, bytes) else payload
             frame = json.loads(text)
             if frame.get("type") == "state":  # brief, as the page asks: filled as it does
-                for key in KEPT:
-                    if key not in frame:
-                        frame[key] = last[key]
-                for key in KEPT_IN_VIEW:
-                    if key not in frame["view"]:
-                        frame["view"][key] = last["view"][key]
-                last.update(frame)
+                last[:] = [unbrief(frame, last[0] if last else None)]
             self.frames.append(frame)
 
         ws.on("framereceived", received)

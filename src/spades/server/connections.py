@@ -37,6 +37,30 @@ KEPT = ("game", "shuffle")
 KEPT_IN_VIEW = ("sheet",)
 
 
+def _same(kept: dict[str, Any], part: Json, keys: tuple[str, ...]) -> list[str]:
+    """The ``keys`` of ``part`` whose values are as in ``kept``, which then takes the new
+    values (a list made once is the same object again: checked first)."""
+    same = [key for key in keys if key in part and key in kept
+            and (kept[key] is part[key] or kept[key] == part[key])]
+    for key in keys:
+        if key in part:
+            kept[key] = part[key]
+    return same
+
+
+def unbrief(state: Json, last: Json | None) -> Json:
+    """What a brief client does with a ``state`` (the page's net.js does the same): the
+    parts left out are those of ``last``, the socket's last state, filled in."""
+    if last is not None:
+        for key in KEPT:
+            if key not in state:
+                state[key] = last[key]
+        for key in KEPT_IN_VIEW:
+            if key not in state["view"]:
+                state["view"][key] = last["view"][key]
+    return state
+
+
 class Connection:
     """One websocket watching a table for a seat.
 
@@ -53,8 +77,9 @@ class Connection:
                  brief: bool = False):
         self.seat = seat
         self.brief = brief
-        #: the parts of the last state sent (a brief client's), by name
+        #: the parts of the last state sent (a brief client's), by name, and of its view
         self._kept: dict[str, Any] = {}
+        self._kept_view: dict[str, Any] = {}
         self._send_text = send_text
         self._refresh = refresh
         self._hang_up = hang_up
@@ -174,20 +199,10 @@ class Connection:
 
     def _briefed(self, state: Json) -> Json:
         """``state`` without the parts that are as in the last state sent."""
-        same = [key for key in KEPT if key in state and self._kept.get(key) == state[key]]
-        for key in KEPT:
-            if key in state:
-                self._kept[key] = state[key]
+        same = _same(self._kept, state, KEPT)
         view = state.get("view")
-        if isinstance(view, dict):
-            kept = self._kept.setdefault("view", {})
-            inner = [key for key in KEPT_IN_VIEW if key in view and key in kept
-                     and (kept[key] is view[key] or kept[key] == view[key])]
-            for key in KEPT_IN_VIEW:
-                if key in view:
-                    kept[key] = view[key]
-            if inner:
-                view = {key: value for key, value in view.items() if key not in inner}
+        if isinstance(view, dict) and (inner := _same(self._kept_view, view, KEPT_IN_VIEW)):
+            view = {key: value for key, value in view.items() if key not in inner}
         if not same and view is state.get("view"):
             return state
         return {key: view if key == "view" else value for key, value in state.items()
