@@ -487,12 +487,11 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
         plain_ev -= 10.0
     if tricks > 3.5 or nil_ev <= plain_ev:
         return None
-    if rules.partnership and not _partner_covers(partner_bid):
-        stuck = guarded_honours(view.hand_mask, rules)
-        if stuck:
-            notes.append(f"no nil: the {NAME_OF[stuck[0]]} is guarded and the partner "
-                         "cannot be counted on to cover it")
-            return None
+    stuck = _stuck_honours(view, partner_bid)
+    if stuck:
+        notes.append(f"no nil: the {NAME_OF[stuck[0]]} is guarded and the partner "
+                     "cannot be counted on to cover it")
+        return None
     if nil_breaks_bag_limit(view):
         notes.append("no nil: well ahead, and a failed nil's tricks would pass the bag limit")
         return None
@@ -503,6 +502,21 @@ def _nil_choice(view: PlayerView, est: Estimate, allowed: tuple[Bid, ...], trick
 #: A partner's bid that can be counted on to cover a nil's risky honours (1 or 2 is no
 #: cover). Evidence: docs/ai-tuning.md#normal-nil-veto
 COVER_BID = 3
+
+
+def _stuck_honours(view: PlayerView, partner_bid: Bid | None) -> list[int]:
+    """The guarded kings that veto a nil at a partnership table whose partner cannot be
+    counted on to cover them (``guarded_honours``); empty where nothing vetoes it."""
+    if not view.rules.partnership or _partner_covers(partner_bid):
+        return []
+    return guarded_honours(view.hand_mask, view.rules)
+
+
+def unguarded_nil(view: PlayerView) -> bool:
+    """Does Normal's nil veto hold for this hand: a guarded king, and a partner who has not
+    bid enough to cover it?"""
+    partner = view.partner
+    return bool(_stuck_honours(view, None if partner is None else view.bids[partner]))
 
 
 def _partner_covers(partner_bid: Bid | None) -> bool:

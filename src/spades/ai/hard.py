@@ -132,6 +132,11 @@ class PlayWeights:
 
     action: Action
     values: dict[int, float]
+    #: for each distinct card the search weighed (those dropped from it too), how far the
+    #: best card's value is above its own on the deals both were played on, and the
+    #: standard error of that difference (how sure the search is that the best is better:
+    #: Normal's look ahead weighs its own card by it)
+    margins: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -283,7 +288,8 @@ class HardPlayer:
                 break
         ducking = view.seat in live  # the seat's own nil is alive
         card = search.habitual(self.tolerance, highest=ducking)
-        return PlayWeights(legal[card], {m: search.mean(m) for m in search.active})
+        return PlayWeights(legal[card], {m: search.mean(m) for m in search.active},
+                           {m: search.margin(m) for m in search.moves})
 
     def _card_budget(self, view: PlayerView, live: list[int]) -> tuple[bool, int]:
         """(whether the sampled deals are solved exactly, the playouts a card decision
@@ -525,6 +531,20 @@ class _MoveSearch:
     def best(self) -> int:
         return max(self.active, key=lambda m: (self.mean(m), -self.moves.index(m)))
 
+    def margin(self, move: int) -> tuple[float, float]:
+        """(how far the best move's mean is above ``move``'s on the deals both were played
+        on, the standard error of that difference); (0, 0) for the best move itself. A move
+        dropped from the search was played on the first deals only; the best, on every one."""
+        leader = self.best()
+        if move == leader:
+            return 0.0, 0.0
+        vals = self.values[move]
+        count = len(vals)
+        diffs = [a - b for a, b in zip(self.values[leader][:count], vals, strict=True)]
+        mean = sum(diffs) / count
+        var = sum((d - mean) ** 2 for d in diffs) / max(count - 1, 1)
+        return mean, math.sqrt(var / count)
+
     def habitual(self, tolerance: float, highest: bool = False) -> int:
         """The best card, or the lowest card of its suit (``highest``: the highest) whose
         value is within ``tolerance`` of it on the same deals: the card players' habits
@@ -539,19 +559,10 @@ class _MoveSearch:
         return leader
 
     def _prune(self) -> None:
-        leader = self.best()
-        lead = self.values[leader]
         keep = []
         for move in self.active:
-            if move == leader:
-                keep.append(move)
-                continue
-            vals = self.values[move]
-            count = len(vals)
-            diffs = [a - b for a, b in zip(lead[-count:], vals, strict=True)]
-            mean = sum(diffs) / count
-            var = sum((d - mean) ** 2 for d in diffs) / max(count - 1, 1)
-            if mean > 1.0 and mean > 3.0 * math.sqrt(var / count):
+            gap, error = self.margin(move)
+            if gap > 1.0 and gap > 3.0 * error:
                 continue
             keep.append(move)
         self.active = keep

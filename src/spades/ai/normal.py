@@ -17,7 +17,7 @@ can still set the opponents, and sheds its winners once they cannot be set.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spades.engine import (
     BLIND_NIL,
@@ -40,6 +40,7 @@ from .heuristics_deal import find_pass, keep_drawn, pass_choice, rank_of
 from .heuristics_trick import future_danger, future_wins, outcome, trick_now
 from .heuristics_value import MAX_SIDES_FOR_ODDS, seat_values
 from .knowledge import SPADES, Knowledge
+from .lookahead import SEARCH, Lookahead
 
 #: How much of a card's later worth counts against spending it now (the frozen Normal: 0.7).
 #: Evidence: docs/ai-tuning.md#normal-future-weight
@@ -53,6 +54,7 @@ DENIAL_WEIGHT = 0.5
 #: lost points there: docs/ai-tuning.md#normal-many-sides).
 MANY_SIDES_FUTURE_WEIGHT = 0.7
 DANGER = True
+
 
 
 def choose_card(view: PlayerView) -> Card:
@@ -116,10 +118,21 @@ def choose_exchange(view: PlayerView) -> Action:
 
 @dataclass
 class NormalPlayer:
-    """Solid heuristics: counts cards and voids, covers nils, avoids bags, reads the score."""
+    """Solid heuristics: counts cards and voids, covers nils, avoids bags, reads the score;
+    at tables with partners it looks ahead (``lookahead``): a short search bids and may
+    overrule its card."""
 
     name: str = "normal"
     blind_nil: bool = False
+    #: playouts of the look ahead a decision at tables with partners (0: heuristics alone)
+    search: int = SEARCH
+    _lookahead: Lookahead | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.search < 0:
+            raise ValueError(f"search must not be negative, not {self.search}")
+        if self.search:
+            self._lookahead = Lookahead(self.search)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         action = forced(view)
@@ -127,12 +140,17 @@ class NormalPlayer:
             return action
         legal = view.legal
         phase = view.phase
+        ahead = self._lookahead if view.rules.partnership else None
+        if ahead is not None and phase is Phase.PLAY:
+            return ahead.card(view, rng, choose_card(view))
+        if ahead is not None and phase is Phase.BID and not self._blind(view):
+            return ahead.bid(view, rng)
         if phase is Phase.PLAY:
             return play_of(view, choose_card(view))
         if phase is Phase.BID:
             return choose_bid(view, self.blind_nil)
         if phase is Phase.DRAW:
-            if self.blind_nil and BLIND_NIL in legal and wants_blind_nil(view):
+            if self._blind(view):
                 return BLIND_NIL
             return legal_or_first(view, KEEP if keep_drawn(view) else DISCARD)
         if phase is Phase.KITTY:
@@ -140,3 +158,7 @@ class NormalPlayer:
         if phase is Phase.PASS:
             return find_pass(view, pass_choice(view))
         return legal[0]
+
+    def _blind(self, view: PlayerView) -> bool:
+        """Does this seat bid blind nil now (the option on, and the hand's count says so)?"""
+        return self.blind_nil and BLIND_NIL in view.legal and wants_blind_nil(view)
