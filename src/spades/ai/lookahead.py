@@ -21,7 +21,8 @@ from spades.engine import SUIT_OF, Action, Bid, Card, Play, PlayerView
 from .bidding import normal_bid, unguarded_nil
 from .hard import HardPlayer, distinct_cards
 
-#: Playouts a decision (Hard's default: 1,200).
+#: Playouts a decision of the measured look ahead, ``normal:search=160`` (Hard's default:
+#: 1,200; Normal's default is none: ``normal.LOOKAHEAD``).
 SEARCH = 160
 #: The exact endgame of the short search: with this many tricks left (Hard: 4).
 SOLVE_TRICKS = 3

@@ -40,7 +40,7 @@ from .heuristics_deal import find_pass, keep_drawn, pass_choice, rank_of
 from .heuristics_trick import future_danger, future_wins, outcome, trick_now
 from .heuristics_value import MAX_SIDES_FOR_ODDS, seat_values
 from .knowledge import SPADES, Knowledge
-from .lookahead import SEARCH, Lookahead
+from .lookahead import Lookahead
 
 #: How much of a card's later worth counts against spending it now (the frozen Normal: 0.7).
 #: Evidence: docs/ai-tuning.md#normal-future-weight
@@ -54,6 +54,12 @@ DENIAL_WEIGHT = 0.5
 #: lost points there: docs/ai-tuning.md#normal-many-sides).
 MANY_SIDES_FUTURE_WEIGHT = 0.7
 DANGER = True
+#: Playouts of the look ahead (``lookahead``) a decision at tables with partners, by default:
+#: none. With ``search=160`` (``lookahead.SEARCH``) Normal gains 11-13 points a deal on the
+#: frozen Normal, but a server's computer players then need some 14 ms of CPU a decision
+#: instead of 0.1, too much for 500 tables at human pace on two cores.
+#: Evidence: docs/ai-tuning.md#normal-search
+LOOKAHEAD = 0
 
 
 
@@ -119,13 +125,13 @@ def choose_exchange(view: PlayerView) -> Action:
 @dataclass
 class NormalPlayer:
     """Solid heuristics: counts cards and voids, covers nils, avoids bags, reads the score;
-    at tables with partners it looks ahead (``lookahead``): a short search bids and may
-    overrule its card."""
+    with ``search``, at tables with partners, it looks ahead (``lookahead``): a short search
+    bids and may overrule its card."""
 
     name: str = "normal"
     blind_nil: bool = False
     #: playouts of the look ahead a decision at tables with partners (0: heuristics alone)
-    search: int = SEARCH
+    search: int = LOOKAHEAD
     _lookahead: Lookahead | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
