@@ -56,8 +56,8 @@ MANY_SIDES_FUTURE_WEIGHT = 0.7
 DANGER = True
 #: Playouts of the look ahead (``lookahead``) a decision at tables with partners, by default:
 #: none. With ``search=160`` (``lookahead.SEARCH``) Normal gains 11-13 points a deal on the
-#: frozen Normal, but a server's computer players then need some 14 ms of CPU a decision
-#: instead of 0.1, too much for 500 tables at human pace on two cores.
+#: frozen Normal, but needs some 14 ms of CPU a decision instead of 0.1: a server's Normal
+#: looks ahead only while a thinking process is free (``session.thinking.LOOKS_AHEAD``).
 #: Evidence: docs/ai-tuning.md#normal-search
 LOOKAHEAD = 0
 

@@ -81,6 +81,10 @@ class Lane:
     def waiting(self) -> int:
         return sum(len(q) for q in self.queues.values())
 
+    def spare(self) -> bool:
+        """Is a process free, with no job waiting for it?"""
+        return self.busy < self.size and not self.queues
+
     def _next(self) -> Job | None:
         """The first job of the next table in turn; that table goes to the back."""
         while self.queues:

@@ -3,9 +3,10 @@
 A ``Thinker`` has two lanes of worker processes (``spades.session.lanes``): Hard thinks in
 the deep lane (the card hint too), every cheaper level in the quick lane, and the bid
 suggestion (Hard's bid, which the state of a turn to bid waits for, within Hard's time
-limit), so a cheap decision never waits behind an expensive one; inside a lane every
-table's decisions queue apart and are served in turn; the deep lane runs at a lower CPU
-priority. Every decision has a budget: Hard plays to its ``time_limit``
+limit), so a cheap decision never waits behind an expensive one; Normal looks ahead only
+while the quick lane has a process free and nothing waiting (``LOOKS_AHEAD``); inside a
+lane every table's decisions queue apart and are served in turn; the deep lane runs at a
+lower CPU priority. Every decision has a budget: Hard plays to its ``time_limit``
 (``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is cut
 off (its process ended) and replaced by a legal move, logged.
 
@@ -26,6 +27,7 @@ from typing import Any
 from spades.ai.advice import advise_bid, view_seed
 from spades.ai.base import Player
 from spades.ai.hard import HardPlayer
+from spades.ai.lookahead import SEARCH
 from spades.engine import Action, Bid, GameState, PlayerView
 
 from .hinting import STOPPING, TOO_LONG, hint_job
@@ -51,6 +53,12 @@ HARD_TIME_LIMIT = 1.0
 BUDGETS: dict[str, float] = {"hard": HARD_TIME_LIMIT}
 DEFAULT_BUDGET = 2.0
 GRACE = 1.5
+#: The level that looks ahead (``spades.ai.lookahead``, ``search`` playouts a decision at
+#: tables with partners) when its lane has a process free and no decision waiting: a server
+#: with cores to spare plays the stronger Normal, a busy one the heuristics alone (0.1 ms a
+#: decision against some 14), so that no table's turn queues behind the look ahead
+#: (bench/RESULTS.md, "Normal looks ahead").
+LOOKS_AHEAD = "normal"
 #: The bid suggestion's budget: Hard's bid, so Hard's budget (it is a help: without it the
 #: bid pad works the same).
 SUGGEST_BUDGET = HARD_TIME_LIMIT + GRACE
@@ -63,22 +71,28 @@ REVIEW_NICE = 19
 REVIEW_BUDGET = 60.0
 
 
-def player_for(level: str) -> Player:
-    """The computer player of ``level`` (one per process); Hard keeps to its time limit."""
-    player = _PLAYERS.get(level)
+def player_for(level: str, ahead: bool = False) -> Player:
+    """The computer player of ``level`` (one per process; with ``ahead``, Normal looking
+    ahead); Hard keeps to its time limit."""
+    key = f"{level}+ahead" if ahead else level
+    player = _PLAYERS.get(key)
     if player is None:
         from spades.ai.levels import make_player
 
         options: dict[str, Any] = {"time_limit": HARD_TIME_LIMIT} if level == "hard" else {}
+        if ahead:
+            options["search"] = SEARCH
         player = make_player(level, **options)
-        _PLAYERS[level] = player
+        _PLAYERS[key] = player
     return player
 
 
-def choose(level: str, view: PlayerView, seed: int) -> tuple[Action, float]:
-    """One decision and the seconds it took (runs in a worker process)."""
+def choose(level: str, view: PlayerView, seed: int,
+           ahead: bool = False) -> tuple[Action, float]:
+    """One decision and the seconds it took (runs in a worker process); ``ahead``: Normal
+    looks ahead."""
     start = time.perf_counter()
-    action = player_for(level).choose(view, random.Random(seed))
+    action = player_for(level, ahead).choose(view, random.Random(seed))
     return action, time.perf_counter() - start
 
 
@@ -108,6 +122,7 @@ def warm() -> None:
     """Load every computer player in a new worker, before its first decision."""
     for level in LEVELS:
         player_for(level)
+    player_for(LOOKS_AHEAD, ahead=True)
 
 
 def budget_of(level: str) -> float:
@@ -150,10 +165,13 @@ class Thinker:
 
     async def choose(self, level: str, view: PlayerView,
                      table: str = "") -> tuple[Action, float]:
-        """One decision and its seconds; ``OverrunError`` when it is cut off."""
+        """One decision and its seconds; ``OverrunError`` when it is cut off. Normal looks
+        ahead when its lane is idle (``LOOKS_AHEAD``)."""
+        lane = self.lane(level)
+        ahead = level == LOOKS_AHEAD and self.workers > 0 and lane.spare()
         result: tuple[Action, float] = await self._run(
-            self.lane(level), table, budget_of(level) + GRACE, choose, level, view,
-            self._seeds.getrandbits(64))
+            lane, table, budget_of(level) + GRACE, choose, level, view,
+            self._seeds.getrandbits(64), ahead)
         return result
 
     async def decide(self, level: str, view: PlayerView, table: str = "") -> Action:
