@@ -62,7 +62,6 @@ DANGER = True
 LOOKAHEAD = 0
 
 
-
 def choose_card(view: PlayerView) -> Card:
     """Normal's card: the legal card with the best expected worth for our side."""
     cards = [a.card for a in view.legal if isinstance(a, Play)]
