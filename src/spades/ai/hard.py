@@ -289,7 +289,7 @@ class HardPlayer:
         ducking = view.seat in live  # the seat's own nil is alive
         card = search.habitual(self.tolerance, highest=ducking)
         return PlayWeights(legal[card], {m: search.mean(m) for m in search.active},
-                           {m: search.margin(m) for m in search.moves})
+                           search.margins())
 
     def _card_budget(self, view: PlayerView, live: list[int]) -> tuple[bool, int]:
         """(whether the sampled deals are solved exactly, the playouts a card decision
@@ -533,9 +533,17 @@ class _MoveSearch:
 
     def margin(self, move: int) -> tuple[float, float]:
         """(how far the best move's mean is above ``move``'s on the deals both were played
-        on, the standard error of that difference); (0, 0) for the best move itself. A move
-        dropped from the search was played on the first deals only; the best, on every one."""
+        on, the standard error of that difference); (0, 0) for the best move itself."""
+        return self._gap(self.best(), move)
+
+    def margins(self) -> dict[int, tuple[float, float]]:
+        """``margin`` of every move tried, those dropped from the search too."""
         leader = self.best()
+        return {move: self._gap(leader, move) for move in self.moves}
+
+    def _gap(self, leader: int, move: int) -> tuple[float, float]:
+        """``margin`` with the best move given. A move dropped from the search was played on
+        the first deals only; the best, on every one."""
         if move == leader:
             return 0.0, 0.0
         vals = self.values[move]
@@ -559,9 +567,10 @@ class _MoveSearch:
         return leader
 
     def _prune(self) -> None:
+        leader = self.best()
         keep = []
         for move in self.active:
-            gap, error = self.margin(move)
+            gap, error = self._gap(leader, move)
             if gap > 1.0 and gap > 3.0 * error:
                 continue
             keep.append(move)
