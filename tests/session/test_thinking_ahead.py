@@ -59,20 +59,38 @@ class _Recorder:
         return func(*args[:3])  # the decision itself, inline and plain
 
 
-@pytest.mark.parametrize(("level", "workers", "spare", "ahead"), [
-    ("normal", 1, True, True),     # an idle lane: Normal looks ahead
-    ("normal", 1, False, False),   # a busy one: the heuristics alone
-    ("normal", 0, True, False),    # decisions inline (tests): never
-    ("easy", 1, True, False),      # only Normal looks ahead
+@pytest.mark.parametrize(("level", "workers", "spare", "lane"), [
+    ("normal", 1, True, "ahead"),  # an idle lane: Normal looks ahead in a worker
+    ("normal", 1, False, None),    # a busy one: the heuristics alone, on the event loop
+    ("normal", 0, True, None),     # no workers (tests): never
+    ("easy", 1, True, None),       # only Normal looks ahead; Easy decides on the loop
+    ("random", 1, True, None),
+    ("hard", 1, True, "plain"),    # Hard always thinks in a worker
 ])
 def test_the_thinker_asks_for_the_look_ahead_when_the_lane_is_spare(
-        level: str, workers: int, spare: bool, ahead: bool,
+        level: str, workers: int, spare: bool, lane: str | None,
         monkeypatch: pytest.MonkeyPatch) -> None:
     brain = Thinker(workers=workers, seed=5)
     recorder = _Recorder()
     monkeypatch.setattr(brain, "_run", recorder)
     monkeypatch.setattr(brain.quick, "spare", lambda: spare)
+    monkeypatch.setattr(thinking_module, "player_for", _quick_hard(thinking_module.player_for))
     view = player_view(new_game(find_preset("partnership"), 4), 0)
     action, _ = run_async(brain.choose(level, view, "t"))
     assert action in view.legal
-    assert recorder.calls[0][3] is ahead
+    if lane is None:
+        assert recorder.calls == []  # decided here, not handed to a worker
+    else:
+        assert len(recorder.calls) == 1
+        assert recorder.calls[0][0] == level and recorder.calls[0][3] is (lane == "ahead")
+
+
+def _quick_hard(player_for: Any) -> Any:
+    """``player_for`` with Hard on a short search (the test is of where it thinks)."""
+    from spades.ai.hard import HardPlayer
+
+    def patched(level: str, ahead: bool = False) -> Any:
+        if level == "hard":
+            return HardPlayer(iterations=8)
+        return player_for(level, ahead)
+    return patched

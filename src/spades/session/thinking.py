@@ -1,14 +1,20 @@
-"""Computer players think in other processes, never on the event loop, fairly.
+"""Computer players decide fairly: Hard (and Normal looking ahead) in other processes, the
+cheap levels on the event loop.
 
 A ``Thinker`` has two lanes of worker processes (``spades.session.lanes``): Hard thinks in
-the deep lane (the card hint too), every cheaper level in the quick lane, and the bid
-suggestion (Hard's bid, which the state of a turn to bid waits for, within Hard's time
-limit), so a cheap decision never waits behind an expensive one; Normal looks ahead only
-while the quick lane has a process free and nothing waiting (``LOOKS_AHEAD``); inside a
-lane every table's decisions queue apart and are served in turn; the deep lane runs at a
-lower CPU priority. Every decision has a budget: Hard plays to its ``time_limit``
-(``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is cut
-off (its process ended) and replaced by a legal move, logged.
+the deep lane (the card hint too), Normal's look ahead and the bid suggestion (Hard's bid,
+which the state of a turn to bid waits for, within Hard's time limit) in the quick lane, so
+a cheap decision never waits behind an expensive one; Normal looks ahead only while the
+quick lane has a process free and nothing waiting (``LOOKS_AHEAD``); inside a lane every
+table's decisions queue apart and are served in turn; the deep lane runs at a lower CPU
+priority. Every decision in a lane has a budget: Hard plays to its ``time_limit``
+(``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is
+cut off (its process ended) and replaced by a legal move, logged.
+
+The levels in ``INLINE`` (random, Easy, and Normal without the look ahead) decide on the
+event loop: their heuristics take at most about a millisecond (p95 0.2 ms), less than
+handing a view to a process and its answer back costs the server (bench/RESULTS.md, "Cheap
+decisions on the event loop").
 
 Hand reviews (``spades.session.reviewing``) think in a third lane of their own, one process
 at the lowest CPU priority (``REVIEW_NICE``) with a budget of ``REVIEW_BUDGET`` seconds:
@@ -41,6 +47,9 @@ log = logging.getLogger("spades.session")
 _PLAYERS: dict[str, Player] = {}
 #: Every level a server offers (and ``random``, instant, for tests and benchmarks).
 LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+#: Levels that decide on the event loop (Normal only when it does not look ahead): a
+#: decision of theirs costs less than the hand-off to a worker process.
+INLINE: frozenset[str] = frozenset({"random", "easy", "normal"})
 #: Levels that think in the deep lane.
 DEEP_LEVELS: frozenset[str] = frozenset({"hard"})
 #: The deep lane's processes run at this lower CPU priority (``os.nice``): a Hard decision
@@ -130,9 +139,10 @@ def budget_of(level: str) -> float:
 
 
 class Thinker:
-    """Decisions in worker processes (``workers`` in all, default one per core, at least one
-    per lane), or inline when ``workers`` is 0 (instant players in tests); hand reviews in
-    one more process, started by the first review (inline too when ``workers`` is 0)."""
+    """Hard's and the look ahead's decisions in worker processes (``workers`` in all,
+    default one per core, at least one per lane), the ``INLINE`` levels' here; everything
+    inline when ``workers`` is 0 (tests); hand reviews in one more process, started by the
+    first review (inline too when ``workers`` is 0)."""
 
     def __init__(self, workers: int | None = None, seed: int | None = None):
         self.workers = (os.cpu_count() or 1) if workers is None else workers
@@ -150,7 +160,9 @@ class Thinker:
         return self.deep if level in DEEP_LEVELS else self.quick
 
     async def start(self) -> None:
-        """Start the workers and load the computer players now."""
+        """Start the workers and load the computer players now (the ``INLINE`` ones here)."""
+        for level in INLINE:
+            player_for(level)
         if self.workers:
             self.quick.start()
             self.deep.start()
@@ -166,9 +178,14 @@ class Thinker:
     async def choose(self, level: str, view: PlayerView,
                      table: str = "") -> tuple[Action, float]:
         """One decision and its seconds; ``OverrunError`` when it is cut off. Normal looks
-        ahead when its lane is idle (``LOOKS_AHEAD``)."""
+        ahead in a worker when its lane is idle (``LOOKS_AHEAD``); the ``INLINE`` levels
+        decide here otherwise."""
         lane = self.lane(level)
         ahead = level == LOOKS_AHEAD and self.workers > 0 and lane.spare()
+        if level in INLINE and not ahead:
+            if self._closed:
+                raise StoppingError("the server is stopping: no new decisions")
+            return choose(level, view, self._seeds.getrandbits(64))
         result: tuple[Action, float] = await self._run(
             lane, table, budget_of(level) + GRACE, choose, level, view,
             self._seeds.getrandbits(64), ahead)
