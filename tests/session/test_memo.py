@@ -1,5 +1,6 @@
-"""A game's snapshots share what does not change between them (``Memo``): the views they
-make are the views the engine makes afresh, and the score sheet is made once a hand."""
+"""A game's snapshots share what does not change between them (``Memo``): the views and the
+shuffles' news they make are the engine's own made afresh (people adding to a shuffle
+meanwhile), and the score sheet is made once a hand."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from spades.engine import (
     NO_SEAT,
     PRESETS,
+    add_entropy,
     apply,
     legal_actions,
     new_game,
@@ -39,8 +41,23 @@ def test_views_and_news_made_with_a_memo_are_the_engines_own(preset: str) -> Non
         sheets.append(snapshot.view(0).sheet)
         assert snapshot.view(0).sheet is snapshot.view(NO_SEAT).sheet
         state = apply(state, rng.choice(legal_actions(state)))
+        if step % 17 == 5 and not state.over:  # a person adds to the next hand's shuffle
+            state = add_entropy(state, state.hand.number + 1, [f"{step:x}"])
     # one sheet a hand (the hands finished so far, and the empty one), not one a view
     assert len({id(sheet) for sheet in sheets}) == len(state.results) + 1
+
+
+def test_the_news_is_made_again_only_when_what_it_reads_changes() -> None:
+    rng = random.Random(4)
+    state = new_game(PRESETS["partnership"], seed="news")
+    memo = Memo()
+    first = memo.news_of(state)
+    state = apply(state, rng.choice(legal_actions(state)))
+    assert memo.news_of(state) is first  # a bid: the same news, not made again
+    state = add_entropy(state, 1, ["ab"])
+    added = memo.news_of(state)
+    assert added is not first and added == shuffle_news(state)
+    assert added["committed"][1]["entropy"] == ["ab"]
 
 
 def test_a_sheet_of_another_length_is_refused() -> None:

@@ -114,7 +114,8 @@ class Snapshot:
         """What every seat may know of the shuffles (``engine.shuffle_news``), made once."""
         news = self._news
         if news is None:
-            news = shuffle_news(self.state, None if self.memo is None else self.memo.secrets)
+            news = (shuffle_news(self.state) if self.memo is None
+                    else self.memo.news_of(self.state))
             object.__setattr__(self, "_news", news)
         return news
 
