@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import operator
+import os
 import time
 
 import pytest
@@ -90,3 +91,21 @@ def test_hard_and_the_cheap_levels_think_in_separate_lanes() -> None:
 def test_hard_keeps_to_its_time_limit() -> None:
     player = thinking_module.player_for("hard")
     assert getattr(player, "time_limit", None) == thinking_module.HARD_TIME_LIMIT
+
+
+def test_the_lanes_think_at_a_lower_priority_than_the_server() -> None:
+    """Thinking never slows the server's own loop: both lanes' processes are niced."""
+    async def go() -> tuple[int, int]:
+        thinker = Thinker(workers=2)
+        try:
+            await thinker.start()
+            quick = await thinker.quick.run("t", 30.0, os.nice, 0)
+            deep = await thinker.deep.run("t", 30.0, os.nice, 0)
+            return quick, deep
+        finally:
+            thinker.close()
+
+    here = os.nice(0)
+    assert run_async(go()) == (min(19, here + thinking_module.QUICK_NICE),
+                               min(19, here + thinking_module.DEEP_NICE))
+    assert thinking_module.QUICK_NICE > 0 and thinking_module.DEEP_NICE > 0

@@ -6,8 +6,8 @@ the deep lane (the card hint too), Normal's look ahead and the bid suggestion (H
 which the state of a turn to bid waits for, within Hard's time limit) in the quick lane, so
 a cheap decision never waits behind an expensive one; Normal looks ahead only while the
 quick lane has a process free and nothing waiting (``LOOKS_AHEAD``); inside a lane every
-table's decisions queue apart and are served in turn; the deep lane runs at a lower CPU
-priority. Every decision in a lane has a budget: Hard plays to its ``time_limit``
+table's decisions queue apart and are served in turn; both lanes run at a lower CPU
+priority than the server, whose loop serves every table. Every decision in a lane has a budget: Hard plays to its ``time_limit``
 (``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is
 cut off (its process ended) and replaced by a legal move, logged.
 
@@ -56,6 +56,10 @@ DEEP_LEVELS: frozenset[str] = frozenset({"hard"})
 #: is bounded by its time limit, so it thinks a little less when the cores are busy, while
 #: the server and the quick lane never wait for it.
 DEEP_NICE = 10
+#: The quick lane's processes run at a lower CPU priority too: what thinks there (Normal's
+#: look ahead, taken only while the lane is free, and the bid suggestion, a help within
+#: Hard's time limit) must never slow the server's own loop, which serves every table.
+QUICK_NICE = 10
 #: Hard's time to think over one decision, in seconds (its ``time_limit``).
 HARD_TIME_LIMIT = 1.0
 #: A level's budget per decision, in seconds; a decision is cut off ``GRACE`` after it.
@@ -147,7 +151,7 @@ class Thinker:
     def __init__(self, workers: int | None = None, seed: int | None = None):
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         deep = max(1, self.workers // 2)
-        self.quick = Lane("quick", max(1, self.workers - deep), warm)
+        self.quick = Lane("quick", max(1, self.workers - deep), warm, QUICK_NICE)
         self.deep = Lane("deep", deep, warm, DEEP_NICE)
         #: hand reviews: one process, started by the first review
         self.reviews = Lane("review", 1, None, REVIEW_NICE, end_abandoned=True)
