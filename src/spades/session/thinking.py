@@ -7,9 +7,10 @@ which the state of a turn to bid waits for, within Hard's time limit) in the qui
 a cheap decision never waits behind an expensive one; Normal looks ahead only while the
 quick lane has a process free and nothing waiting (``LOOKS_AHEAD``); inside a lane every
 table's decisions queue apart and are served in turn; both lanes run at a lower CPU
-priority than the server, whose loop serves every table. Every decision in a lane has a budget: Hard plays to its ``time_limit``
-(``HARD_TIME_LIMIT``), and a decision still running ``GRACE`` seconds after its budget is
-cut off (its process ended) and replaced by a legal move, logged.
+priority than the server, whose loop serves every table. Every decision in a lane has a
+budget: Hard plays to its ``time_limit`` (``HARD_TIME_LIMIT``), and a decision still
+running ``GRACE`` seconds after its budget is cut off (its process ended) and replaced by a
+legal move, logged.
 
 The levels in ``INLINE`` (random, Easy, and Normal without the look ahead) decide on the
 event loop: their heuristics take at most about a millisecond (p95 0.2 ms), less than
