@@ -122,3 +122,30 @@ def test_what_a_follower_missed_with_its_marks_in_one_read(store: Store) -> None
     assert store.missed("g1", 0, marks_after=0) == (2, tuple(rows), {1: 1, 2: 2})
     assert store.missed("g1", 1, marks_after=1) == (2, (rows[1],), {2: 2})
     assert store.missed("nosuch", 0, marks_after=0) is None
+
+
+def test_renewing_many_leases_is_one_statement_text_on_postgresql(store: Store) -> None:
+    """A process renews the leases of every table it holds each second: on PostgreSQL the
+    statements' text does not grow with their count (one array parameter), so the driver
+    and the server convert and plan it once."""
+    import sqlalchemy as sa
+
+    texts: list[str] = []
+
+    def seen(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        texts.append(statement)
+
+    sa.event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        few, many = [f"g{i}" for i in range(3)], [f"g{i}" for i in range(300)]
+        assert store.leases.take_all(few, "a", 5) == set(few)
+        assert store.leases.take_all(many, "a", 5) == set(many)
+        assert store.leases.take_all(many, "b", 5) == set()  # a's, in time
+        assert set(store.versions(many)) == set()  # no game stored
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", seen)
+    updates = {text for text in texts if text.lstrip().upper().startswith("UPDATE")}
+    if store.engine.dialect.name == "postgresql":
+        assert len(updates) == 1 and all(len(text) < 400 for text in texts), updates
+    else:
+        assert len(updates) == 2  # IN with 3 parameters, and with 300

@@ -81,6 +81,17 @@ def _write_ahead(cursor: Any) -> None:
             time.sleep(0.005)
 
 
+def among(engine: sa.Engine, column: sa.ColumnElement[Any],
+          values: list[str]) -> sa.ColumnElement[bool]:
+    """``column`` is one of ``values``: on PostgreSQL ``= ANY`` of one array parameter, so
+    that the statement's text is the same for any number of values (compiled, converted by
+    the driver and prepared by the server once, not once a count: a process renews the leases
+    and reads the versions of hundreds of tables every second); elsewhere ``IN``."""
+    if engine.dialect.name == "postgresql":
+        return column == sa.any_(sa.bindparam(None, values, type_=sa.ARRAY(column.type)))
+    return column.in_(values)
+
+
 def sqlite_file(url: str) -> Path | None:
     """The file of a SQLite URL (None for another database or memory)."""
     parsed = sa.make_url(url)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection
 
 import sqlalchemy as sa
 
-from .database import StoreError, aware, failed
+from .database import StoreError, among, aware, failed
 from .schema import Tables
 
 
@@ -52,11 +52,12 @@ class Leases:
         self.check_file()
         try:
             with self.engine.begin() as conn:
+                ours = among(self.engine, t.c.game_id, ids)
                 conn.execute(sa.update(t).where(
-                    t.c.game_id.in_(ids), sa.or_(t.c.owner == owner, t.c.until < now))
+                    ours, sa.or_(t.c.owner == owner, t.c.until < now))
                     .values(owner=owner, until=until))
                 held = {row.game_id: row.owner for row in conn.execute(
-                    sa.select(t.c.game_id, t.c.owner).where(t.c.game_id.in_(ids)))}
+                    sa.select(t.c.game_id, t.c.owner).where(ours))}
             free = [game_id for game_id in ids if game_id not in held]
             return {g for g, who in held.items() if who == owner} | {
                 g for g in free if self._insert(g, owner, until)}
@@ -82,8 +83,8 @@ class Leases:
         self.check_file()
         try:
             with self.engine.begin() as conn:
-                conn.execute(sa.delete(t).where(t.c.game_id.in_(sorted(set(game_ids))),
-                                                t.c.owner == owner))
+                conn.execute(sa.delete(t).where(
+                    among(self.engine, t.c.game_id, sorted(set(game_ids))), t.c.owner == owner))
         except sa.exc.SQLAlchemyError as error:
             raise failed("could not give up a table's lease", error) from error
 

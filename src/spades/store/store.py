@@ -20,6 +20,7 @@ from . import migrate
 from .accounts import Accounts
 from .database import (
     StoreError,
+    among,
     aware,
     bad_url,
     failed,
@@ -537,8 +538,8 @@ class Store:
             return {}
         try:
             with self.engine.connect() as conn:
-                found = conn.execute(sa.select(t.games.c.id, t.games.c.version)
-                                     .where(t.games.c.id.in_(sorted(set(game_ids))))).all()
+                found = conn.execute(sa.select(t.games.c.id, t.games.c.version).where(
+                    among(self.engine, t.games.c.id, sorted(set(game_ids))))).all()
         except sa.exc.SQLAlchemyError as error:
             raise StoreError(f"could not read the games' versions: {error}") from error
         return {row.id: int(row.version) for row in found}
