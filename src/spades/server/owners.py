@@ -7,7 +7,8 @@ made from, so of two racing intents exactly one is kept). Each process that hold
 in memory:
 
 - publishes a wake-up on Redis after each change it keeps (``WAKES``: the game and its new
-  version);
+  version; the wake-ups made while one is being published go together in the next
+  message, ``{"from", "wakes": [...]}``, one command and one message for them all);
 - on a wake-up from another process, reads the rows it missed from the store
   (``Session.follow``) and tells its own sockets; so a lost message costs a delay, never an
   event: the store is also read every ``POLL`` seconds (every ``POLL_ALONE`` while Redis is
@@ -37,7 +38,8 @@ from .lobby import Lobby
 from .table import ServedTable
 
 log = logging.getLogger("spades.server")
-#: The Redis channel of wake-ups: ``{"from", "game", "version"}``.
+#: The Redis channel of wake-ups: ``{"from", "game", "version"}`` (``"thinking"``: a seat),
+#: or several at once: ``{"from", "wakes": [{"game", "version"}, ...]}``.
 WAKES = "spades:wakes"
 #: Seconds a table's lease lasts; it is renewed every ``RENEW`` seconds.
 LEASE = 3.0
@@ -80,6 +82,9 @@ class Owners:
         #: whether the wake-up channel is heard now (else the store is read more often)
         self.heard = False
         self._following: dict[str, asyncio.Task[None]] = {}
+        #: wake-ups not yet published, and the task publishing them (one at a time)
+        self._outgoing: list[dict[str, object]] = []
+        self._publisher: asyncio.Task[None] | None = None
         self._again: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         #: told when this process gains (True) or loses (False) a table's lease: the
@@ -104,17 +109,24 @@ class Owners:
     def wake(self, game_id: str, version: int, thinking: int | None = None) -> None:
         """Publish that this process kept ``game_id``'s change to ``version`` (or that the
         computer player at seat ``thinking`` thinks about it)."""
-        news: dict[str, object] = {"from": self.me, "game": game_id, "version": version}
+        news: dict[str, object] = {"game": game_id, "version": version}
         if thinking is not None:
             news["thinking"] = thinking
-        message = json.dumps(news)
-        self._spawn(self._publish(message))
+        self._outgoing.append(news)
+        if self._publisher is None or self._publisher.done():
+            self._publisher = self._spawn(self._publish())
 
-    async def _publish(self, message: str) -> None:
-        try:
-            await self.client.publish(WAKES, message)
-        except (RedisError, OSError) as error:  # the others read the store meanwhile
-            log.warning("could not publish a wake-up: %s", error)
+    async def _publish(self) -> None:
+        """Publish the waiting wake-ups, one message for those made meanwhile, until none
+        is left (a busy process sends fewer, larger messages)."""
+        while self._outgoing:
+            batch, self._outgoing = self._outgoing, []
+            message = (json.dumps({"from": self.me, **batch[0]}) if len(batch) == 1
+                       else json.dumps({"from": self.me, "wakes": batch}))
+            try:
+                await self.client.publish(WAKES, message)
+            except (RedisError, OSError) as error:  # the others read the store meanwhile
+                log.warning("could not publish %d wake-up(s): %s", len(batch), error)
 
     def follow(self, game_id: str) -> None:
         """Read what another process kept of ``game_id`` (once at a time per table; a
@@ -200,20 +212,25 @@ class Owners:
 
     def _woken(self, data: Any) -> None:
         try:
-            wake = json.loads(data)
-            game_id, version = wake["game"], wake["version"]
-            if wake.get("from") == self.me:
+            message = json.loads(data)
+            if message.get("from") == self.me:
                 return
-        except (ValueError, TypeError, KeyError) as error:
+            wakes = message.get("wakes", [message])
+            for wake in wakes:
+                self._wake(wake["game"], wake["version"], wake.get("thinking"))
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
             log.warning("dropped a message on %s that is not a wake-up: %s", WAKES, error)
-            return
+
+    def _wake(self, game_id: Any, version: Any, thinking: Any) -> None:
+        """Another process kept ``game_id``'s change to ``version`` (or says the computer
+        player at seat ``thinking`` thinks about it)."""
         table = self.lobby.tables.get(game_id) if isinstance(game_id, str) else None
         if table is None or not isinstance(version, int):
             return
         if version > table.version:
             self.follow(game_id)
-        elif isinstance(seat := wake.get("thinking"), int):
-            table.session.heard_thinking(seat, version)
+        elif isinstance(thinking, int):
+            table.session.heard_thinking(thinking, version)
 
     async def _poll(self) -> None:
         """Read the stored versions of the tables held in memory; follow those ahead."""

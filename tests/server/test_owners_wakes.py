@@ -1,0 +1,93 @@
+"""Wake-ups between server processes (``server/owners.py``): those made while one is being
+published go together in one message, and a process reads both forms, one wake-up or many,
+and drops what is not a wake-up without failing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from server_testkit import run_async
+
+from spades.server.owners import WAKES, Owners
+
+pytestmark = pytest.mark.timeout(30)
+
+
+class SlowRedis:
+    """Publishes into a list; each publish takes a moment, as over the network."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def publish(self, channel: str, message: str) -> int:
+        await asyncio.sleep(0.01)
+        self.sent.append((channel, json.loads(message)))
+        return 1
+
+
+def _owners(client: Any = None, tables: dict[str, Any] | None = None) -> Owners:
+    lobby = SimpleNamespace(tables=tables or {})
+    return Owners(store=None, lobby=lobby, client=client)  # type: ignore[arg-type]
+
+
+def test_wake_ups_made_meanwhile_go_in_one_message() -> None:
+    client = SlowRedis()
+    owners = _owners(client)
+
+    async def go() -> None:
+        owners.wake("g1", 5)
+        owners.wake("g2", 8)
+        owners.wake("g3", 2, thinking=1)  # the same turn of the loop: one message
+        await asyncio.sleep(0.005)  # that message is on its way
+        owners.wake("g1", 6)
+        owners.wake("g4", 1)
+        await asyncio.sleep(0.05)
+        owners.wake("g5", 3)  # alone: the one-wake-up form
+        await asyncio.sleep(0.05)
+
+    run_async(go())
+    assert [channel for channel, _ in client.sent] == [WAKES] * 3
+    first, second, third = (message for _, message in client.sent)
+    assert first == {"from": owners.me, "wakes": [
+        {"game": "g1", "version": 5}, {"game": "g2", "version": 8},
+        {"game": "g3", "version": 2, "thinking": 1}]}
+    assert second == {"from": owners.me, "wakes": [
+        {"game": "g1", "version": 6}, {"game": "g4", "version": 1}]}
+    assert third == {"from": owners.me, "game": "g5", "version": 3}
+
+
+class Table:
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.heard: list[tuple[int, int]] = []
+        self.session = SimpleNamespace(
+            heard_thinking=lambda seat, version: self.heard.append((seat, version)))
+
+
+def test_a_process_reads_one_wake_up_or_many_and_drops_the_rest(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = {"a": Table(3), "b": Table(7), "c": Table(1)}
+    owners = _owners(tables=tables)
+    followed: list[str] = []
+    monkeypatch.setattr(owners, "follow", followed.append)
+    other = {"from": "another process"}
+    owners._woken(json.dumps({**other, "game": "a", "version": 4}))
+    owners._woken(json.dumps({**other, "wakes": [
+        {"game": "b", "version": 7, "thinking": 2},  # its version: who thinks, no follow
+        {"game": "c", "version": 2}, {"game": "zz", "version": 9},  # not held here
+        {"game": "a", "version": 3}]}))  # not ahead
+    owners._woken(json.dumps({"from": owners.me, "game": "b", "version": 99}))  # our own
+    assert followed == ["a", "c"]
+    assert tables["b"].heard == [(2, 7)]
+    with caplog.at_level(logging.WARNING, logger="spades.server"):
+        for garbage in ("not json", "[1, 2]", json.dumps({**other, "wakes": 5}),
+                        json.dumps({**other, "wakes": [{"game": "a"}]})):
+            owners._woken(garbage)
+    assert followed == ["a", "c"]
+    dropped = [r for r in caplog.records if "not a wake-up" in r.getMessage()]
+    assert len(dropped) == 4
