@@ -1,6 +1,7 @@
 """Wake-ups between server processes (``server/owners.py``): those made while one is being
-published go together in one message, and a process reads both forms, one wake-up or many,
-and drops what is not a wake-up without failing."""
+published go together in one message; a process reads both forms, one wake-up or many,
+takes the row a wake-up carries (the store's otherwise), and drops what is not a wake-up
+without failing."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 from server_testkit import run_async
 
 from spades.server.owners import WAKES, Owners
+from spades.session import Missed
+from spades.store import ActionRow
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -73,21 +76,27 @@ def test_a_process_reads_one_wake_up_or_many_and_drops_the_rest(
         caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     tables = {"a": Table(3), "b": Table(7), "c": Table(1)}
     owners = _owners(tables=tables)
-    followed: list[str] = []
-    monkeypatch.setattr(owners, "follow", followed.append)
+    followed: list[tuple[str, Missed | None]] = []
+    monkeypatch.setattr(owners, "follow", lambda game, told=None: followed.append((game, told)))
     other = {"from": "another process"}
-    owners._woken(json.dumps({**other, "game": "a", "version": 4}))
+    row = [12, 1, 3, {"seat": 3, "play": "QH"}]
+    owners._woken(json.dumps({**other, "game": "a", "version": 4, "row": row}))
     owners._woken(json.dumps({**other, "wakes": [
         {"game": "b", "version": 7, "thinking": 2},  # its version: who thinks, no follow
-        {"game": "c", "version": 2}, {"game": "zz", "version": 9},  # not held here
+        {"game": "c", "version": 2, "row": [1, "x", 0, {}]},  # not a row: the store's
+        {"game": "zz", "version": 9},  # not held here
         {"game": "a", "version": 3}]}))  # not ahead
+    owners._woken(json.dumps({**other, "game": "b", "version": 8, "row": row,
+                              "stand_in": 12}))
     owners._woken(json.dumps({"from": owners.me, "game": "b", "version": 99}))  # our own
-    assert followed == ["a", "c"]
+    played = ActionRow(seq=12, hand=1, seat=3, action={"seat": 3, "play": "QH"})
+    assert followed == [("a", Missed(4, (played,))), ("c", None),
+                        ("b", Missed(8, (played,), frozenset({12})))]
     assert tables["b"].heard == [(2, 7)]
     with caplog.at_level(logging.WARNING, logger="spades.server"):
         for garbage in ("not json", "[1, 2]", json.dumps({**other, "wakes": 5}),
                         json.dumps({**other, "wakes": [{"game": "a"}]})):
             owners._woken(garbage)
-    assert followed == ["a", "c"]
+    assert len(followed) == 3
     dropped = [r for r in caplog.records if "not a wake-up" in r.getMessage()]
     assert len(dropped) == 4

@@ -251,3 +251,51 @@ class Back:
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:
         return None
+
+
+class CountingSaver(StoreSaver):
+    """Counts the store reads of a follower."""
+
+    reads = 0
+
+    async def rows_after(self, rows: int, marks_after: int | None = None) -> Missed | None:
+        self.reads += 1
+        return await super().rows_after(rows, marks_after)
+
+
+def test_rows_a_wake_up_carried_are_taken_without_reading_the_store(tmp_path: Path) -> None:
+    """Each card or bid made here carries its stored row (``Change.row``, what a wake-up
+    sends): a follower one version behind takes it as the store would give it; rows that
+    do not come right after its own, or miss a version, send it to the store."""
+    store, leader, follower = two_processes(tmp_path)
+    saver = follower.saver = CountingSaver(store, follower.id)
+    heard, followed = Ear(), Ear()
+    leader.listen(heard)
+    follower.listen(followed)
+
+    def told(change: Change) -> Missed:
+        assert change.row is not None
+        return Missed(change.after.version, (change.row,))
+
+    async def go() -> None:
+        await leader.act(0, leader.version, {"bid": 3})
+        await settle(leader)  # the three computer players bid: four rows
+        for change in heard.changes:
+            assert await follower.follow(told(change))
+        assert saver.reads == 0 and same(follower.state, leader.state)
+        await leader.act(0, leader.version, {"play": card(leader.state)})
+        await settle(leader)
+        skipped = heard.changes[-1]  # the last of several: rows in between are missing
+        assert leader.version - follower.version > 1
+        assert await follower.follow(told(skipped))
+        assert saver.reads == 1 and same(follower.state, leader.state)
+
+    try:
+        run_async(go())
+        assert followed.told() == heard.told()
+        stored = store.load_game(leader.id)
+        assert stored is not None
+        rows = [c.row for c in heard.changes]
+        assert rows == list(stored.actions)  # each change's row is the one the store kept
+    finally:
+        store.close()

@@ -31,8 +31,8 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from spades.session import Change, Session, Snapshot
-from spades.store import Store, StoreError
+from spades.session import Change, Missed, Session, Snapshot
+from spades.store import ActionRow, Store, StoreError
 
 from .lobby import Lobby
 from .table import ServedTable
@@ -58,14 +58,32 @@ class Waker:
         self.session = session
 
     def changed(self, change: Change) -> None:
-        if not change.followed:
-            self.owners.wake(self.game_id, change.after.version)
+        """Tell the others; a card or bid goes with its row (and its stand-in mark), so
+        that a process one version behind takes it without reading the store."""
+        if change.followed:
+            return
+        made = change.row
+        row = None if made is None else [made.seq, made.hand, made.seat, made.action]
+        self.owners.wake(self.game_id, change.after.version, row=row,
+                         stand_in=change.after.step if change.stand_in else None)
 
     def thinking(self, seat: int, snapshot: Snapshot) -> None:
         """The computer player at ``seat`` thinks here: the others' sockets hear it too
         (only the leader says so: a follower told of it says nothing)."""
         if snapshot.thinking == seat and self.session.leading:
             self.owners.wake(self.game_id, snapshot.version, thinking=seat)
+
+
+def _told(wake: dict[str, Any]) -> Missed | None:
+    """The row a wake-up carried, as the store would give it (None: none, or not a row:
+    the store is read instead)."""
+    row, version, stand_in = wake.get("row"), wake.get("version"), wake.get("stand_in")
+    if not (isinstance(row, list) and len(row) == 4 and isinstance(version, int)
+            and all(type(x) is int for x in row[:3]) and isinstance(row[3], dict)):
+        return None
+    marks = frozenset({stand_in}) if type(stand_in) is int else frozenset()
+    return Missed(version, (ActionRow(seq=row[0], hand=row[1], seat=row[2], action=row[3]),),
+                  marks)
 
 
 def process_name() -> str:
@@ -106,12 +124,19 @@ class Owners:
         if held:
             table.session.leading = True
 
-    def wake(self, game_id: str, version: int, thinking: int | None = None) -> None:
+    def wake(self, game_id: str, version: int, thinking: int | None = None,
+             row: list[Any] | None = None, stand_in: int | None = None) -> None:
         """Publish that this process kept ``game_id``'s change to ``version`` (or that the
-        computer player at seat ``thinking`` thinks about it)."""
+        computer player at seat ``thinking`` thinks about it); ``row``: the change's row,
+        ``[seq, hand, seat, action]``, and ``stand_in`` the step if a computer player made
+        it for an absent person."""
         news: dict[str, object] = {"game": game_id, "version": version}
         if thinking is not None:
             news["thinking"] = thinking
+        if row is not None:
+            news["row"] = row
+        if stand_in is not None:
+            news["stand_in"] = stand_in
         self._outgoing.append(news)
         if self._publisher is None or self._publisher.done():
             self._publisher = self._spawn(self._publish())
@@ -128,25 +153,27 @@ class Owners:
             except (RedisError, OSError) as error:  # the others read the store meanwhile
                 log.warning("could not publish %d wake-up(s): %s", len(batch), error)
 
-    def follow(self, game_id: str) -> None:
-        """Read what another process kept of ``game_id`` (once at a time per table; a
-        wake-up meanwhile reads again after)."""
+    def follow(self, game_id: str, told: Missed | None = None) -> None:
+        """Take what another process kept of ``game_id``: ``told``, the rows its wake-up
+        carried, or else the store's (once at a time per table; a wake-up meanwhile reads
+        the store again after)."""
         running = self._following.get(game_id)
         if running is not None and not running.done():
             self._again.add(game_id)
             return
-        self._following[game_id] = self._spawn(self._follow(game_id))
+        self._following[game_id] = self._spawn(self._follow(game_id, told))
 
-    async def _follow(self, game_id: str) -> None:
+    async def _follow(self, game_id: str, told: Missed | None) -> None:
         while True:
             self._again.discard(game_id)
             table = self.lobby.tables.get(game_id)
             if table is None:
                 break
             try:
-                await table.session.follow()
+                await table.session.follow(told)
             except StoreError as error:
                 log.error("could not follow game %s: %s", game_id, error)
+            told = None
             if game_id not in self._again:
                 break
         self._following.pop(game_id, None)
@@ -217,18 +244,20 @@ class Owners:
                 return
             wakes = message.get("wakes", [message])
             for wake in wakes:
-                self._wake(wake["game"], wake["version"], wake.get("thinking"))
+                self._wake(wake["game"], wake["version"], wake.get("thinking"),
+                           _told(wake))
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             log.warning("dropped a message on %s that is not a wake-up: %s", WAKES, error)
 
-    def _wake(self, game_id: Any, version: Any, thinking: Any) -> None:
-        """Another process kept ``game_id``'s change to ``version`` (or says the computer
-        player at seat ``thinking`` thinks about it)."""
+    def _wake(self, game_id: Any, version: Any, thinking: Any, told: Missed | None) -> None:
+        """Another process kept ``game_id``'s change to ``version`` (``told``: its row, if
+        it sent it), or says the computer player at seat ``thinking`` thinks about it."""
         table = self.lobby.tables.get(game_id) if isinstance(game_id, str) else None
         if table is None or not isinstance(version, int):
             return
         if version > table.version:
-            self.follow(game_id)
+            self.follow(game_id, told if told is not None and told.version == version
+                        else None)
         elif isinstance(thinking, int):
             table.session.heard_thinking(thinking, version)
 

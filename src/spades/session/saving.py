@@ -139,6 +139,12 @@ class Saver(Protocol):
         longer stored."""
 
 
+def action_row(step: int, before: GameState, seat: int, action: Action) -> ActionRow:
+    """The store's row of ``seat``'s ``action`` at ``before``, row ``step`` of the game."""
+    return ActionRow(seq=step, hand=before.hand.number, seat=seat,
+                     action=action_to_json(seat, action))
+
+
 def unsaved(error: StoreError) -> Refusal:
     """The refusal of a change that could not be saved, with its cause when known."""
     cause = error.reason
@@ -159,8 +165,7 @@ class StoreSaver:
 
     async def save(self, version: int, step: int, before: GameState, after: GameState,
                    seat: int, action: Action, stand_in: int | None = None) -> int:
-        row = ActionRow(seq=step, hand=before.hand.number, seat=seat,
-                        action=action_to_json(seat, action))
+        row = action_row(step, before, seat, action)
         deck = None
         if not after.over and after.hand.number != before.hand.number:
             deck = (after.hand.number, [CODE_OF[c] for c in after.hand.deck])

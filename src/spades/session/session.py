@@ -44,14 +44,14 @@ from spades.engine import (
     undo,
     undo_blocker,
 )
-from spades.store import SeatRow, StaleVersionError, StoreError
+from spades.store import ActionRow, SeatRow, StaleVersionError, StoreError
 
 from .entropy import checked_value, target_hand
 from .following import Followed, FollowError, replay_row
 from .memo import Memo
 from .narration import Narrated, narrate, told
 from .refusal import Refusal
-from .saving import Saver
+from .saving import Missed, Saver, action_row
 from .seating import COMPUTER
 from .workers import StoppingError
 
@@ -172,6 +172,8 @@ class Change:
     #: the table was read whole from the store (its rows did not replay): ``before`` is
     #: the table now, and the transports send it as it is
     whole: bool = False
+    #: the store's row of a card or bid made here (what other processes are told)
+    row: ActionRow | None = None
     #: the updates made so far, by seat (``NO_SEAT``: the spectators'); None until the first
     _updates: dict[int, SeatUpdate] | None = field(default=None, init=False, compare=False,
                                                    repr=False)
@@ -200,7 +202,7 @@ class Change:
         a = self.after  # field by field: dataclasses.replace is slow (every change is kept)
         return Change(self.before, Snapshot(a.state, a.version, a.step, a.thinking, a.memo),
                       self.seat, self.action, self.stand_in, self.undone, self.followed,
-                      self.whole)
+                      self.whole, self.row)
 
     @property
     def ends_game(self) -> bool:
@@ -458,7 +460,8 @@ class Session:
         # a finished trick stays in view a little longer before the next lead
         ends_trick = isinstance(action, Play) and not after.hand.trick
         self.next_pause = self.pace * (TRICK_PAUSE if ends_trick else 1.0)
-        change = Change(before, self.snapshot, seat, action, stand_in)
+        change = Change(before, self.snapshot, seat, action, stand_in,
+                        row=action_row(self.rows, before, seat, action))
         for listener in list(self.listeners):
             listener.changed(change)
 
@@ -469,23 +472,32 @@ class Session:
 
     # ------------------------------------------------------------------ another writer
 
-    async def follow(self) -> bool:
+    async def follow(self, told: Missed | None = None) -> bool:
         """Catch up with what another server process kept since this session's last row,
         telling the listeners each change as it was made; then play on if this process
-        leads. False when nothing had changed."""
+        leads. False when nothing had changed. ``told``: the rows that process said it
+        kept (its wake-up), taken as they are when they follow this session's last row and
+        account for every version since, else the store is read."""
         async with self.lock:
-            moved = await self._catch_up()
+            moved = await self._catch_up(told)
         if moved:
             self.kick()
         return moved
 
-    async def _catch_up(self) -> bool:
-        """``follow`` with the lock held: each stored row after ours, replayed; when the
-        rows do not replay (or the versions disagree) the stored game is taken whole and
-        the listeners are told the table as it is now."""
+    def _follows(self, told: Missed | None) -> bool:
+        """Do ``told``'s rows come right after this session's, one version each?"""
+        return (told is not None and bool(told.rows) and told.rows[0].seq == self.rows + 1
+                and told.version == self.version + len(told.rows)
+                and all(row.seq == told.rows[0].seq + i for i, row in enumerate(told.rows)))
+
+    async def _catch_up(self, told: Missed | None = None) -> bool:
+        """``follow`` with the lock held: each stored row after ours (or ``told``'s),
+        replayed; when the rows do not replay (or the versions disagree) the stored game is
+        taken whole and the listeners are told the table as it is now."""
         # a table for friends: also which of those actions a computer player made for an
         # absent person (each mark kept with its action)
-        found = await self.saver.rows_after(self.rows, self.step if self.friends else None)
+        found = told if self._follows(told) else await self.saver.rows_after(
+            self.rows, self.step if self.friends else None)
         if found is None:
             return False
         version, rows, marks = found
