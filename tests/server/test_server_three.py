@@ -347,3 +347,22 @@ def test_processes_on_one_port_and_one_started_again_after_a_kill(tmp_path: Path
                     assert answer.status_code == 200, answer.text
             assert "server process" in server.log.read_text()  # the restart was said
         assert not spawned(server.pid)  # all stopped with it
+
+
+def test_ctrl_c_stops_every_process_cleanly(tmp_path: Path) -> None:
+    """Ctrl+C reaches the terminal's whole process group, server processes included: each
+    stops gracefully, and nothing prints a traceback."""
+    with fresh_database() as db:
+        server = LiveServer(tmp_path, "--db", db, "--redis", REDIS, "--processes", "2")
+        with server:
+            deadline = time.monotonic() + 60
+            while len(spawned(server.pid)) < 2:
+                assert time.monotonic() < deadline, "the two server processes did not start"
+                time.sleep(0.2)
+            server.new_game()
+            os.killpg(server.pid, signal.SIGINT)
+            assert server.proc is not None
+            assert server.proc.wait(30) == 0
+            assert not spawned(server.pid)
+        said = server.log.read_text()
+        assert "Traceback" not in said and "KeyboardInterrupt" not in said, said

@@ -56,7 +56,20 @@ def serve_on(settings: Any, args: Any, sock: socket.socket, lines: list[str]) ->
         finally:
             told.cancel()
 
+    # uvicorn stops gracefully on SIGINT (Ctrl+C reaches the terminal's whole group) and
+    # SIGTERM (the supervisor's), then raises the signal again: here Ctrl+C's is let go
+    # (not asyncio's KeyboardInterrupt in a stopped server) and SIGTERM's is a clean exit
+    signal.signal(signal.SIGINT, _let_go)
+    signal.signal(signal.SIGTERM, _stopped)
     run_loop(serve(), server)
+
+
+def _let_go(_sig: int, _frame: Any) -> None:
+    """Outside uvicorn's own handling (before it serves, after it stopped): nothing."""
+
+
+def _stopped(_sig: int, _frame: Any) -> None:
+    raise SystemExit(0)
 
 
 class Supervisor:
@@ -83,12 +96,11 @@ class Supervisor:
             time.sleep(0.2)
         return self._join()
 
-    def _stop(self, sig: int, _frame: Any) -> None:
+    def _stop(self, _sig: int, _frame: Any) -> None:
         self.stopping = True
         for process in self.processes:
             if process.is_alive() and process.pid is not None:
-                signal_process(process.pid, signal.SIGTERM if sig == signal.SIGTERM
-                               else signal.SIGINT)
+                signal_process(process.pid, signal.SIGTERM)
 
     def _join(self) -> int:
         deadline = time.monotonic() + STOP_WAIT
