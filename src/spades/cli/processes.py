@@ -45,6 +45,13 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def serve_on(settings: Any, args: Any, sock: socket.socket, lines: list[str]) -> None:
     """One server process (the target of each spawned process): the app of ``settings``
     on the shared socket; it prints ``lines`` once it listens (the first process only)."""
+    # uvicorn stops gracefully on SIGINT (Ctrl+C reaches the terminal's whole group) and
+    # SIGTERM (the supervisor's), then raises the signal again: here Ctrl+C's is let go
+    # (not asyncio's KeyboardInterrupt in a stopped server) and SIGTERM's is a clean exit.
+    # The process started with SIGINT blocked (``Supervisor``): one sent meanwhile comes now.
+    signal.signal(signal.SIGINT, _let_go)
+    signal.signal(signal.SIGTERM, _stopped)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     from spades.server import create_app
 
     server = listening(create_app(settings), args)
@@ -56,11 +63,6 @@ def serve_on(settings: Any, args: Any, sock: socket.socket, lines: list[str]) ->
         finally:
             told.cancel()
 
-    # uvicorn stops gracefully on SIGINT (Ctrl+C reaches the terminal's whole group) and
-    # SIGTERM (the supervisor's), then raises the signal again: here Ctrl+C's is let go
-    # (not asyncio's KeyboardInterrupt in a stopped server) and SIGTERM's is a clean exit
-    signal.signal(signal.SIGINT, _let_go)
-    signal.signal(signal.SIGTERM, _stopped)
     run_loop(serve(), server)
 
 
@@ -82,9 +84,12 @@ class Supervisor:
         self.stopping = False
 
     def run(self) -> int:
-        self.processes = [self.start(i) for i in range(self.count)]
+        # the signals first: a stop asked for while the processes start stops them all
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, self._stop)
+        for i in range(self.count):
+            if not self.stopping:
+                self.processes.append(self.start(i))
         while not self.stopping:
             for i, process in enumerate(self.processes):
                 if not process.is_alive() and not self.stopping:
@@ -98,11 +103,15 @@ class Supervisor:
 
     def _stop(self, _sig: int, _frame: Any) -> None:
         self.stopping = True
+        self._end_all()
+
+    def _end_all(self) -> None:
         for process in self.processes:
             if process.is_alive() and process.pid is not None:
                 signal_process(process.pid, signal.SIGTERM)
 
     def _join(self) -> int:
+        self._end_all()  # again: one started as the stop was asked for is told too
         deadline = time.monotonic() + STOP_WAIT
         for process in self.processes:
             process.join(max(0.0, deadline - time.monotonic()))
@@ -131,7 +140,13 @@ def supervise(settings: Any, args: Any, count: int, lines: list[str]) -> int:
     def start(index: int) -> BaseProcess:
         process = context.Process(target=serve_on, name=f"spades serve {index + 1}",
                                   args=(settings, args, sock, lines if index == 0 else []))
-        process.start()
+        # the new process inherits SIGINT blocked until it has its handlers (``serve_on``):
+        # Ctrl+C while it starts is no KeyboardInterrupt in the middle of its imports
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         return process
 
     try:

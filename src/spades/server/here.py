@@ -48,6 +48,16 @@ def here_key(game_id: str) -> str:
     return f"spades:here:{game_id}"
 
 
+def _seats(members: list[Any]) -> frozenset[int]:
+    """The seats of a game's set's members (``"<seat>:<process>"``)."""
+    seats = set()
+    for member in members:
+        seat, _, _ = str(member).partition(":")
+        if seat.isdigit():
+            seats.add(int(seat))
+    return frozenset(seats)
+
+
 class Here:
     """This process's part of who is where: the seats it holds a socket for (``mine``),
     written to Redis; the seats here at any process; the news between processes."""
@@ -104,12 +114,21 @@ class Here:
         except (RedisError, OSError) as error:
             log.warning("could not read who is at game %s: %s", game_id, error)
             return None
-        seats = set()
-        for member in members:
-            seat, _, _ = str(member).partition(":")
-            if seat.isdigit():
-                seats.add(int(seat))
-        return frozenset(seats)
+        return _seats(members)
+
+    async def seats_of(self, game_ids: list[str]) -> dict[str, frozenset[int]] | None:
+        """``seats`` of each of ``game_ids``, read in one round trip (a leader's sweep of
+        its tables); None when Redis cannot say."""
+        now = time.time()
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    pipe.zrangebyscore(here_key(game_id), now, "+inf")
+                found = await pipe.execute()
+        except (RedisError, OSError) as error:
+            log.warning("could not read who is at %d games: %s", len(game_ids), error)
+            return None
+        return {g: _seats(members) for g, members in zip(game_ids, found, strict=True)}
 
     async def leave_all(self) -> None:
         """This process goes: its members go at once (the others need not wait for their

@@ -20,6 +20,7 @@ import asyncio
 import dataclasses
 import datetime as dt
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from spades.session import Change, Snapshot
@@ -86,6 +87,8 @@ class Presence:
         self._seen: dict[str, frozenset[int]] = {}
         self._missing: dict[str, frozenset[int]] = {}
         self._reading: dict[str, asyncio.Lock] = {}
+        #: when the seats last decided on were read (``time.monotonic``)
+        self._read_at: dict[str, float] = {}
 
     # ------------------------------------------------------------------ serving a game
 
@@ -445,21 +448,27 @@ class Presence:
                 return
         self.rooms.send_all(served.id, self.timer_message(served.id))
 
-    async def reconcile(self, table_id: str, left: frozenset[int] = frozenset()) -> None:
+    async def reconcile(self, table_id: str, left: frozenset[int] = frozenset(),
+                        read: tuple[float, frozenset[int]] | None = None) -> None:
         """At the table's leader: who is here at any process now, against who was. A seat
         found here again is back; a seat is away if its last sockets were just closed
         (``left``) and none is open anywhere, or if it was seen here before and is missing
         at two readings in a row (a process died: its members expired). Nothing changes
-        while Redis cannot say."""
+        while Redis cannot say. ``read``: (when, the seats) read already (a sweep's), let
+        go if a later reading was taken meanwhile."""
         lock = self._reading.setdefault(table_id, asyncio.Lock())
         async with lock:
             served = self.lobby.tables.get(table_id)
             if (self.shared is None or served is None or not served.session.leading
                     or not self.is_friends(table_id)):
                 return
-            here = await self.shared.seats(table_id)
+            if read is not None and read[0] < self._read_at.get(table_id, 0.0):
+                return  # older than what was decided since
+            when = read[0] if read is not None else time.monotonic()
+            here = read[1] if read is not None else await self.shared.seats(table_id)
             if here is None:
                 return
+            self._read_at[table_id] = when
             seen = self._seen.get(table_id, frozenset())
             missing = seen - here
             away = (left - here) | (missing & self._missing.get(table_id, frozenset()))
@@ -477,12 +486,14 @@ class Presence:
         while True:
             await asyncio.sleep(RENEW)
             await self.shared.renew()
-            for table_id in list(self._options):
-                served = self.lobby.tables.get(table_id)
-                if served is None or not served.session.leading or served.snapshot.over:
-                    continue
+            led = [table_id for table_id in self._options
+                   if (served := self.lobby.tables.get(table_id)) is not None
+                   and served.session.leading and not served.snapshot.over]
+            when = time.monotonic()
+            found = await self.shared.seats_of(led) if led else None
+            for table_id, here in (found or {}).items():
                 try:
-                    await self.reconcile(table_id)
+                    await self.reconcile(table_id, read=(when, here))
                 except Exception:  # a store error: read again at the next sweep
                     log.exception("could not read who is at game %s", table_id)
 
@@ -500,6 +511,7 @@ class Presence:
             timer.cancel()
         self._seen.pop(served.id, None)
         self._missing.pop(served.id, None)
+        self._read_at.pop(served.id, None)
         served.session.absent.clear()  # the leader plays for the people gone
         served.session.once.clear()
 

@@ -48,7 +48,11 @@ PR_SET_PDEATHSIG = 1
 #: it asks to die with the server (``_die_with_parent``'s call, before the second or so of
 #: importing the players), then reads the server's ``sys.path`` from the pipe (so it
 #: imports what the server imports) and ``_serve``'s arguments.
-BOOT = ("import os, sys\n"
+BOOT = ("import os, signal, sys\n"
+        # Ctrl+C is the server's to act on (it ends its workers): ignored from the start,
+        # then let in (the process was started with it blocked, ``Worker``)
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
         "try:\n"
         "    import ctypes\n"
         "    if sys.platform.startswith('linux'):\n"
@@ -155,6 +159,8 @@ class Worker:
         ours, theirs = socket.socketpair()
         self.conn = Connection(ours.detach())
         child = theirs.detach()
+        # started with SIGINT blocked: a Ctrl+C before BOOT ignores it is no traceback
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             self.process = subprocess.Popen(  # nosec B603 - this Python, our BOOT, no shell
                 [sys.executable, "-c", BOOT, str(child), str(os.getpid())],
@@ -163,6 +169,7 @@ class Worker:
             self.conn.close()
             raise
         finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             os.close(child)
         self.conn.send(sys.path)  # read by BOOT, then _serve's arguments
         self.conn.send((os.getpid(), warm, nice))
