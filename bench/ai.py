@@ -89,6 +89,8 @@ def main() -> None:
         print(f"  {level:8s} {len(times):5d} decisions  p50 {quantile(times, 0.5) * 1e3:8.2f} ms"
               f"  p95 {quantile(times, 0.95) * 1e3:8.2f} ms  max {max(times) * 1e3:8.2f} ms")
 
+    if args.rounds <= 0:  # the decision times alone
+        return
     print(f"\nrandom complete hands per second, {args.rounds} alternating rounds of "
           f"{args.seconds:g} s:")
     ours: list[float] = []
