@@ -92,6 +92,15 @@ def among(engine: sa.Engine, column: sa.ColumnElement[Any],
     return column.in_(values)
 
 
+def among_param(engine: sa.Engine, column: sa.ColumnElement[Any],
+                name: str) -> sa.ColumnElement[bool]:
+    """``among`` for a statement built once: the values come at each execution as the
+    parameter ``name`` (a list)."""
+    if engine.dialect.name == "postgresql":
+        return column == sa.any_(sa.bindparam(name, type_=sa.ARRAY(column.type)))
+    return column.in_(sa.bindparam(name, expanding=True))
+
+
 def sqlite_file(url: str) -> Path | None:
     """The file of a SQLite URL (None for another database or memory)."""
     parsed = sa.make_url(url)

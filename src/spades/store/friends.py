@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .database import aware, failed
+from .database import among_param, aware, failed
 from .schema import Tables
 
 WAITING = "waiting"
@@ -93,7 +93,7 @@ class Friends:
         # built once: a table is read by its id on every socket that opens (its greeting)
         tables_c, seats_c = tables.friend_tables.c, tables.friend_seats.c
         self._seats = sa.select(tables.friend_seats).where(
-            seats_c.table_id.in_(sa.bindparam("ids", expanding=True))).order_by(seats_c.seat)
+            among_param(engine, seats_c.table_id, "ids")).order_by(seats_c.seat)
         self._get = sa.select(tables.friend_tables).where(
             tables_c.id == sa.bindparam("table_id"))
 

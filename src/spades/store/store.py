@@ -566,7 +566,8 @@ class Store:
         out: dict[str, list[SeatRow]] = {g: [] for g in game_ids}
         if not game_ids:
             return {}
-        rows = conn.execute(sa.select(t.seats).where(t.seats.c.game_id.in_(game_ids))
+        rows = conn.execute(sa.select(t.seats).where(among(self.engine, t.seats.c.game_id,
+                                                          game_ids))
                             .order_by(t.seats.c.game_id, t.seats.c.seat)).all()
         for r in rows:
             out[r.game_id].append(SeatRow(seat=r.seat, kind=r.kind, name=r.name,
