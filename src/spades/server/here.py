@@ -36,7 +36,11 @@ log = logging.getLogger("spades.server")
 #: The Redis channel of presence news.
 NEWS = "spades:presence"
 #: Seconds a member of a game's set lives unless renewed; it is renewed every ``RENEW``.
-HERE_LIFE = 3.0
+#: Ten renewals' time: a process whose loop falls seconds behind (overloaded) must not let
+#: its people's members expire, which makes them away and then back at every table; a
+#: dead process's people reconnect elsewhere within seconds, and those who do not are away
+#: this much later.
+HERE_LIFE = 10.0
 RENEW = 1.0
 #: Seconds a game's whole set lives after its last write (a table nobody opens any more).
 KEY_LIFE = 3600

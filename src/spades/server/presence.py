@@ -388,7 +388,8 @@ class Presence:
         self.shared = here
         here.on_news = self.heard
         loop = asyncio.get_running_loop()
-        return [loop.create_task(here.listen()), loop.create_task(self._sweep())]
+        return [loop.create_task(here.listen()), loop.create_task(self._renew()),
+                loop.create_task(self._sweep())]
 
     def _publish(self, news: News) -> None:
         if self.shared is not None:
@@ -479,13 +480,21 @@ class Presence:
             for seat in sorted(away):
                 await self._away(table_id, seat)
 
-    async def _sweep(self) -> None:
-        """Every ``RENEW`` seconds: renew this process's seats in Redis, and read who is
-        here at each unfinished table this process leads."""
+    async def _renew(self) -> None:
+        """Every ``RENEW`` seconds: renew this process's seats in Redis (a loop of its own:
+        a sweep slow to decide for many tables never lets this process's members expire,
+        which would make its people away, then back, at every table)."""
         assert self.shared is not None
         while True:
             await asyncio.sleep(RENEW)
             await self.shared.renew()
+
+    async def _sweep(self) -> None:
+        """Every ``RENEW`` seconds: read who is here at each unfinished table this process
+        leads."""
+        assert self.shared is not None
+        while True:
+            await asyncio.sleep(RENEW)
             led = [table_id for table_id in self._options
                    if (served := self.lobby.tables.get(table_id)) is not None
                    and served.session.leading and not served.snapshot.over]
