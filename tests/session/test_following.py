@@ -264,7 +264,7 @@ class CountingSaver(StoreSaver):
 
 
 def test_rows_a_wake_up_carried_are_taken_without_reading_the_store(tmp_path: Path) -> None:
-    """Each card or bid made here carries its stored row (``Change.row``, what a wake-up
+    """Each card or bid made here gives its stored row (``Change.row``, what a wake-up
     sends): a follower one version behind takes it as the store would give it; rows that
     do not come right after its own, or miss a version, send it to the store."""
     store, leader, follower = two_processes(tmp_path)
@@ -274,8 +274,9 @@ def test_rows_a_wake_up_carried_are_taken_without_reading_the_store(tmp_path: Pa
     follower.listen(followed)
 
     def told(change: Change) -> Missed:
-        assert change.row is not None
-        return Missed(change.after.version, (change.row,))
+        row = change.row()
+        assert row is not None
+        return Missed(change.after.version, (row,))
 
     async def go() -> None:
         await leader.act(0, leader.version, {"bid": 3})
@@ -295,7 +296,7 @@ def test_rows_a_wake_up_carried_are_taken_without_reading_the_store(tmp_path: Pa
         assert followed.told() == heard.told()
         stored = store.load_game(leader.id)
         assert stored is not None
-        rows = [c.row for c in heard.changes]
+        rows = [c.row() for c in heard.changes]
         assert rows == list(stored.actions)  # each change's row is the one the store kept
     finally:
         store.close()

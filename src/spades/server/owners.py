@@ -62,7 +62,7 @@ class Waker:
         that a process one version behind takes it without reading the store."""
         if change.followed:
             return
-        made = change.row
+        made = change.row()
         row = None if made is None else [made.seq, made.hand, made.seat, made.action]
         self.owners.wake(self.game_id, change.after.version, row=row,
                          stand_in=change.after.step if change.stand_in else None)
@@ -256,8 +256,7 @@ class Owners:
         if table is None or not isinstance(version, int):
             return
         if version > table.version:
-            self.follow(game_id, told if told is not None and told.version == version
-                        else None)
+            self.follow(game_id, told)
         elif isinstance(thinking, int):
             table.session.heard_thinking(thinking, version)
 

@@ -172,8 +172,8 @@ class Change:
     #: the table was read whole from the store (its rows did not replay): ``before`` is
     #: the table now, and the transports send it as it is
     whole: bool = False
-    #: the store's row of a card or bid made here (what other processes are told)
-    row: ActionRow | None = None
+    #: the number of the store's row of a card or bid made here (``row``)
+    seq: int | None = None
     #: the updates made so far, by seat (``NO_SEAT``: the spectators'); None until the first
     _updates: dict[int, SeatUpdate] | None = field(default=None, init=False, compare=False,
                                                    repr=False)
@@ -202,7 +202,14 @@ class Change:
         a = self.after  # field by field: dataclasses.replace is slow (every change is kept)
         return Change(self.before, Snapshot(a.state, a.version, a.step, a.thinking, a.memo),
                       self.seat, self.action, self.stand_in, self.undone, self.followed,
-                      self.whole, self.row)
+                      self.whole, self.seq)
+
+    def row(self) -> ActionRow | None:
+        """The store's row of a card or bid made here (what other processes are told),
+        made only when asked: one process alone never needs it."""
+        if self.seq is None or self.action is None:
+            return None
+        return action_row(self.seq, self.before, self.seat, self.action)
 
     @property
     def ends_game(self) -> bool:
@@ -460,8 +467,7 @@ class Session:
         # a finished trick stays in view a little longer before the next lead
         ends_trick = isinstance(action, Play) and not after.hand.trick
         self.next_pause = self.pace * (TRICK_PAUSE if ends_trick else 1.0)
-        change = Change(before, self.snapshot, seat, action, stand_in,
-                        row=action_row(self.rows, before, seat, action))
+        change = Change(before, self.snapshot, seat, action, stand_in, seq=self.rows)
         for listener in list(self.listeners):
             listener.changed(change)
 

@@ -13,9 +13,8 @@ running ``GRACE`` seconds after its budget is cut off (its process ended) and re
 legal move, logged.
 
 The levels in ``INLINE`` (random, Easy, and Normal without the look ahead) decide on the
-event loop: their heuristics take at most about a millisecond (p95 0.2 ms), less than
-handing a view to a process and its answer back costs the server (bench/RESULTS.md, "Cheap
-decisions on the event loop").
+event loop: their heuristics cost less than handing a view to a process and its answer
+back (bench/RESULTS.md, "The cheap levels on the event loop").
 
 Hand reviews (``spades.session.reviewing``) think in a third lane of their own, one process
 at the lowest CPU priority (``REVIEW_NICE``) with a budget of ``REVIEW_BUDGET`` seconds:
