@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import os
 import signal
@@ -29,6 +30,13 @@ from typing import Any
 RESTART_PAUSE = 1.0
 #: Seconds the server processes have to stop after being asked.
 STOP_WAIT = 20.0
+#: Python's cyclic collector in a server process (``gc.set_threshold``). A server holds
+#: its tables' states, sockets and tasks for seconds to minutes: at Python's default
+#: (700, 10, 10) nearly all of them outlived the young collections, and the full
+#: collections they brought walked every table's objects, each stopping the process
+#: for up to a second with 500 tables. Fewer, larger young collections let most die by
+#: their count of references first (bench/RESULTS.md, "Python's collector").
+COLLECTOR = (50_000, 20, 10)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -179,9 +187,18 @@ def serve_one(settings: Any, args: argparse.Namespace, lines: list[str]) -> int:
 def run_loop(main: Coroutine[Any, Any, None], server: Any) -> None:
     """Run ``main`` on the event loop uvicorn would choose (uvloop where it is installed,
     as with uvicorn[standard]: its loop costs the server less CPU a message than asyncio's
-    own; asyncio's otherwise)."""
+    own; asyncio's otherwise), with the collector tuned for a server (``COLLECTOR``)."""
+    tune_collector()
     with asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner:
         runner.run(main)
+
+
+def tune_collector() -> None:
+    """``COLLECTOR``'s thresholds; what the process made so far (modules, the app) is
+    frozen out of the collector's walks (it lives as long as the process)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*COLLECTOR)
 
 
 async def announce_ready(server: Any, lines: list[str]) -> None:

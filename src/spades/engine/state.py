@@ -106,14 +106,15 @@ class HandState(NamedTuple):
         the whole hand's again)."""
         if start <= len(self.setup):
             return self.actions[start:]
-        skip = start - len(self.setup)
         n = len(self.hands)
+        # every finished trick holds one card a seat: the first action wanted is card
+        # ``skip`` of trick ``first``
+        first, skip = divmod(start - len(self.setup), n)
+        if first > len(self.history):
+            return ()
         plays: list[tuple[int, Action]] = []
-        for leader, cards in [(t.leader, t.cards) for t in self.history] + [
+        for leader, cards in [(t.leader, t.cards) for t in self.history[first:]] + [
                 (self.leader, self.trick)]:
-            if skip >= len(cards):
-                skip -= len(cards)
-                continue
             plays += [((leader + i) % n, PLAYS[card])
                       for i, card in enumerate(cards) if i >= skip]
             skip = 0
