@@ -21,7 +21,6 @@ in memory:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import secrets
@@ -29,6 +28,7 @@ import socket
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import orjson
 from redis.exceptions import RedisError
 
 from spades.session import Change, Missed, Session, Snapshot
@@ -146,8 +146,8 @@ class Owners:
         is left (a busy process sends fewer, larger messages)."""
         while self._outgoing:
             batch, self._outgoing = self._outgoing, []
-            message = (json.dumps({"from": self.me, **batch[0]}) if len(batch) == 1
-                       else json.dumps({"from": self.me, "wakes": batch}))
+            message = orjson.dumps({"from": self.me, **batch[0]} if len(batch) == 1
+                                   else {"from": self.me, "wakes": batch})
             try:
                 await self.client.publish(WAKES, message)
             except (RedisError, OSError) as error:  # the others read the store meanwhile
@@ -239,7 +239,7 @@ class Owners:
 
     def _woken(self, data: Any) -> None:
         try:
-            message = json.loads(data)
+            message = orjson.loads(data)
             if message.get("from") == self.me:
                 return
             wakes = message.get("wakes", [message])
