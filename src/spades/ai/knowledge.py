@@ -211,20 +211,25 @@ class Knowledge:
             for x in range(4):
                 if counts[x] and not self.voids[s] >> x & 1:
                     expect[s][x] = 1.0
+        rows = [expect[s] for s in self.holders]
+        free = [self.slots[s] for s in self.holders]
         for _ in range(12):
-            for s in self.holders:
-                row = expect[s]
+            for row, slots in zip(rows, free, strict=True):
                 total = row[0] + row[1] + row[2] + row[3]
                 if total > 0:
-                    scale = self.slots[s] / total
-                    for x in range(4):
-                        row[x] *= scale
+                    scale = slots / total
+                    row[0] *= scale
+                    row[1] *= scale
+                    row[2] *= scale
+                    row[3] *= scale
             for x in range(4):
-                total = sum(expect[s][x] for s in self.holders)
+                total = 0.0
+                for row in rows:
+                    total += row[x]
                 if total > 0:
                     scale = counts[x] / total
-                    for s in self.holders:
-                        expect[s][x] *= scale
+                    for row in rows:
+                        row[x] *= scale
         return expect
 
     # ------------------------------------------------------------------ who holds what
