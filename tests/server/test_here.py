@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -34,92 +35,89 @@ def counting(client: Any) -> list[str]:
     return sent
 
 
+def on_redis(body: Callable[[Any], Awaitable[None]], url: str = REDIS) -> None:
+    """``body`` run with a client of ``url``, closed after."""
+
+    async def go() -> None:
+        client = connect(url)
+        try:
+            await body(client)
+        finally:
+            await client.aclose()
+
+    run_async(go())
+
+
 def games(count: int) -> list[str]:
     return [f"here-test-{secrets.token_hex(6)}" for _ in range(count)]
 
 
 def test_a_renewal_writes_every_held_seat_with_one_command() -> None:
-    async def go() -> None:
-        client = connect(REDIS)
-        try:
-            here = Here(client, "p1")
-            ids = games(150)
-            here.mine = {(g, seat) for g in ids for seat in (0, 2)}
-            await here.renew()  # the first may load the script into Redis
-            sent = counting(client)
-            before = time.time()
-            await here.renew()
-            assert sent == ["EVALSHA"]
-            for game_id in ids:
-                members = await client.zrange(here_key(game_id), 0, -1, withscores=True)
-                assert sorted(m for m, _ in members) == ["0:p1", "2:p1"]
-                for _, until in members:
-                    assert before + HERE_LIFE - 1 <= until <= time.time() + HERE_LIFE + 1
-                assert KEY_LIFE - 5 <= await client.ttl(here_key(game_id)) <= KEY_LIFE
-            await client.delete(*(here_key(g) for g in ids))
-        finally:
-            await client.aclose()
+    async def body(client: Any) -> None:
+        here = Here(client, "p1")
+        ids = games(150)
+        here.mine = {(g, seat) for g in ids for seat in (0, 2)}
+        await here.renew()  # the first may load the script into Redis
+        sent = counting(client)
+        before = time.time()
+        await here.renew()
+        assert sent == ["EVALSHA"]
+        for game_id in ids:
+            members = await client.zrange(here_key(game_id), 0, -1, withscores=True)
+            assert sorted(m for m, _ in members) == ["0:p1", "2:p1"]
+            for _, until in members:
+                assert before + HERE_LIFE - 1 <= until <= time.time() + HERE_LIFE + 1
+            assert KEY_LIFE - 5 <= await client.ttl(here_key(game_id)) <= KEY_LIFE
+        await client.delete(*(here_key(g) for g in ids))
 
-    run_async(go())
+    on_redis(body)
 
 
 def test_a_sweep_reads_every_tables_seats_with_one_command_expired_members_left_out() -> None:
-    async def go() -> None:
-        client = connect(REDIS)
-        try:
-            one, two = Here(client, "p1"), Here(client, "p2")
-            ids = games(40)
-            one.mine = {(g, 0) for g in ids}
-            two.mine = {(g, 3) for g in ids[:20]}
-            await one.renew()
-            await two.renew()
-            gone = ids[5]  # seat 1 of that game: a member a dead process left, expired
-            await client.zadd(here_key(gone), {"1:p3": time.time() - 1})
-            unknown = games(1)[0]
-            await one.seats_of([unknown])  # the first may load the script into Redis
-            sent = counting(client)
-            found = await one.seats_of([*ids, unknown])
-            assert sent == ["EVALSHA"]
-            assert found is not None
-            for index, game_id in enumerate(ids):
-                assert found[game_id] == (frozenset({0, 3}) if index < 20 else frozenset({0}))
-                assert found[game_id] == await one.seats(game_id)  # the one-game read agrees
-            assert found[unknown] == frozenset()
-            await client.delete(*(here_key(g) for g in ids))
-        finally:
-            await client.aclose()
+    async def body(client: Any) -> None:
+        one, two = Here(client, "p1"), Here(client, "p2")
+        ids = games(40)
+        one.mine = {(g, 0) for g in ids}
+        two.mine = {(g, 3) for g in ids[:20]}
+        await one.renew()
+        await two.renew()
+        gone = ids[5]  # seat 1 of that game: a member a dead process left, expired
+        await client.zadd(here_key(gone), {"1:p3": time.time() - 1})
+        unknown = games(1)[0]
+        await one.seats_of([unknown])  # the first may load the script into Redis
+        sent = counting(client)
+        found = await one.seats_of([*ids, unknown])
+        assert sent == ["EVALSHA"]
+        assert found is not None
+        for index, game_id in enumerate(ids):
+            assert found[game_id] == (frozenset({0, 3}) if index < 20 else frozenset({0}))
+            assert found[game_id] == await one.seats(game_id)  # the one-game read agrees
+        assert found[unknown] == frozenset()
+        await client.delete(*(here_key(g) for g in ids))
 
-    run_async(go())
+    on_redis(body)
 
 
 def test_a_redis_that_forgot_its_scripts_is_served_again() -> None:
-    async def go() -> None:
-        client = connect(REDIS)
-        try:
-            here = Here(client, "p1")
-            game_id = games(1)[0]
-            here.mine = {(game_id, 1)}
-            await here.renew()
-            await client.script_flush()
-            await here.renew()
-            assert await here.seats_of([game_id]) == {game_id: frozenset({1})}
-            await client.delete(here_key(game_id))
-        finally:
-            await client.aclose()
+    async def body(client: Any) -> None:
+        here = Here(client, "p1")
+        game_id = games(1)[0]
+        here.mine = {(game_id, 1)}
+        await here.renew()
+        await client.script_flush()
+        await here.renew()
+        assert await here.seats_of([game_id]) == {game_id: frozenset({1})}
+        await client.delete(here_key(game_id))
 
-    run_async(go())
+    on_redis(body)
 
 
 def test_without_redis_a_renewal_says_so_and_a_sweep_cannot_say() -> None:
-    async def go() -> None:
-        client = connect(NO_REDIS)
-        try:
-            here = Here(client, "p1")
-            here.mine = {("g", 0)}
-            await here.renew()  # logged, not raised: the loop goes on
-            assert await here.seats_of(["g"]) is None
-            assert await here.seats("g") is None
-        finally:
-            await client.aclose()
+    async def body(client: Any) -> None:
+        here = Here(client, "p1")
+        here.mine = {("g", 0)}
+        await here.renew()  # logged, not raised: the loop goes on
+        assert await here.seats_of(["g"]) is None
+        assert await here.seats("g") is None
 
-    run_async(go())
+    on_redis(body, NO_REDIS)
