@@ -66,7 +66,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import os
 import random
@@ -91,6 +90,7 @@ import websockets
 from engine import machine  # bench/engine.py
 from server import choose  # bench/server.py
 from soak import answering, stop  # bench/soak.py
+from spades.cli.processes import tune_collector
 from spades.server.connections import unbrief
 
 #: The people's seats; the computer players sit at the others.
@@ -853,12 +853,10 @@ def main() -> int:
             for k in range(args.servers):  # one after another: the first makes the tables
                 ports.append(free_port())
                 servers.append(start_server(ports[-1], args, url, folder / f"server{k}.log"))
-            # the driver's clock must not stop for its own collector: at Python's default
-            # its full collections (a thousand clients' objects) held it up to 0.27 s,
-            # timed as the server's; the thresholds of a server process (COLLECTOR)
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(50_000, 20, 10)
+            # the driver's clock must not stop for its own collector's full walks of a
+            # thousand clients' objects, which it would time as the server's: tuned as a
+            # server process is
+            tune_collector()
             fig, run = asyncio.run(drive(servers, ports, args))
         finally:
             for server in servers:

@@ -32,10 +32,10 @@ RESTART_PAUSE = 1.0
 STOP_WAIT = 20.0
 #: Python's cyclic collector in a server process (``gc.set_threshold``). A server holds
 #: its tables' states, sockets and tasks for seconds to minutes: at Python's default
-#: (700, 10, 10) nearly all of them outlived the young collections, and the full
-#: collections they brought walked every table's objects, each stopping the process
-#: for up to a second with 500 tables. Fewer, larger young collections let most die by
-#: their count of references first (bench/RESULTS.md, "Python's collector").
+#: (700, 10, 10) nearly all of them outlive the young collections, and the full
+#: collections they bring walk every table's objects while the process stands still.
+#: Fewer, larger young collections let most die by their count of references first
+#: (bench/RESULTS.md, "Presence in one Redis command, hiredis, Python's collector").
 COLLECTOR = (50_000, 20, 10)
 
 

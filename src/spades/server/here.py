@@ -114,8 +114,8 @@ class Here:
 
     async def _write(self, held: list[tuple[str, int]]) -> None:
         """Write ``held``'s members, living ``HERE_LIFE`` seconds from now, with one Redis
-        command (``RENEWAL``) however many seats: a pipeline of two commands a seat cost
-        the client a parsed reply for each, a tenth of a process with 500 tables."""
+        command (``RENEWAL``) however many seats: a pipeline of two commands a seat would
+        cost the client a reply to parse and time for each."""
         until = time.time() + HERE_LIFE
         await self._renewal(
             keys=[here_key(game_id) for game_id, _ in held],
