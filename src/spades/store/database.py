@@ -5,6 +5,7 @@ the file a SQLite store lives in, and a database's errors said for a person. ``s
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -15,6 +16,13 @@ from sqlalchemy.pool import StaticPool
 
 #: How long a SQLite connection waits for another's write (milliseconds).
 SQLITE_BUSY_MS = 5000
+#: Connections a server database's pool keeps: one for each thread of asyncio's default
+#: executor (the store is called through ``asyncio.to_thread``), so that none is opened and
+#: closed again each time the threads are all busy (a pool of SQLAlchemy's default, 5, made
+#: PostgreSQL start a backend two or three times a second flat out).
+POOL = min(32, (os.cpu_count() or 1) + 4)
+#: Seconds a pooled connection may rest and be taken again without a ping first.
+IDLE_PING = 2.0
 
 
 class StoreError(Exception):
@@ -135,7 +143,7 @@ def make_engine(url: str) -> sa.Engine:
     connection, one shared connection for an in-memory database; a checked pool else."""
     parsed = sa.make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return sa.create_engine(url, pool_pre_ping=True)
+        return _server_engine(url)
     database = parsed.database or ""
     if database in ("", ":memory:"):
         engine = sa.create_engine(url, poolclass=StaticPool,
@@ -144,4 +152,35 @@ def make_engine(url: str) -> sa.Engine:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = sa.create_engine(url, connect_args={"check_same_thread": False})
     sa.event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _server_engine(url: str) -> sa.Engine:
+    """An engine for a database server, whose connections are pinged only after a rest.
+
+    SQLAlchemy's ``pool_pre_ping`` pings every connection it hands out: three round trips
+    on psycopg before each transaction (seven of an append alone). Here a connection taken
+    again within ``IDLE_PING`` seconds of its last use goes without; the pool hands out the
+    one used last (LIFO), so a busy server's connections are never pinged and a quiet one's
+    are checked after their rest. A connection lost in between (the server restarted) fails
+    the one statement on it; SQLAlchemy then renews the pool's connections, and
+    ``Store.append_actions`` tries its transaction once more."""
+    engine = sa.create_engine(url, pool_size=POOL, pool_use_lifo=True)
+
+    def rested(dbapi_connection: Any, record: Any) -> None:
+        record.info["rested"] = time.monotonic()
+
+    def checked(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        since = record.info.get("rested")
+        if since is None or time.monotonic() - since < IDLE_PING:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:  # the pool takes another
+            raise sa.exc.DisconnectionError("the connection was lost while it rested"
+                                            ) from error
+
+    sa.event.listen(engine, "connect", rested)
+    sa.event.listen(engine, "checkin", rested)
+    sa.event.listen(engine, "checkout", checked)
     return engine

@@ -317,7 +317,8 @@ class Store:
             raise done
         return done
 
-    def append_actions(self, appends: Sequence[Append]) -> list[int | StoreError]:
+    def append_actions(self, appends: Sequence[Append], retry: bool = True
+                       ) -> list[int | StoreError]:
         """Append several games' actions in one transaction, one commit for them all (a
         group commit: what a busy server's tables made meanwhile). Each is checked against
         its game's version on its own: a stale one writes nothing and is a
@@ -325,7 +326,9 @@ class Store:
         game's new version or why it was not kept (a failed transaction fails them all).
         They are written in the order of their games' ids (one game's in the order given):
         processes writing batches at the same time lock the games' rows in the same order,
-        so that none waits for another that waits for it."""
+        so that none waits for another that waits for it. A connection found lost (the
+        database restarted since its last use) fails nothing: they are written again,
+        once, on a new one; those whose first try was kept after all are then stale."""
         try:
             self.check_file()
         except StoreError as error:
@@ -344,6 +347,10 @@ class Store:
                 return [again for one in appends for again in self.append_actions([one])]
             game_id = appends[0].game_id if appends else ""
             return [StaleVersionError(f"game {game_id!r} changed meanwhile: {error}")]
+        except sa.exc.DBAPIError as error:
+            if retry and error.connection_invalidated:
+                return self.append_actions(appends, retry=False)
+            return [failed("could not save", error) for _ in appends]
         except sa.exc.SQLAlchemyError as error:
             return [failed("could not save", error) for _ in appends]
         return done
