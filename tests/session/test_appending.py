@@ -124,13 +124,13 @@ def test_when_the_writing_stops_nobody_waits_for_ever(tmp_path: Path) -> None:
 
 def test_with_two_lanes_two_transactions_go_at_once_and_the_rest_waits(
         tmp_path: Path) -> None:
-    """PostgreSQL commits several transactions at once: with two lanes, a second append goes
-    while the first is written; what comes next waits for a lane and goes together."""
+    """Given two lanes, a second append goes while the first is written; what comes next
+    waits for a lane and goes together (a server writes one at a time: ``LANES``)."""
     store, ids = stored_games(tmp_path, 6)
     go = threading.Event()
     counted = Counted(store, go)
     appender = Appender(counted, lanes=2)  # type: ignore[arg-type]
-    assert Appender(store).lanes == 1  # SQLite: one writer at a time
+    assert Appender(store).lanes == 1
 
     async def run() -> list[int | BaseException]:
         tasks = []

@@ -5,9 +5,10 @@ busy, the appends that arrive while one transaction runs wait for it and then go
 in the next (``Store.append_actions``: each checked against its own game's version, a stale
 one refused alone). One commit then serves several tables: less of the database's and the
 server's work per action (one thread hand-off, one commit), and no wait added when the
-server is quiet (a lone append goes at once). SQLite writes one transaction at a time, so
-one goes at a time; PostgreSQL commits several at once (each waits for its log to reach
-the disk), so ``LANES`` go at a time there.
+server is quiet (a lone append goes at once). One transaction goes at a time: SQLite writes
+one at a time anyway, and on PostgreSQL four at a time made smaller batches that cost the
+server and the database more CPU a card than the wait for one commit saved (bench/RESULTS.md,
+"One transaction at a time on PostgreSQL").
 """
 
 from __future__ import annotations
@@ -19,23 +20,17 @@ from spades.store import Append, Store, StoreError
 
 #: Appends kept in one transaction at most (a longer queue goes in several).
 BATCH = 64
-#: Transactions written at the same time to a database other than SQLite.
-LANES = 4
-
-
-def lanes_for(store: Store) -> int:
-    """How many transactions go to ``store`` at the same time: one on SQLite (a single
-    writer: more would only wait for its lock), ``LANES`` on PostgreSQL."""
-    return 1 if store.engine.dialect.name == "sqlite" else LANES
+#: Transactions written at the same time.
+LANES = 1
 
 
 class Appender:
     """Appends actions to ``store`` for every table of one event loop, a batch at a time."""
 
-    def __init__(self, store: Store, batch: int = BATCH, lanes: int | None = None):
+    def __init__(self, store: Store, batch: int = BATCH, lanes: int = LANES):
         self.store = store
         self.batch = batch
-        self.lanes = lanes_for(store) if lanes is None else lanes
+        self.lanes = lanes
         self._waiting: list[tuple[Append, asyncio.Future[int]]] = []
         #: the tasks writing now, one transaction each at a time
         self._writing: set[asyncio.Task[None]] = set()
