@@ -8,7 +8,7 @@ server's work per action (one thread hand-off, one commit), and no wait added wh
 server is quiet (a lone append goes at once). One transaction goes at a time: SQLite writes
 one at a time anyway, and on PostgreSQL four at a time made smaller batches that cost the
 server and the database more CPU a card than the wait for one commit saved (bench/RESULTS.md,
-"One transaction at a time on PostgreSQL").
+"PostgreSQL's connections and one transaction at a time").
 """
 
 from __future__ import annotations
