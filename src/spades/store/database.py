@@ -18,8 +18,8 @@ from sqlalchemy.pool import StaticPool
 SQLITE_BUSY_MS = 5000
 #: Connections a server database's pool keeps: one for each thread of asyncio's default
 #: executor (the store is called through ``asyncio.to_thread``), so that none is opened and
-#: closed again each time the threads are all busy (a pool of SQLAlchemy's default, 5, made
-#: PostgreSQL start a backend two or three times a second flat out).
+#: closed again each time the threads are all busy (with SQLAlchemy's default, 5, the sixth
+#: busy thread's connection was, and each costs the server a new backend process).
 POOL = min(32, (os.cpu_count() or 1) + 4)
 #: Seconds a pooled connection may rest and be taken again without a ping first.
 IDLE_PING = 2.0
@@ -158,8 +158,8 @@ def make_engine(url: str) -> sa.Engine:
 def _server_engine(url: str) -> sa.Engine:
     """An engine for a database server, whose connections are pinged only after a rest.
 
-    SQLAlchemy's ``pool_pre_ping`` pings every connection it hands out: three round trips
-    on psycopg before each transaction (seven of an append alone). Here a connection taken
+    SQLAlchemy's ``pool_pre_ping`` pings every connection it hands out: round trips to the
+    database before each transaction, as many as a short append's own. Here a connection taken
     again within ``IDLE_PING`` seconds of its last use goes without; the pool hands out the
     one used last (LIFO), so a busy server's connections are never pinged and a quiet one's
     are checked after their rest. A connection lost in between (the server restarted) fails
