@@ -158,13 +158,25 @@ class Table:
         raise AssertionError("the page and the recorded frames disagree")
 
     def wait_decision(self, timeout: float = 20_000) -> str:
-        """Until the page asks for a decision, a hand or the game ends; which one."""
+        """Until the page asks for a decision, a hand or the game ends; which one. A turn
+        to bid at a table with hints waits for its suggestion too (it follows the turn)."""
         self.page.wait_for_function(
             "() => document.getElementById('screen-table').dataset.decision"
             " || document.getElementById('dlg-over').open", timeout=timeout)
         if self.dialog_open("dlg-over"):
             return "hand-over"
-        return self.decision()
+        kind = self.decision()
+        if kind == "bid":
+            self.page.wait_for_function(
+                "() => document.getElementById('screen-table').dataset.hints === 'off'"
+                " || document.getElementById('suggestion')"
+                " || document.getElementById('screen-table').dataset.decision !== 'bid'",
+                timeout=timeout)
+            if self.page.locator("#suggestion").count():  # its frame reaches this side too
+                self.wait_frames(lambda frames: self.state.get("suggestion") is not None,
+                                 "the state with the bid suggestion")
+            return self.decision()
+        return kind
 
     # ------------------------------------------------------------------ acting
 

@@ -123,9 +123,13 @@ def test_the_page_is_light_and_asks_nothing_of_the_internet(page: Any,
     table = Table(page, server.url)
     table.start(level="easy")
     table.wait_decision()
+    # the page as it first loads (the help's module, loaded when it opens, is not counted:
+    # it was counted only when it happened to come before the sum was taken)
+    loaded = dict(sizes)
     page.click("#btn-help")
+    page.wait_for_function("() => document.getElementById('dlg-help').open")
     assert all(url.startswith(server.url) or url.startswith(server.url.replace("http", "ws"))
                or url.startswith("data:") for url in requests), requests
-    assert any(url.endswith("/js/main.js") for url in sizes)
-    assert len(sizes) >= 15  # the page, its style sheet and its modules
-    assert sum(sizes.values()) <= 150_000, sizes
+    assert any(url.endswith("/js/main.js") for url in loaded)
+    assert len(loaded) >= 15  # the page, its style sheet and its modules
+    assert sum(loaded.values()) <= 150_000, loaded

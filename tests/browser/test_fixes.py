@@ -121,6 +121,7 @@ def test_bid_focus_is_on_the_current_suggestion_every_hand_and_game(
     page.click("#new-start")
     page.wait_for_function("() => document.getElementById('screen-table').dataset.decision"
                            " === 'bid' && document.activeElement.closest('#bidpad')")
+    assert table.wait_decision() == "bid"
     state = table.synced()
     assert state["view"]["hand_number"] == 1
     assert page.evaluate(FOCUS_BID) == str(state["suggestion"]["bid"])

@@ -71,8 +71,9 @@ class Watcher:
 
 
 def open_why(page: Any, touch: bool) -> None:
+    page.wait_for_selector("#suggestion")  # the suggestion follows the turn to bid
     details = page.locator("#suggestion")
-    if details.count() and not details.evaluate("d => d.open"):
+    if not details.evaluate("d => d.open"):
         summary = details.locator("summary")
         summary.tap() if touch else summary.click()
         page.wait_for_function("() => document.getElementById('suggestion').open")

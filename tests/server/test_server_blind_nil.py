@@ -208,8 +208,10 @@ def fake_advise_bid(view: PlayerView, rng: object, player: object) -> Suggestion
     return Suggestion(Bid(len(view.hand) // 4), [f"{len(view.hand)} cards in hand"])
 
 
-def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_bid_suggestion_follows_the_bid_pad(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn to bid comes at once; its suggestion follows in a state of the same step
+    (the table never waits for it)."""
     monkeypatch.setattr(thinking, "advise_bid", fake_advise_bid)
     game_id = crafted_game(tmp_path, first_dealer=3)
     with client(tmp_path) as http, open_table(http, game_id) as ws:
@@ -221,7 +223,11 @@ def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
         assert state["legal"]["kind"] == "bid"
         assert [b["bid"] for b in state["legal"]["bids"]] == ["nil", *range(1, 14)]
         assert state["legal"]["bids"][0]["label"] == "Nil"
-        assert state["suggestion"] == {"bid": 3, "label": "3", "reasons": ["13 cards in hand"]}
+        assert state["suggestion"] is None
+        again = driver.recv()
+        assert (again["type"], again["step"], again["events"]) == ("state", state["step"], [])
+        assert again["legal"] == state["legal"]
+        assert again["suggestion"] == {"bid": 3, "label": "3", "reasons": ["13 cards in hand"]}
         driver.act({"bid": 3})
         state = driver.until_decision()
         assert state["legal"]["kind"] == "play" and state["suggestion"] is None

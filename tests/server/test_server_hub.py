@@ -58,3 +58,99 @@ def test_the_suggestion_is_made_without_the_session_lock() -> None:
     locked, versions = run_async(scenario())
     assert locked and not any(locked)
     assert versions == sorted(versions)
+
+
+def _bidding_table(suggest: Any) -> tuple[Session, Hub]:
+    """Seat 2 a person, the others computer players that bid up to it at once."""
+    rules = find_preset("partnership")
+    seats = seat_rows((Sitter(level="random"), Sitter(level="random"),
+                       Sitter(player="person-at-2"), Sitter(level="random")))
+    computers = {s: RandomPlayer() for s in (0, 1, 3)}
+    session = Session("g", seats, new_game(rules, 11), saver=Unsaved(),
+                      thinker=InlineThinker(computers, random.Random(2)))
+    hub = Hub(session, meta_json("g", rules, session.names, {}), suggest)
+    session.listen(hub)
+    return session, hub
+
+
+class _Socket:
+    """A seat's socket, its messages as they come (with the time they came)."""
+
+    def __init__(self, hub: Hub, seat: int):
+        self.sent: list[dict[str, Any]] = []
+        self.conn = Connection(seat, self._send)
+        self.pump = asyncio.create_task(self.conn.pump(json.dumps))
+        hub.join(self.conn)
+
+    async def _send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def states(self) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m["type"] == "state"]
+
+    async def close(self) -> None:
+        self.conn.close()
+        await self.pump
+
+
+def test_the_turn_to_bid_does_not_wait_for_its_suggestion() -> None:
+    """The state that asks the seat to bid reaches it while the suggestion is still being
+    worked out; the suggestion follows in a state of the same step with no events, and
+    a socket that joins later gets it in its first state."""
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
+            await release.wait()  # a slow suggestion (a busy machine)
+            return {"bid": 4, "label": "4", "reasons": ["slow"]}
+
+        session, hub = _bidding_table(suggest)
+        socket = _Socket(hub, 2)
+        await session.run()
+        await asyncio.sleep(0.1)
+        turn = socket.states()[-1]
+        assert turn["legal"]["kind"] == "bid" and turn["suggestion"] is None
+        release.set()
+        await asyncio.sleep(0.1)
+        again = socket.states()[-1]
+        assert again is not turn
+        assert (again["step"], again["events"]) == (turn["step"], [])
+        assert again["version"] >= turn["version"]
+        assert again["suggestion"] == {"bid": 4, "label": "4", "reasons": ["slow"]}
+        late = _Socket(hub, 2)
+        await asyncio.sleep(0.1)
+        assert late.states()[0]["suggestion"]["bid"] == 4
+        for s in (socket, late):
+            await s.close()
+        await hub.stop()
+
+    run_async(scenario())
+
+
+def test_a_suggestion_for_a_turn_gone_is_not_sent() -> None:
+    """The person bids before the suggestion is worked out: it is never sent (it would
+    show the bid pad again for a turn that is over)."""
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
+            await release.wait()
+            return {"bid": 4, "label": "4", "reasons": []}
+
+        session, hub = _bidding_table(suggest)
+        socket = _Socket(hub, 2)
+        await session.run()
+        await asyncio.sleep(0.1)
+        turn = socket.states()[-1]
+        assert turn["legal"]["kind"] == "bid"
+        await session.act(2, turn["version"], {"bid": 3})
+        await asyncio.sleep(0.1)
+        told = len(socket.sent)
+        release.set()
+        await asyncio.sleep(0.1)
+        assert len(socket.sent) == told, socket.sent[told:]
+        assert all(m.get("suggestion") is None for m in socket.states()[1:])
+        await socket.close()
+        await hub.stop()
+
+    run_async(scenario())

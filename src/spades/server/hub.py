@@ -3,10 +3,13 @@ the state for its seat, in the order the changes happened.
 
 The session tells a change while it holds its lock; the hub only queues it there. Its own
 task then renders the messages from each seat's update (``Change.update``: the view and
-events the engine's observation layer made once for the seat), the bid suggestion included
-(computed by the thinking processes), without the session's lock, one change after the
-other, so the table is never held by a message nor by a suggestion, and every socket gets
-the versions in order.
+events the engine's observation layer made once for the seat) without the session's lock,
+one change after the other, so that every socket gets the versions in order.
+
+A seat's turn to bid is sent at once. Its bid suggestion (Hard's bid, worked out by the
+thinking processes: about 130 ms on an idle core, more on a busy one) follows in a state
+message of the same step with no events, if the table has not moved on meanwhile: the table
+never waits for a suggestion, nor a person for their turn.
 """
 
 from __future__ import annotations
@@ -47,7 +50,10 @@ class Hub:
         self.told: Snapshot = session.snapshot
         self._outbox: asyncio.Queue[Job] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        #: the bid suggestion last worked out, by (step, seat)
         self._suggestions: dict[tuple[int, int], Json | None] = {}
+        #: the suggestions being worked out, by (step, seat)
+        self._working: dict[tuple[int, int], asyncio.Task[None]] = {}
         #: whether the bid suggestion is given (a table for friends may turn it off)
         self.hints = True
         #: the last changes, for a socket that comes back and says the last step it saw
@@ -96,10 +102,12 @@ class Hub:
         return not self.connections and self._outbox.empty()
 
     async def stop(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in [*self._working.values(), self._task]:
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._working.clear()
 
     # ------------------------------------------------------------------ the outbox
 
@@ -117,17 +125,46 @@ class Hub:
             except Exception:
                 log.exception("a message of game %s could not be made", self.session.id)
 
-    async def _suggestion(self, snapshot: Snapshot, seat: int) -> Json | None:
+    # ------------------------------------------------------------------ the bid suggestion
+
+    def _suggestion(self, snapshot: Snapshot, seat: int) -> Json | None:
+        """The bid suggestion of ``seat`` at ``snapshot`` if it is worked out already; else
+        None, and it is being worked out: it follows on its own (``_suggested``)."""
         if not self.hints or not wants_suggestion(snapshot, seat):
             return None
-        key = (snapshot.version, seat)
-        if key not in self._suggestions:
-            view = snapshot.view(seat)
-            self._suggestions = {key: await self.suggest(view, self.session.id)}
-        return self._suggestions[key]
+        key = (snapshot.step, seat)
+        if key in self._suggestions:
+            return self._suggestions[key]
+        if key not in self._working:
+            self._working[key] = asyncio.get_running_loop().create_task(
+                self._work_out(snapshot, seat), name=f"suggestion {self.session.id}")
+        return None
+
+    async def _work_out(self, snapshot: Snapshot, seat: int) -> None:
+        try:
+            suggestion = await self.suggest(snapshot.view(seat), self.session.id)
+        except Exception:  # a suggestion is a help, never a reason to fail
+            log.exception("the bid suggestion of game %s failed", self.session.id)
+            suggestion = None
+        self._post(lambda: self._suggested(snapshot, seat, suggestion))
+
+    async def _suggested(self, snapshot: Snapshot, seat: int, suggestion: Json | None) -> None:
+        """A suggestion worked out: kept (the seat's sockets that come while it is the
+        turn get it in their state) and sent to the seat's sockets, as the state they have
+        with the suggestion in it, if the table is still at the same step (a contribution
+        to a shuffle since raises the version, and changes nothing at the table)."""
+        key = (snapshot.step, seat)
+        self._working.pop(key, None)
+        self._suggestions = {key: suggestion}
+        if suggestion is None or self.told.step != snapshot.step:
+            return
+        message = await self._state(self.told, seat, [])
+        for conn in list(self.connections):
+            if conn.seat == seat:
+                conn.send(message)
 
     async def _state(self, snapshot: Snapshot, seat: int, events: list[Json]) -> Json:
-        suggestion = await self._suggestion(snapshot, seat)
+        suggestion = self._suggestion(snapshot, seat)
         return state_json(self.meta, snapshot, seat, events, suggestion, self.session.names,
                           can_undo(self.session, snapshot, seat))
 

@@ -60,8 +60,7 @@ export class ActionsView {
   }
 
   /** A row of buttons, one per action (label from the server); Left/Right move between them.
-   * An irreversible choice (blind nil) is never the first focus and asks once to confirm: the
-   * first press turns it into "Confirm blind nil", the second sends it. */
+   * An irreversible choice (blind nil) is never the first focus and asks once to confirm. */
   choices(actions, name) {
     remember(this.row);
     this.rebuilding = true;
@@ -191,8 +190,7 @@ export class ActionsView {
     const head = el("summary");
     head.append("Suggested bid (Hard): ", el("strong", "", s.label || String(s.bid)), " (why?)");
     const list = el("ul");
-    // On a small screen a long list scrolls inside itself, so the hand and the pad stay in view;
-    // it can take the focus so that it scrolls by keyboard too.
+    // a long list scrolls in itself (the hand and pad stay in view), by keyboard too
     list.tabIndex = 0;
     list.setAttribute("aria-label", "Why this bid");
     for (const r of s.reasons || []) list.append(el("li", "", r.charAt(0).toUpperCase() + r.slice(1)));

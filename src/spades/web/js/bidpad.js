@@ -34,6 +34,8 @@ export class BidPad {
     this.typed = "";
     this.typedAt = 0;
     makeRoving(this.root);
+    // a key on the pad settles where it is: a suggestion that comes later leaves it there
+    this.root.addEventListener("keydown", () => { this.settled = true; });
     this.root.addEventListener("click", (event) => {
       const btn = event.target.closest("[data-bid]");
       if (btn) this.onBid(btn.dataset.bid === "nil" ? "nil" : Number(btn.dataset.bid));
@@ -44,6 +46,7 @@ export class BidPad {
    * ``fresh`` (a new hand or game) the pad starts on the suggestion, not on the last bid. */
   render(bids, suggested, fresh = false) {
     remember(this.root);
+    if (fresh) this.settled = false;
     this.root.replaceChildren();
     const sugKey = suggested == null ? null : bidKey(suggested);
     for (const bid of bids) {
@@ -65,11 +68,14 @@ export class BidPad {
     }
     // Without a suggestion the safe start is the lowest number, never nil.
     const start = sugKey ?? (bids.find((b) => typeof b === "number") ?? bids[0]);
-    restore(this.root, (el) => el.dataset.key === bidKey(start), fresh);
+    // the suggestion follows its turn: the pad goes to it unless the person moved first
+    restore(this.root, (el) => el.dataset.key === bidKey(start), fresh || (sugKey != null && !this.settled));
+    if (sugKey != null) this.settled = true;
   }
 
   /** A digit typed anywhere while the pad is shown: jump to that bid. */
   digit(d) {
+    this.settled = true;
     const now = Date.now();
     const joined = now - this.typedAt < TWO_DIGIT_MS ? this.typed + d : d;
     this.typedAt = now;

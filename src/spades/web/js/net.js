@@ -37,10 +37,9 @@ export class HttpError extends Error {
   }
 }
 
-// The session (docs/protocol.md, "Who can reach a game"): the server keeps who this browser
-// is in an HttpOnly cookie. At start the page hands the server the id it kept in localStorage,
-// and from then on the cookie says who it is: the id travels in no URL and no header.
-// Every change (POST) carries the session's CSRF token.
+// The session (docs/protocol.md, "Who can reach a game"): an HttpOnly cookie says who this
+// browser is; the id kept in localStorage is handed over once, in no URL or header. Every
+// POST carries the CSRF token.
 const session = { csrf: null, player: null, account: null };
 let starting = null;
 const listeners = new Set();
@@ -104,9 +103,7 @@ function notify() {
   for (const listener of listeners) listener(currentSession());
 }
 
-/** The sign-in ended elsewhere (the server closed a socket for it): what this page knew of
- * its session is worth nothing now; the next request asks the server again, and whoever
- * this browser is then is told to the listeners. */
+/** The sign-in ended elsewhere (a socket closed for it): the next request asks again. */
 function sessionEnded() {
   session.csrf = null;
   session.account = null;
@@ -136,8 +133,7 @@ export async function request(method, path, body) {
   try {
     return await exchange(method, path, body, session.csrf);
   } catch (e) {
-    // The session ended or changed elsewhere: find it again and try once more (only for
-    // these two refusals: a wrong password is never sent twice)
+    // the session ended or changed elsewhere: find it, try once more (never a password)
     const unknown = e.status === 400 && /X-Spades-Player/.test(e.message);
     const stale = e.status === 403 && /X-CSRF-Token/.test(e.message);
     if (!unknown && !stale) throw e;
@@ -173,11 +169,9 @@ export const api = {
 
 /**
  * The table's websocket. ``handlers``: onState(msg), onThinking(msg), onError(msg),
- * onStatus(text | null) for the connection line, onGone() when the game does not exist,
- * onReview(msg) for a hand review's progress, the review, or why there is none,
- * onSignedOut(reason) when the sign-in it was opened with ended (signed out here or
- * everywhere, or the account deleted: close code 4410).
- * Reconnects by itself after a lost connection, not after a sign-out.
+ * onStatus(text | null) for the connection line, onGone() (no such game), onReview(msg),
+ * onSignedOut(reason) (its sign-in ended: close code 4410). Reconnects after a lost
+ * connection, not after a sign-out.
  */
 export class TableSocket {
   constructor(gameId, handlers, ticket = null) {
@@ -275,11 +269,12 @@ export class TableSocket {
     } else if (msg.type === "state") {
       const l = this.last;
       if (l) { msg.game ??= l.game; msg.shuffle ??= l.shuffle; msg.view.sheet ??= l.view.sheet; }
+      // the same step: the bid suggestion came; an intent in flight waits for its answer
+      if (msg.step !== this.step) this.pending = false;
       this.last = msg;
       this.retry = 0;
       this.version = msg.version;
       this.step = msg.step;
-      this.pending = false;
       this.handlers.onState(msg);
     } else if (msg.type === "thinking") {
       this.handlers.onThinking(msg);
