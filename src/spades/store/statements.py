@@ -25,6 +25,7 @@ class Statements:
         self.tables = tables
         games = tables.games
         self._bumps: dict[tuple[str, ...], sa.Update] = {}
+        self._together: sa.Insert | None = None
         self._where = (games.c.id == sa.bindparam("b_game"),
                        games.c.version == sa.bindparam("b_version"))
         self.action = sa.insert(tables.actions)
@@ -39,6 +40,27 @@ class Statements:
                      .order_by(actions.seq))
         self.marks = sa.select(marks.seq, marks.seat).where(
             marks.game_id == sa.bindparam("game_id"), marks.seq > sa.bindparam("seq"))
+
+    def together(self) -> sa.Insert:
+        """One action appended in one statement (PostgreSQL: a data-modifying ``WITH``):
+        the game's version raised from the given one, and the action inserted only if it
+        was, so that a stale action writes nothing and inserts no row. Run on its own (no
+        transaction around it: one round trip instead of a begin, two statements and a
+        commit); its parameters are ``bump``'s and the action's. It returns the action's
+        ``seq`` when it was kept, no row when it was stale."""
+        if self._together is None:
+            games, actions = self.tables.games, self.tables.actions
+            bumped = self.bump(()).returning(games.c.id).cte("bumped")
+            self._together = sa.insert(actions).from_select(
+                ["game_id", "seq", "hand", "seat", "action", "created"],
+                sa.select(bumped.c.id, sa.bindparam("seq", type_=sa.Integer),
+                          sa.bindparam("hand", type_=sa.Integer),
+                          sa.bindparam("seat", type_=sa.Integer),
+                          sa.bindparam("action", type_=actions.c.action.type),
+                          sa.bindparam("b_updated", type_=actions.c.created.type))
+            ).returning(actions.c.seq)  # the row inserted, or none (a rowcount of an insert
+            # is not kept by every SQLAlchemy 2.0)
+        return self._together
 
     def bump(self, extra: tuple[str, ...]) -> sa.Update:
         """The game's version raised by one from the given one, with the ``extra``

@@ -336,7 +336,8 @@ class Store:
         done: list[int | StoreError] = []
         order = sorted(range(len(appends)), key=lambda i: appends[i].game_id)
         try:
-            written = self._append_together([appends[i] for i in order])
+            written = self._append_alone(appends) or self._append_together(
+                [appends[i] for i in order])
             if written is None:  # one is stale: each on its own, in one transaction
                 with self.engine.begin() as conn:
                     written = [self._append(conn, appends[i]) for i in order]
@@ -354,6 +355,27 @@ class Store:
         except sa.exc.SQLAlchemyError as error:
             return [failed("could not save", error) for _ in appends]
         return done
+
+    def _append_alone(self, appends: Sequence[Append]) -> list[int | StoreError] | None:
+        """A lone action (most of a busy PostgreSQL server's commits: a card) in one
+        statement and one round trip (``Statements.together``); None, with nothing done,
+        for anything else (SQLite, several, a deck, a stand-in, a status or result)."""
+        if len(appends) != 1 or self.engine.dialect.name != "postgresql":
+            return None
+        one = appends[0]
+        if any(x is not None for x in (one.deck, one.stand_in, one.status, one.result)):
+            return None
+        statements, action = self._statements, one.action
+        values = statements.bump_values(one.game_id, one.version, now(), {})
+        values.update(seq=action.seq, hand=action.hand, seat=action.seat,
+                      action=action.action)
+        with self.engine.connect() as conn:
+            kept = conn.execution_options(isolation_level="AUTOCOMMIT").execute(
+                statements.together(), values).first()
+        if kept is None:
+            return [StaleVersionError(f"game {one.game_id!r} is no longer at version "
+                                      f"{one.version}")]
+        return [one.version + 1]
 
     def _append_together(self, ones: Sequence[Append]) -> list[int | StoreError] | None:
         """``ones`` (in their games' order) written with one statement of each kind for
