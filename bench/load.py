@@ -302,7 +302,8 @@ async def connect(table: Table, seat: int, http: httpx.AsyncClient) -> Any:
     ws = await websockets.connect(url, open_timeout=30, max_size=None,
                                   local_addr=(table.address(seat), 0))
     # brief, as the page: states leave out what is as in the last state (``unbrief``)
-    await ws.send(json.dumps({"type": "hello", "ticket": ticket["ticket"], "brief": True}))
+    await ws.send(json.dumps({"type": "hello", "ticket": ticket["ticket"], "brief": True,
+                              "late_suggestion": True}))  # as the page says
     return ws
 
 
@@ -321,8 +322,10 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
                fig: Figures) -> bool:
     """Read the socket, answer each turn; True when the game is over (False: time is up).
     An act waits in a task of its own, so that every message is read, and timed, when it
-    comes."""
+    comes. A turn is answered once: its bid suggestion follows in a state of the same step
+    (``--hints``)."""
     acting: asyncio.Task[None] | None = None
+    acted = None  # the step answered last (None after a refusal: the turn is still ours)
     last: dict[str, Any] = {}
     try:
         while time.monotonic() < plan.until:
@@ -331,13 +334,16 @@ async def play(ws: Any, table: Table, seat: int, rng: random.Random, plan: Plan,
             message = json.loads(raw)
             if message["type"] == "error":
                 fig.error(f"the server said {message.get('code')}: {message.get('message')}")
+                acted = None
             if message["type"] != "state":
                 continue
             table.seen(seat, message, now, fig)
             last = unbrief(message, last or None)  # as the page does
             if message["view"]["over"] or message["view"]["hand_number"] > plan.hands:
                 return True
-            if message["legal"] and (acting is None or acting.done()):
+            if message["legal"] and (acting is None or acting.done()) and (
+                    message["step"] != acted):
+                acted = message["step"]
                 delay = rng.uniform(*plan.think) if plan.mode == "human" else 0.0
                 acting = asyncio.create_task(act_later(
                     ws, table, seat, int(message["version"]), choose(message, rng), delay,

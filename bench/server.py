@@ -124,7 +124,8 @@ def open_table(port: int, game_id: str) -> Iterator[Any]:
                           headers={"X-Spades-Player": PLAYER})
     response.raise_for_status()
     with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}") as ws:
-        ws.send(json.dumps({"type": "hello", "ticket": response.json()["ticket"]}))
+        ws.send(json.dumps({"type": "hello", "ticket": response.json()["ticket"],
+                            "late_suggestion": True}))  # the turn at once, as the page
         yield ws
 
 
@@ -140,13 +141,15 @@ def play(port: int, hands: int, rng: random.Random, limit: float) -> tuple[list[
                           json={"preset": "house", "level": "random"}).json()
         with open_table(port, game["id"]) as ws:
 
-            def decision() -> dict[str, Any]:
+            def decision(acted: int | None = None) -> dict[str, Any]:
+                """The next state asking for a decision, or the game's end: not one of the
+                step ``acted`` from (its bid suggestion follows in a state of that step)."""
                 nonlocal frames
                 while True:
                     message = json.loads(ws.recv(timeout=30))
                     frames += 1
-                    if message["type"] == "state" and (message["legal"]
-                                                       or message["view"]["over"]):
+                    if message["type"] == "state" and (message["view"]["over"] or (
+                            message["legal"] and message["step"] != acted)):
                         return message
 
             state = decision()
@@ -156,7 +159,7 @@ def play(port: int, hands: int, rng: random.Random, limit: float) -> tuple[list[
                 ws.send(json.dumps({"type": "act", "version": state["version"],
                                     "action": choose(state, rng)}))
                 sent = time.perf_counter()
-                state = decision()
+                state = decision(state["step"])
                 if card:
                     latencies.append(time.perf_counter() - sent)
                 if state["view"]["hand_number"] != hand or state["view"]["over"]:

@@ -178,7 +178,8 @@ async def open_table(http: httpx.AsyncClient, game_id: str, player: str,
     ticket = response.json()["ticket"]
     url = str(http.base_url).rstrip("/").replace("http", "ws", 1) + f"/ws/games/{game_id}"
     ws = await websockets.connect(url, open_timeout=30, local_addr=(address, 0), **options)
-    await ws.send(json.dumps({"type": "hello", "ticket": ticket}))
+    # the turn to bid at once, its suggestion after it, as the page takes them
+    await ws.send(json.dumps({"type": "hello", "ticket": ticket, "late_suggestion": True}))
     return ws
 
 
@@ -202,7 +203,9 @@ class Run:
 async def play_game(ws: Any, rng: random.Random, pause: float, run: Run,
                     counts: dict[str, int], hands: int) -> bool:
     """Play until the game ends (True) or its hand ``hands + 1`` is dealt (False: the
-    person leaves it)."""
+    person leaves it). A turn is answered once: the bid suggestion follows its turn in a
+    state of the same step."""
+    acted = None
     while not run.over:
         message = json.loads(await asyncio.wait_for(ws.recv(), 60))
         if message["type"] == "error":
@@ -215,7 +218,8 @@ async def play_game(ws: Any, rng: random.Random, pause: float, run: Run,
         if message["view"]["hand_number"] > hands:
             counts["games left"] += 1
             return False
-        if message["legal"]:
+        if message["legal"] and message["step"] != acted:
+            acted = message["step"]
             await asyncio.sleep(rng.uniform(0.5 * pause, 1.5 * pause))
             await ws.send(json.dumps({"type": "act", "version": message["version"],
                                       "action": choose(message, rng)}))

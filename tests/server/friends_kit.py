@@ -92,7 +92,7 @@ def play_until_played_for(driver: Any, name: str, limit: int = 300) -> list[dict
         played = [e for e in message["events"] if e.get("played_for") == name]
         if played:
             return played
-        if message["legal"]:
+        if message["legal"] and message["step"] != driver.acted:
             driver.act(driver.choose(message))
     return []
 

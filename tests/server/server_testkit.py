@@ -100,8 +100,9 @@ def open_table(http: TestClient, game_id: str, player: str = PLAYER,
     """The game's websocket for ``player``, as the page opens it: a ticket, then the socket
     with the ticket in its first message."""
     token = ticket(http, game_id, player)
+    hello = options.pop("hello", {})  # more of the hello (``late_suggestion``, ``brief``)
     with http.websocket_connect(f"/ws/games/{game_id}", **options) as ws:
-        ws.send_json({"type": "hello", "ticket": token})
+        ws.send_json({"type": "hello", "ticket": token, **hello})
         yield ws
 
 
@@ -113,6 +114,9 @@ class Driver:
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.rng = rng or random.Random(7)
+        #: the step of the state last acted from (its bid suggestion may follow in a state
+        #: of the same step: not a new turn); None after a refusal (the turn is still ours)
+        self.acted: int | None = None
 
     def recv(self) -> dict[str, Any]:
         message: dict[str, Any] = self.ws.receive_json()
@@ -128,7 +132,10 @@ class Driver:
         """Read until seat 0 must act or the game is over; the last state."""
         for _ in range(limit):
             message = self.recv()
-            if message["type"] == "state" and (message["legal"] or message["view"]["over"]):
+            if message["type"] == "error":
+                self.acted = None
+            if message["type"] == "state" and (message["view"]["over"] or (
+                    message["legal"] and message["step"] != self.acted)):
                 return message
         raise AssertionError("no decision came")
 
@@ -144,6 +151,7 @@ class Driver:
 
     def act(self, action: dict[str, Any], version: int | None = None) -> None:
         assert self.state is not None
+        self.acted = self.state["step"]
         self.send({"type": "act", "action": action,
                    "version": self.state["version"] if version is None else version})
 

@@ -208,13 +208,32 @@ def fake_advise_bid(view: PlayerView, rng: object, player: object) -> Suggestion
     return Suggestion(Bid(len(view.hand) // 4), [f"{len(view.hand)} cards in hand"])
 
 
-def test_the_bid_suggestion_follows_the_bid_pad(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """The turn to bid comes at once; its suggestion follows in a state of the same step
-    (the table never waits for it)."""
+def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client of before (its hello says nothing more) gets the turn with its suggestion."""
     monkeypatch.setattr(thinking, "advise_bid", fake_advise_bid)
     game_id = crafted_game(tmp_path, first_dealer=3)
     with client(tmp_path) as http, open_table(http, game_id) as ws:
+        driver = Driver(ws)
+        state = driver.until_decision()
+        assert state["legal"]["kind"] == "blind_nil" and state["suggestion"] is None
+        driver.act({"look": True})
+        state = driver.recv()
+        assert state["legal"]["kind"] == "bid"
+        assert state["suggestion"] == {"bid": 3, "label": "3", "reasons": ["13 cards in hand"]}
+        driver.act({"bid": 3})
+        state = driver.until_decision()
+        assert state["legal"]["kind"] == "play" and state["suggestion"] is None
+
+
+def test_the_bid_suggestion_follows_the_bid_pad(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client whose hello says ``late_suggestion`` (the page) gets the turn to bid at
+    once and its suggestion in a state of the same step after it."""
+    monkeypatch.setattr(thinking, "advise_bid", fake_advise_bid)
+    game_id = crafted_game(tmp_path, first_dealer=3)
+    with (client(tmp_path) as http,
+          open_table(http, game_id, hello={"late_suggestion": True}) as ws):
         driver = Driver(ws)
         state = driver.until_decision()
         assert state["legal"]["kind"] == "blind_nil" and state["suggestion"] is None

@@ -74,11 +74,12 @@ def _bidding_table(suggest: Any) -> tuple[Session, Hub]:
 
 
 class _Socket:
-    """A seat's socket, its messages as they come (with the time they came)."""
+    """A seat's socket, its messages as they come; ``late``: its hello said
+    ``late_suggestion`` (the page's)."""
 
-    def __init__(self, hub: Hub, seat: int):
+    def __init__(self, hub: Hub, seat: int, late: bool = True):
         self.sent: list[dict[str, Any]] = []
-        self.conn = Connection(seat, self._send)
+        self.conn = Connection(seat, self._send, late=late)
         self.pump = asyncio.create_task(self.conn.pump(json.dumps))
         hub.join(self.conn)
 
@@ -151,6 +152,65 @@ def test_a_suggestion_for_a_turn_gone_is_not_sent() -> None:
         assert len(socket.sent) == told, socket.sent[told:]
         assert all(m.get("suggestion") is None for m in socket.states()[1:])
         await socket.close()
+        await hub.stop()
+
+    run_async(scenario())
+
+
+def test_a_client_of_before_gets_its_turn_with_the_suggestion_in_it() -> None:
+    """A socket whose hello did not say ``late_suggestion`` gets the turn to bid once, with
+    its suggestion, as before; the other seats' sockets are not held meanwhile."""
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
+            await release.wait()
+            return {"bid": 4, "label": "4", "reasons": []}
+
+        session, hub = _bidding_table(suggest)
+        old, other = _Socket(hub, 2, late=False), _Socket(hub, 3, late=False)
+        await session.run()
+        await asyncio.sleep(0.1)
+        # seat 3 has the state of seat 2's turn; seat 2 waits for it with its suggestion
+        assert other.states()[-1]["view"]["turn"] == 2
+        assert all(m["legal"] is None for m in old.states())
+        release.set()
+        await asyncio.sleep(0.1)
+        turns = [m for m in old.states() if m["legal"]]
+        assert len(turns) == 1 and turns[0]["suggestion"]["bid"] == 4
+        assert turns[0]["step"] == other.states()[-1]["step"]
+        late_joiner = _Socket(hub, 2, late=False)
+        await asyncio.sleep(0.1)
+        assert late_joiner.states()[0]["suggestion"]["bid"] == 4
+        for s in (old, other, late_joiner):
+            await s.close()
+        await hub.stop()
+
+    run_async(scenario())
+
+
+def test_a_client_of_before_joining_meanwhile_waits_for_the_suggestion() -> None:
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
+            await release.wait()
+            return {"bid": 5, "label": "5", "reasons": []}
+
+        session, hub = _bidding_table(suggest)
+        page = _Socket(hub, 2)
+        await session.run()
+        await asyncio.sleep(0.1)
+        old = _Socket(hub, 2, late=False)  # joins while the suggestion is worked out
+        await asyncio.sleep(0.1)
+        assert old.states() == []
+        release.set()
+        await asyncio.sleep(0.1)
+        assert [m["suggestion"]["bid"] for m in old.states()] == [5]
+        assert [m["suggestion"] and m["suggestion"]["bid"]
+                for m in page.states() if m["legal"]] == [None, 5]
+        for s in (page, old):
+            await s.close()
         await hub.stop()
 
     run_async(scenario())

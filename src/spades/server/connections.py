@@ -67,16 +67,19 @@ class Connection:
     ``refresh`` makes the state message that replaces the messages of a client that fell
     behind; ``hang_up`` closes the socket of a client that stopped reading. A ``brief``
     client (its hello said so) gets states without the parts (``KEPT``) that are as in the
-    last state sent to it: less to serialise, compress and parse for every change."""
+    last state sent to it: less to serialise, compress and parse for every change. A
+    ``late`` client (its hello said ``late_suggestion``) gets its turn to bid at once and
+    the bid suggestion in a state after it (``Hub``)."""
 
     def __init__(self, seat: int, send_text: Callable[[str], Awaitable[Any]],
                  refresh: Callable[[], Awaitable[Json]] | None = None,
                  hang_up: Callable[[], Awaitable[Any]] | None = None,
                  limit: int = QUEUE_LIMIT, timeout: float = SEND_TIMEOUT,
                  fresh_every: float = FRESH_EVERY, stuck: float = STUCK,
-                 brief: bool = False):
+                 brief: bool = False, late: bool = False):
         self.seat = seat
         self.brief = brief
+        self.late = late
         #: the parts of the last state sent (a brief client's), by name, and of its view
         self._kept: dict[str, Any] = {}
         self._kept_view: dict[str, Any] = {}

@@ -6,10 +6,12 @@ task then renders the messages from each seat's update (``Change.update``: the v
 events the engine's observation layer made once for the seat) without the session's lock,
 one change after the other, so that every socket gets the versions in order.
 
-A seat's turn to bid is sent at once. Its bid suggestion (Hard's bid, worked out by the
-thinking processes: about 130 ms on an idle core, more on a busy one) follows in a state
-message of the same step with no events, if the table has not moved on meanwhile: the table
-never waits for a suggestion, nor a person for their turn.
+A seat's turn to bid is sent at once to a socket whose hello said ``late_suggestion`` (the
+page does): its bid suggestion (Hard's bid, worked out by the thinking processes: about
+130 ms on an idle core, more on a busy one) follows in a state of the same step with no
+events, if the table has not moved on meanwhile. Another socket (a client of before) gets
+the turn with its suggestion in it, as before: its state is held until the suggestion is
+worked out, while the table and its other sockets go on.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ class Hub:
         self._suggestions: dict[tuple[int, int], Json | None] = {}
         #: the suggestions being worked out, by (step, seat)
         self._working: dict[tuple[int, int], asyncio.Task[None]] = {}
+        #: the state held for a socket that takes its turn with the suggestion in it (not
+        #: ``late``), while that suggestion is worked out
+        self._held: dict[Connection, Json] = {}
         #: whether the bid suggestion is given (a table for friends may turn it off)
         self.hints = True
         #: the last changes, for a socket that comes back and says the last step it saw
@@ -84,6 +89,7 @@ class Hub:
 
     def leave(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        self._held.pop(conn, None)
 
     def reply(self, conn: Connection, error: Json) -> None:
         """A refused intent: the error and the table as it is, together."""
@@ -146,6 +152,7 @@ class Hub:
         except Exception:  # a suggestion is a help, never a reason to fail
             log.exception("the bid suggestion of game %s failed", self.session.id)
             suggestion = None
+        self._suggestions = {(snapshot.step, seat): suggestion}
         self._post(lambda: self._suggested(snapshot, seat, suggestion))
 
     async def _suggested(self, snapshot: Snapshot, seat: int, suggestion: Json | None) -> None:
@@ -156,12 +163,29 @@ class Hub:
         key = (snapshot.step, seat)
         self._working.pop(key, None)
         self._suggestions = {key: suggestion}
-        if suggestion is None or self.told.step != snapshot.step:
-            return
-        message = await self._state(self.told, seat, [])
+        late = suggestion is not None and self.told.step == snapshot.step
+        message = await self._state(self.told, seat, []) if late else None
         for conn in list(self.connections):
-            if conn.seat == seat:
-                conn.send(message)
+            if conn.seat != seat:
+                continue
+            held = self._held.get(conn)
+            if held is not None and held["step"] == snapshot.step:
+                del self._held[conn]  # the turn, now with its suggestion (or none: failed)
+                conn.send({**held, "suggestion": suggestion})
+            elif conn.late and message is not None:
+                self._send(conn, message)
+
+    def _send(self, conn: Connection, message: Json, step: int | None = None) -> None:
+        """Send ``message`` to ``conn``, after the state held for it (as it is: the table
+        moved on). A state of ``step`` whose bid suggestion is being worked out is held
+        instead for a socket that takes its turn with the suggestion in it."""
+        held = self._held.pop(conn, None)
+        if held is not None:
+            conn.send(held)
+        if not conn.late and step is not None and (step, conn.seat) in self._working:
+            self._held[conn] = message
+        else:
+            conn.send(message)
 
     async def _state(self, snapshot: Snapshot, seat: int, events: list[Json]) -> Json:
         suggestion = self._suggestion(snapshot, seat)
@@ -189,14 +213,14 @@ class Hub:
                     events = mark_played_for(events, change.seat,
                                              self.session.names[change.seat])
                 messages[seat] = await self._state(change.after, seat, events)
-            conn.send(messages[seat])
+            self._send(conn, messages[seat], change.after.step)
 
     async def _tell_thinking(self, seat: int, snapshot: Snapshot) -> None:
         self.told = snapshot
         message = {"type": "thinking", "version": snapshot.version, "seat": seat,
                    "name": self.session.names[seat]}
         for conn in list(self.connections):
-            conn.send(message)
+            self._send(conn, message)
 
     async def _welcome(self, conn: Connection, since: int | None = None) -> None:
         self.connections.add(conn)
@@ -208,6 +232,11 @@ class Hub:
             except Exception:  # the store cannot say: the state holds it all
                 log.exception("the events missed at game %s could not be rebuilt",
                               self.session.id)
+        if not conn.late:  # a client of before takes its turn with its suggestion in it
+            self._suggestion(self.told, conn.seat)  # worked out if it is not yet
+            working = self._working.get((self.told.step, conn.seat))
+            if working is not None:
+                await asyncio.shield(working)
         message = await self.message(conn.seat, missed or [])
         if since is not None and missed is None:
             message["missed"] = True  # further back than kept: the view holds it all
@@ -239,8 +268,8 @@ class Hub:
         return events
 
     async def _note(self, conn: Connection, error: Json) -> None:
-        conn.send({**error, "version": self.told.version})
+        self._send(conn, {**error, "version": self.told.version})
 
     async def _refuse(self, conn: Connection, error: Json) -> None:
-        conn.send({**error, "version": self.told.version})
-        conn.send(await self.message(conn.seat))
+        self._send(conn, {**error, "version": self.told.version})
+        self._send(conn, await self.message(conn.seat), self.told.step)

@@ -175,7 +175,8 @@ def member(ws: WebSocket, seat: int | None, watcher: Watcher,
         await ws.close(code=POLICY_CLOSE)
 
     conn = Connection(-1 if seat is None else seat, ws.send_text, None, hang_up,
-                      brief=ws.scope.get("spades.brief", False))
+                      brief=ws.scope.get("spades.brief", False),
+                      late=ws.scope.get("spades.late", False))
     joined = Member(conn, seat, ws, asyncio.create_task(conn.pump(dumps)), player)
     watcher.on_end = lambda why: _keep(joined.finish(
         {"type": "error", "code": why.code, "message": why.reason, "version": None},

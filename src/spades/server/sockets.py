@@ -103,6 +103,8 @@ async def read_hello(ws: WebSocket) -> Ticket | None:
         ws.scope["spades.since"] = since
     # a brief client keeps the parts of the last state that did not change (Connection)
     ws.scope["spades.brief"] = data.get("brief") is True
+    # a client that takes the bid suggestion after its turn to bid (Hub)
+    ws.scope["spades.late"] = data.get("late_suggestion") is True
     ticket = await tickets_of(ws).redeem(data.get("ticket"), ws.path_params["game_id"])
     if ticket is None:
         await refuse(ws, "ticket", "that ticket does not open this game (a ticket works "
@@ -175,7 +177,8 @@ def connection(ws: WebSocket, table: ServedTable, seat: int) -> Connection:
         await ws.close(code=POLICY_CLOSE)
 
     return Connection(seat, ws.send_text, refresh, hang_up,
-                      brief=ws.scope.get("spades.brief", False))
+                      brief=ws.scope.get("spades.brief", False),
+                      late=ws.scope.get("spades.late", False))
 
 
 async def game_socket(ws: WebSocket) -> None:

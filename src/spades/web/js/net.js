@@ -214,7 +214,7 @@ export class TableSocket {
     this.last = null; // this socket's last state
     ws.addEventListener("open", () => {
       // the last step seen: the first state brings the events missed since, in order
-      const hello = { type: "hello", ticket, brief: true };
+      const hello = { type: "hello", ticket, brief: true, late_suggestion: true };
       if (this.step != null) hello.since = this.step;
       ws.send(JSON.stringify(hello));
       this.handlers.onStatus(null);
