@@ -208,32 +208,16 @@ def fake_advise_bid(view: PlayerView, rng: object, player: object) -> Suggestion
     return Suggestion(Bid(len(view.hand) // 4), [f"{len(view.hand)} cards in hand"])
 
 
-def test_the_bid_suggestion_comes_with_the_bid_pad(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """A client of before (its hello says nothing more) gets the turn with its suggestion."""
-    monkeypatch.setattr(thinking, "advise_bid", fake_advise_bid)
-    game_id = crafted_game(tmp_path, first_dealer=3)
-    with client(tmp_path) as http, open_table(http, game_id) as ws:
-        driver = Driver(ws)
-        state = driver.until_decision()
-        assert state["legal"]["kind"] == "blind_nil" and state["suggestion"] is None
-        driver.act({"look": True})
-        state = driver.recv()
-        assert state["legal"]["kind"] == "bid"
-        assert state["suggestion"] == {"bid": 3, "label": "3", "reasons": ["13 cards in hand"]}
-        driver.act({"bid": 3})
-        state = driver.until_decision()
-        assert state["legal"]["kind"] == "play" and state["suggestion"] is None
-
-
-def test_the_bid_suggestion_follows_the_bid_pad(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("late", [False, True])
+def test_the_bid_suggestion_with_the_bid_pad(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             late: bool) -> None:
     """A client whose hello says ``late_suggestion`` (the page) gets the turn to bid at
-    once and its suggestion in a state of the same step after it."""
+    once and its suggestion in a state of the same step after it; a client of before (its
+    hello says nothing more) gets the turn with its suggestion in it."""
     monkeypatch.setattr(thinking, "advise_bid", fake_advise_bid)
     game_id = crafted_game(tmp_path, first_dealer=3)
-    with (client(tmp_path) as http,
-          open_table(http, game_id, hello={"late_suggestion": True}) as ws):
+    hello = {"late_suggestion": True} if late else {}
+    with client(tmp_path) as http, open_table(http, game_id, hello=hello) as ws:
         driver = Driver(ws)
         state = driver.until_decision()
         assert state["legal"]["kind"] == "blind_nil" and state["suggestion"] is None
@@ -242,11 +226,14 @@ def test_the_bid_suggestion_follows_the_bid_pad(tmp_path: Path,
         assert state["legal"]["kind"] == "bid"
         assert [b["bid"] for b in state["legal"]["bids"]] == ["nil", *range(1, 14)]
         assert state["legal"]["bids"][0]["label"] == "Nil"
-        assert state["suggestion"] is None
-        again = driver.recv()
-        assert (again["type"], again["step"], again["events"]) == ("state", state["step"], [])
-        assert again["legal"] == state["legal"]
-        assert again["suggestion"] == {"bid": 3, "label": "3", "reasons": ["13 cards in hand"]}
+        if late:
+            assert state["suggestion"] is None
+            again = driver.recv()
+            assert (again["type"], again["step"], again["events"]) == ("state", state["step"],
+                                                                      [])
+            assert again["legal"] == state["legal"]
+            state = again
+        assert state["suggestion"] == {"bid": 3, "label": "3", "reasons": ["13 cards in hand"]}
         driver.act({"bid": 3})
         state = driver.until_decision()
         assert state["legal"]["kind"] == "play" and state["suggestion"] is None

@@ -21,45 +21,6 @@ from spades.session import InlineThinker, Session, Sitter, Unsaved, seat_rows
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_the_suggestion_is_made_without_the_session_lock() -> None:
-    async def scenario() -> tuple[list[bool], list[int]]:
-        rules = find_preset("partnership")
-        seats = seat_rows((Sitter(level="random"), Sitter(level="random"),
-                           Sitter(player="person-at-2"), Sitter(level="random")))
-        computers = {s: RandomPlayer() for s in (0, 1, 3)}
-        session = Session("g", seats, new_game(rules, 11), saver=Unsaved(),
-                          thinker=InlineThinker(computers, random.Random(2)))
-        locked: list[bool] = []
-
-        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
-            locked.append(session.lock.locked())
-            await asyncio.sleep(0.05)  # a slow suggestion: the table goes on meanwhile
-            return {"bid": 3, "label": "3", "reasons": []}
-
-        hub = Hub(session, meta_json("g", rules, session.names, {}), suggest)
-        session.listen(hub)
-        sent: list[dict[str, Any]] = []
-
-        async def send_text(text: str) -> None:
-            sent.append(json.loads(text))
-
-        conn = Connection(2, send_text)
-        pump = asyncio.create_task(conn.pump(json.dumps))
-        hub.join(conn)
-        await session.run()  # the computer players bid up to seat 2
-        await asyncio.sleep(0.3)  # the hub's outbox drains
-        conn.close()
-        await pump
-        versions = [m["version"] for m in sent if m["type"] == "state"]
-        assert sent[-1]["legal"]["kind"] == "bid"
-        assert sent[-1]["suggestion"]["bid"] == 3
-        return locked, versions
-
-    locked, versions = run_async(scenario())
-    assert locked and not any(locked)
-    assert versions == sorted(versions)
-
-
 def _bidding_table(suggest: Any) -> tuple[Session, Hub]:
     """Seat 2 a person, the others computer players that bid up to it at once."""
     rules = find_preset("partnership")
@@ -71,6 +32,18 @@ def _bidding_table(suggest: Any) -> tuple[Session, Hub]:
     hub = Hub(session, meta_json("g", rules, session.names, {}), suggest)
     session.listen(hub)
     return session, hub
+
+
+class _Slow:
+    """A bid suggestion that comes only when ``release`` is set (a busy machine)."""
+
+    def __init__(self, bid: int, reasons: tuple[str, ...] = ()):
+        self.release = asyncio.Event()
+        self.answer = {"bid": bid, "label": str(bid), "reasons": list(reasons)}
+
+    async def __call__(self, view: PlayerView, table: str) -> dict[str, Any] | None:
+        await self.release.wait()
+        return self.answer
 
 
 class _Socket:
@@ -94,24 +67,50 @@ class _Socket:
         await self.pump
 
 
+async def _at_the_turn(suggest: _Slow) -> tuple[Session, Hub, _Socket]:
+    """The table of ``_bidding_table`` at seat 2's turn to bid, with a page's socket there
+    (its hello says ``late_suggestion``), the suggestion still being worked out."""
+    session, hub = _bidding_table(suggest)
+    socket = _Socket(hub, 2)
+    await session.run()
+    await asyncio.sleep(0.1)
+    return session, hub, socket
+
+
+def test_the_suggestion_is_made_without_the_session_lock() -> None:
+    async def scenario() -> tuple[list[bool], list[int]]:
+        locked: list[bool] = []
+
+        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
+            locked.append(session.lock.locked())
+            await asyncio.sleep(0.05)  # a slow suggestion: the table goes on meanwhile
+            return {"bid": 3, "label": "3", "reasons": []}
+
+        session, hub = _bidding_table(suggest)
+        socket = _Socket(hub, 2, late=False)
+        await session.run()  # the computer players bid up to seat 2
+        await asyncio.sleep(0.3)  # the hub's outbox drains
+        await socket.close()
+        versions = [m["version"] for m in socket.states()]
+        assert socket.sent[-1]["legal"]["kind"] == "bid"
+        assert socket.sent[-1]["suggestion"]["bid"] == 3
+        return locked, versions
+
+    locked, versions = run_async(scenario())
+    assert locked and not any(locked)
+    assert versions == sorted(versions)
+
+
 def test_the_turn_to_bid_does_not_wait_for_its_suggestion() -> None:
     """The state that asks the seat to bid reaches it while the suggestion is still being
     worked out; the suggestion follows in a state of the same step with no events, and
     a socket that joins later gets it in its first state."""
     async def scenario() -> None:
-        release = asyncio.Event()
-
-        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
-            await release.wait()  # a slow suggestion (a busy machine)
-            return {"bid": 4, "label": "4", "reasons": ["slow"]}
-
-        session, hub = _bidding_table(suggest)
-        socket = _Socket(hub, 2)
-        await session.run()
-        await asyncio.sleep(0.1)
+        suggest = _Slow(4, ("slow",))
+        _session, hub, socket = await _at_the_turn(suggest)
         turn = socket.states()[-1]
         assert turn["legal"]["kind"] == "bid" and turn["suggestion"] is None
-        release.set()
+        suggest.release.set()
         await asyncio.sleep(0.1)
         again = socket.states()[-1]
         assert again is not turn
@@ -132,22 +131,14 @@ def test_a_suggestion_for_a_turn_gone_is_not_sent() -> None:
     """The person bids before the suggestion is worked out: it is never sent (it would
     show the bid pad again for a turn that is over)."""
     async def scenario() -> None:
-        release = asyncio.Event()
-
-        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
-            await release.wait()
-            return {"bid": 4, "label": "4", "reasons": []}
-
-        session, hub = _bidding_table(suggest)
-        socket = _Socket(hub, 2)
-        await session.run()
-        await asyncio.sleep(0.1)
+        suggest = _Slow(4)
+        session, hub, socket = await _at_the_turn(suggest)
         turn = socket.states()[-1]
         assert turn["legal"]["kind"] == "bid"
         await session.act(2, turn["version"], {"bid": 3})
         await asyncio.sleep(0.1)
         told = len(socket.sent)
-        release.set()
+        suggest.release.set()
         await asyncio.sleep(0.1)
         assert len(socket.sent) == told, socket.sent[told:]
         assert all(m.get("suggestion") is None for m in socket.states()[1:])
@@ -161,12 +152,7 @@ def test_a_client_of_before_gets_its_turn_with_the_suggestion_in_it() -> None:
     """A socket whose hello did not say ``late_suggestion`` gets the turn to bid once, with
     its suggestion, as before; the other seats' sockets are not held meanwhile."""
     async def scenario() -> None:
-        release = asyncio.Event()
-
-        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
-            await release.wait()
-            return {"bid": 4, "label": "4", "reasons": []}
-
+        suggest = _Slow(4)
         session, hub = _bidding_table(suggest)
         old, other = _Socket(hub, 2, late=False), _Socket(hub, 3, late=False)
         await session.run()
@@ -174,7 +160,7 @@ def test_a_client_of_before_gets_its_turn_with_the_suggestion_in_it() -> None:
         # seat 3 has the state of seat 2's turn; seat 2 waits for it with its suggestion
         assert other.states()[-1]["view"]["turn"] == 2
         assert all(m["legal"] is None for m in old.states())
-        release.set()
+        suggest.release.set()
         await asyncio.sleep(0.1)
         turns = [m for m in old.states() if m["legal"]]
         assert len(turns) == 1 and turns[0]["suggestion"]["bid"] == 4
@@ -191,20 +177,12 @@ def test_a_client_of_before_gets_its_turn_with_the_suggestion_in_it() -> None:
 
 def test_a_client_of_before_joining_meanwhile_waits_for_the_suggestion() -> None:
     async def scenario() -> None:
-        release = asyncio.Event()
-
-        async def suggest(view: PlayerView, table: str) -> dict[str, Any] | None:
-            await release.wait()
-            return {"bid": 5, "label": "5", "reasons": []}
-
-        session, hub = _bidding_table(suggest)
-        page = _Socket(hub, 2)
-        await session.run()
-        await asyncio.sleep(0.1)
+        suggest = _Slow(5)
+        _session, hub, page = await _at_the_turn(suggest)
         old = _Socket(hub, 2, late=False)  # joins while the suggestion is worked out
         await asyncio.sleep(0.1)
         assert old.states() == []
-        release.set()
+        suggest.release.set()
         await asyncio.sleep(0.1)
         assert [m["suggestion"]["bid"] for m in old.states()] == [5]
         assert [m["suggestion"] and m["suggestion"]["bid"]

@@ -37,3 +37,20 @@ def store(database: Database) -> Iterator[Store]:
     finally:
         opened.drop_tables()
         opened.close()
+
+
+@pytest.fixture
+def postgres_store() -> Iterator[Store]:
+    """A store on PostgreSQL alone (skipped where it does not answer), its tables dropped
+    after."""
+    reason = postgres_reachable()
+    if reason:
+        pytest.skip(reason)
+    prefix = f"t{secrets.token_hex(4)}_"
+    opened = Store(POSTGRES, prefix=prefix)
+    try:
+        yield opened
+    finally:
+        opened.drop_tables()
+        opened.close()
+        drop_prefixed(POSTGRES, prefix)

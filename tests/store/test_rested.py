@@ -6,32 +6,20 @@ was lost (the server restarted since) is written again on a new one."""
 
 from __future__ import annotations
 
-import secrets
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from storekit import POSTGRES, drop_prefixed, postgres_reachable
+from storekit import POSTGRES
 from test_store import DECK, make_row
 
 from spades.store import ActionRow, Append, Store, database
 
 
 @pytest.fixture
-def store() -> Iterator[Store]:
-    reason = postgres_reachable()
-    if reason:
-        pytest.skip(reason)
-    prefix = f"t{secrets.token_hex(4)}_"
-    opened = Store(POSTGRES, prefix=prefix)
-    try:
-        yield opened
-    finally:
-        opened.drop_tables()
-        opened.close()
-        drop_prefixed(POSTGRES, prefix)
+def store(postgres_store: Store) -> Store:
+    return postgres_store
 
 
 def card(seq: int) -> ActionRow:
