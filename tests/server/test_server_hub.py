@@ -192,3 +192,22 @@ def test_a_client_of_before_joining_meanwhile_waits_for_the_suggestion() -> None
         await hub.stop()
 
     run_async(scenario())
+
+
+def test_a_fresh_state_for_a_client_of_before_waits_for_the_suggestion() -> None:
+    """The table as it is now (a socket that fell behind, or syncs): with the suggestion
+    in it for a client of before, at once without it for the page."""
+    async def scenario() -> None:
+        suggest = _Slow(6)
+        _session, hub, socket = await _at_the_turn(suggest)
+        now = await hub.message(2)
+        assert now["legal"]["kind"] == "bid" and now["suggestion"] is None
+        waiting = asyncio.create_task(hub.message(2, late=False))
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+        suggest.release.set()
+        assert (await waiting)["suggestion"]["bid"] == 6
+        await socket.close()
+        await hub.stop()
+
+    run_async(scenario())

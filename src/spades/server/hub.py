@@ -99,8 +99,15 @@ class Hub:
         """A refused contribution of entropy: the error alone (the table did not move)."""
         self._post(lambda: self._note(conn, error))
 
-    async def message(self, seat: int, events: list[Json] | None = None) -> Json:
-        """The state message of ``seat`` for the snapshot told last."""
+    async def message(self, seat: int, events: list[Json] | None = None,
+                      late: bool = True) -> Json:
+        """The state message of ``seat`` for the snapshot told last; for a client of before
+        (not ``late``), once the seat's bid suggestion is worked out, with it."""
+        if not late:
+            self._suggestion(self.told, seat)  # worked out if it is not yet
+            working = self._working.get((self.told.step, seat))
+            if working is not None:
+                await asyncio.shield(working)
         return await self._state(self.told, seat, events or [])
 
     @property
@@ -232,12 +239,7 @@ class Hub:
             except Exception:  # the store cannot say: the state holds it all
                 log.exception("the events missed at game %s could not be rebuilt",
                               self.session.id)
-        if not conn.late:  # a client of before takes its turn with its suggestion in it
-            self._suggestion(self.told, conn.seat)  # worked out if it is not yet
-            working = self._working.get((self.told.step, conn.seat))
-            if working is not None:
-                await asyncio.shield(working)
-        message = await self.message(conn.seat, missed or [])
+        message = await self.message(conn.seat, missed or [], conn.late)
         if since is not None and missed is None:
             message["missed"] = True  # further back than kept: the view holds it all
         conn.send(message)

@@ -170,15 +170,17 @@ def connection(ws: WebSocket, table: ServedTable, seat: int) -> Connection:
     """The socket's connection: a client that fell behind gets the table as it is now; one
     that stopped reading is hung up on."""
 
+    late = ws.scope.get("spades.late", False)
+
     async def refresh() -> Json:
-        return await table.state_message(seat)
+        return await table.state_message(seat, late=late)
 
     async def hang_up() -> None:
         await ws.close(code=POLICY_CLOSE)
 
     return Connection(seat, ws.send_text, refresh, hang_up,
                       brief=ws.scope.get("spades.brief", False),
-                      late=ws.scope.get("spades.late", False))
+                      late=late)
 
 
 async def game_socket(ws: WebSocket) -> None:

@@ -162,8 +162,10 @@ class ServedTable:
     def note(self, conn: Connection, error: Json) -> None:
         self.hub.note(conn, error)
 
-    async def state_message(self, seat: int, events: list[Json] | None = None) -> Json:
-        return await self.hub.message(seat, events)
+    async def state_message(self, seat: int, events: list[Json] | None = None,
+                            late: bool = True) -> Json:
+        """The seat's state now; ``late``: its bid suggestion may follow (``Hub.message``)."""
+        return await self.hub.message(seat, events, late)
 
     @property
     def idle(self) -> bool:
