@@ -7,11 +7,11 @@ events the engine's observation layer made once for the seat) without the sessio
 one change after the other, so that every socket gets the versions in order.
 
 A seat's turn to bid is sent at once to a socket whose hello said ``late_suggestion`` (the
-page does): its bid suggestion (Hard's bid, worked out by the thinking processes: about
-130 ms on an idle core, more on a busy one) follows in a state of the same step with no
-events, if the table has not moved on meanwhile. Another socket (a client of before) gets
-the turn with its suggestion in it, as before: its state is held until the suggestion is
-worked out, while the table and its other sockets go on.
+page does): its bid suggestion (Hard's bid, worked out by the thinking processes within
+Hard's time limit) follows in a state of the same step with no events, if the table has
+not moved on meanwhile. Another socket (a client of before) gets the turn with its
+suggestion in it, as before: its state is held until the suggestion is worked out, while
+the table and its other sockets go on.
 """
 
 from __future__ import annotations
@@ -163,13 +163,11 @@ class Hub:
         self._post(lambda: self._suggested(snapshot, seat, suggestion))
 
     async def _suggested(self, snapshot: Snapshot, seat: int, suggestion: Json | None) -> None:
-        """A suggestion worked out: kept (the seat's sockets that come while it is the
-        turn get it in their state) and sent to the seat's sockets, as the state they have
-        with the suggestion in it, if the table is still at the same step (a contribution
-        to a shuffle since raises the version, and changes nothing at the table)."""
-        key = (snapshot.step, seat)
-        self._working.pop(key, None)
-        self._suggestions = {key: suggestion}
+        """A suggestion worked out (and kept by ``_work_out``, for the seat's sockets that
+        come while it is the turn): sent to the seat's sockets, as the state they have with
+        the suggestion in it, if the table is still at the same step (a contribution to a
+        shuffle since raises the version, and changes nothing at the table)."""
+        self._working.pop((snapshot.step, seat), None)
         late = suggestion is not None and self.told.step == snapshot.step
         message = await self._state(self.told, seat, []) if late else None
         for conn in list(self.connections):

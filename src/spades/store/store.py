@@ -357,7 +357,7 @@ class Store:
         return done
 
     def _append_alone(self, appends: Sequence[Append]) -> list[int | StoreError] | None:
-        """A lone action (most of a busy PostgreSQL server's commits: a card) in one
+        """A lone action (a card at a table alone in its transaction) in one
         statement and one round trip (``Statements.together``); None, with nothing done,
         for anything else (SQLite, several, a deck, a stand-in, a status or result)."""
         if len(appends) != 1 or self.engine.dialect.name != "postgresql":
@@ -372,10 +372,7 @@ class Store:
         with self.engine.connect() as conn:
             kept = conn.execution_options(isolation_level="AUTOCOMMIT").execute(
                 statements.together(), values).first()
-        if kept is None:
-            return [StaleVersionError(f"game {one.game_id!r} is no longer at version "
-                                      f"{one.version}")]
-        return [one.version + 1]
+        return [one.version + 1 if kept is not None else _stale(one)]
 
     def _append_together(self, ones: Sequence[Append]) -> list[int | StoreError] | None:
         """``ones`` (in their games' order) written with one statement of each kind for
@@ -417,8 +414,7 @@ class Store:
         bumped = conn.execute(statements.bump(tuple(extra)), statements.bump_values(
             one.game_id, one.version, now(), extra))
         if bumped.rowcount != 1:
-            return StaleVersionError(f"game {one.game_id!r} is no longer at version "
-                                     f"{one.version}")
+            return _stale(one)
         conn.execute(statements.action, {
             "game_id": one.game_id, "seq": action.seq, "hand": action.hand,
             "seat": action.seat, "action": action.action, "created": now()})
@@ -602,6 +598,11 @@ class Store:
             out[r.game_id].append(SeatRow(seat=r.seat, kind=r.kind, name=r.name,
                                           player_id=r.player_id, level=r.level))
         return {g: tuple(s) for g, s in out.items()}
+
+
+def _stale(one: Append) -> StaleVersionError:
+    """Why ``one`` was not kept: its game is no longer at the version it was made from."""
+    return StaleVersionError(f"game {one.game_id!r} is no longer at version {one.version}")
 
 
 def _game_row(row: Any, seats: tuple[SeatRow, ...]) -> GameRow:
