@@ -31,6 +31,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .common import MAX_MESSAGE
+from .paced import PacedWebSocket
 
 log = logging.getLogger("spades.server")
 
@@ -272,7 +273,8 @@ def make_server(app: Any, host: str, port: int, guard: Guard | None = None,
             thinker.stopping()
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            http=guarded_protocol(guard), ws_max_size=WS_LIMIT,
+                            http=guarded_protocol(guard), ws=PacedWebSocket,
+                            ws_max_size=WS_LIMIT,
                             proxy_headers=bool(trusted_proxy),
                             forwarded_allow_ips=list(trusted_proxy) or None)
     return Server(config, stopping)
