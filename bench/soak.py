@@ -9,7 +9,11 @@ rounds: for each round and each attack of ``--attacks``, a **quiet** window and 
 same time beside that **attack**, a hostile client process pinned to one core
 (``os.sched_setaffinity``) so its own CPU use does not decide the figure, and the server
 with its thinking processes kept off that core (on a machine of two cores or more): the
-hostile core is the client's own, in the quiet windows too. Quiet and hostile
+hostile core is the client's own, in the quiet windows too. The people's clients (this
+process) run on the hostile core as well (``--people hostile``, the default), so that the
+server's cores hold the server alone in every window, as on a host whose players are
+elsewhere; ``--people any`` lets the kernel put them anywhere (the layout of the figures
+before stop 55, where a busy hostile core pushed them onto the server's). Quiet and hostile
 windows alternate, so the machine's load (a shared machine is loaded) hits both alike. The
 attacks:
 
@@ -35,6 +39,7 @@ got. Loopback only; it stops by itself.
 
     python bench/soak.py [--seconds 60] [--rounds 3] [--attacks bodies,heads,neverread]
                          [--tables 20] [--workers N] [--pause 0.4] [--hands 10]
+                         [--people hostile|any]
 
 The figures depend on the machine and its load: the load average is printed with them.
 """
@@ -728,6 +733,9 @@ def arguments() -> argparse.Namespace:
                              "(default 10: Normal players take 6-14 hands to 500)")
     parser.add_argument("--pause", type=float, default=0.4,
                         help="a person's time to play, on average (default 0.4: 0.2-0.6 s)")
+    parser.add_argument("--people", choices=("hostile", "any"), default="hostile",
+                        help="where the people's clients run: on the hostile clients' core "
+                             "(default), or wherever the kernel puts them")
     args = parser.parse_args()
     args.attacks = [a.strip() for a in args.attacks.split(",") if a.strip()]
     if not set(args.attacks) <= set(ATTACKS) or not args.attacks:
@@ -754,11 +762,14 @@ def main() -> int:
           f"{args.rounds} round(s) of a quiet and an attack window of {args.seconds:g} s "
           f"for each of {', '.join(args.attacks)}; workers "
           f"{args.workers if args.workers is not None else os.cpu_count()}; hostile "
-          f"clients pinned to core {hostile_core()}, the server and its thinking processes "
-          f"to {sorted(server_cores())}; load at start {load()}")
+          f"clients pinned to core {hostile_core()}, the people's clients "
+          f"{'there too' if args.people == 'hostile' else 'anywhere'}, the server and its "
+          f"thinking processes to {sorted(server_cores())}; load at start {load()}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         server, port, timings = start_server(folder, args.workers)
+        if args.people == "hostile" and hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, {hostile_core()})  # after the server took its cores
         try:
             windows, normal, peak = asyncio.run(run_all(port, server.pid, args, folder))
         finally:
