@@ -211,3 +211,33 @@ def test_a_fresh_state_for_a_client_of_before_waits_for_the_suggestion() -> None
         await hub.stop()
 
     run_async(scenario())
+
+
+def test_a_sockets_first_message_is_its_state_while_its_suggestion_is_worked_out() -> None:
+    """What other parts of the server send to a table's sockets (the table for friends,
+    presence) while a new socket's first state waits for its suggestion does not reach it
+    before that state; a socket that leaves meanwhile is never told anything."""
+    async def scenario() -> None:
+        suggest = _Slow(3)
+        _session, hub, page = await _at_the_turn(suggest)
+        old = _Socket(hub, 2, late=False)  # its first state waits for the suggestion
+        gone = _Socket(hub, 2, late=False)
+        await asyncio.sleep(0.1)
+        for conn in list(hub.connections):  # as Rooms.tell does
+            conn.send({"type": "table"})
+        gone.conn.close()
+        hub.leave(gone.conn)
+        suggest.release.set()
+        await asyncio.sleep(0.1)
+        assert [m["type"] for m in old.sent] == ["state"]
+        assert old.sent[0]["suggestion"]["bid"] == 3
+        assert gone.sent == [] and gone.conn not in hub.connections
+        assert [m["type"] for m in page.sent][-2:] == ["table", "state"]
+        for s in (page, old):
+            hub.leave(s.conn)
+            await s.close()
+        assert hub.idle  # nobody joining is left behind
+        await gone.pump
+        await hub.stop()
+
+    run_async(scenario())

@@ -59,6 +59,8 @@ class Hub:
         #: the state held for a socket that takes its turn with the suggestion in it (not
         #: ``late``), while that suggestion is worked out
         self._held: dict[Connection, Json] = {}
+        #: the sockets joined whose first state is not sent yet (``_welcome``)
+        self._joining: set[Connection] = set()
         #: whether the bid suggestion is given (a table for friends may turn it off)
         self.hints = True
         #: the last changes, for a socket that comes back and says the last step it saw
@@ -85,10 +87,12 @@ class Hub:
     def join(self, conn: Connection, since: int | None = None) -> None:
         """A new socket: it gets the table as told so far (with the events its seat missed
         after step ``since``, if it says), then every change after."""
+        self._joining.add(conn)
         self._post(lambda: self._welcome(conn, since))
 
     def leave(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        self._joining.discard(conn)
         self._held.pop(conn, None)
 
     def reply(self, conn: Connection, error: Json) -> None:
@@ -112,7 +116,7 @@ class Hub:
 
     @property
     def idle(self) -> bool:
-        return not self.connections and self._outbox.empty()
+        return not self.connections and not self._joining and self._outbox.empty()
 
     async def stop(self) -> None:
         for task in [*self._working.values(), self._task]:
@@ -228,7 +232,11 @@ class Hub:
             self._send(conn, message)
 
     async def _welcome(self, conn: Connection, since: int | None = None) -> None:
-        self.connections.add(conn)
+        """The first state of a new socket, then its greeting. The socket joins the sockets
+        told of every change only when its state is made: no change slips by meanwhile (the
+        hub's jobs run one at a time), and what other parts of the server send to the
+        table's sockets (the table for friends, presence) cannot come before its state
+        while it waits for the bid suggestion or for the events it missed."""
         missed = None if since is None else self._missed(conn.seat, since)
         if (since is not None and missed is None and self.history is not None
                 and self.told.step - since <= REBUILD_STEPS):
@@ -237,9 +245,15 @@ class Hub:
             except Exception:  # the store cannot say: the state holds it all
                 log.exception("the events missed at game %s could not be rebuilt",
                               self.session.id)
-        message = await self.message(conn.seat, missed or [], conn.late)
+        try:
+            message = await self.message(conn.seat, missed or [], conn.late)
+            if conn.closed or conn not in self._joining:
+                return  # it left meanwhile
+        finally:
+            self._joining.discard(conn)
         if since is not None and missed is None:
             message["missed"] = True  # further back than kept: the view holds it all
+        self.connections.add(conn)
         conn.send(message)
         if self.greet is not None:
             # made after the socket joined: whatever changes from now on reaches it too
