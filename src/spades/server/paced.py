@@ -2,8 +2,8 @@
 client sent only as fast as the application reads it.
 
 uvicorn's protocol stops reading a socket once a message waits in its queue, but only after
-it has parsed the whole read it got (up to 256 KB): a client sending 20-byte frames as fast
-as its socket takes them, and reading nothing, has some 12,000 frames parsed and queued
+it has parsed the whole read it got (up to 256 KB): a client sending tiny frames as fast
+as its socket takes them, and reading nothing, has thousands of frames parsed and queued
 each time it connects, though the application reads a few a second at most
 (``Limits``) and none from a client that does not read (``Connection.flowing``). Here a
 read is parsed a slice at a time, and only while the queue is empty; the rest of it waits
