@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,29 @@ def start(url: str, port: int, workers: int | None) -> subprocess.Popen[bytes]:
     raise SystemExit("spades serve did not start")
 
 
+class Wire:
+    """The bytes of the text messages a socket received, as sent (the server does not
+    compress them) and as permessage-deflate would have sent them with uvicorn's settings
+    (a 4 KB window kept from message to message, memLevel 5; what the server did until
+    it stopped compressing: docs/protocol.md, "Frames are not compressed")."""
+
+    def __init__(self) -> None:
+        self.messages = 0
+        self.plain = 0
+        self.deflated = 0
+        self._deflate = zlib.compressobj(wbits=-12, memLevel=5)
+
+    def add(self, text: str) -> None:
+        data = text.encode()
+        self.messages += 1
+        self.plain += len(data)
+        packed = self._deflate.compress(data) + self._deflate.flush(zlib.Z_SYNC_FLUSH)
+        self.deflated += len(packed) - 4  # the flush's empty block is not sent
+
+
+WIRE = Wire()
+
+
 def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     legal = state["legal"]
     if legal["kind"] == "pass":
@@ -116,7 +140,7 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def open_table(port: int, game_id: str) -> Iterator[Any]:
+def open_table(port: int, game_id: str, brief: bool) -> Iterator[Any]:
     """The game's websocket as the page opens it (docs/protocol.md): a ticket asked for
     with the player's id, then the socket, whose first message is the hello."""
     base = f"http://127.0.0.1:{port}"
@@ -125,11 +149,13 @@ def open_table(port: int, game_id: str) -> Iterator[Any]:
     response.raise_for_status()
     with connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}") as ws:
         ws.send(json.dumps({"type": "hello", "ticket": response.json()["ticket"],
-                            "late_suggestion": True}))  # the turn at once, as the page
+                            "late_suggestion": True,  # the turn at once, as the page
+                            "brief": brief}))
         yield ws
 
 
-def play(port: int, hands: int, rng: random.Random, limit: float) -> tuple[list[float], int]:
+def play(port: int, hands: int, rng: random.Random, limit: float,
+         brief: bool) -> tuple[list[float], int]:
     """Card-to-decision latencies over ``hands`` hands (new games as needed)."""
     base = f"http://127.0.0.1:{port}"
     latencies: list[float] = []
@@ -139,14 +165,16 @@ def play(port: int, hands: int, rng: random.Random, limit: float) -> tuple[list[
     while played_hands < hands and time.monotonic() < deadline:
         game = httpx.post(f"{base}/api/games", headers={"X-Spades-Player": PLAYER},
                           json={"preset": "house", "level": "random"}).json()
-        with open_table(port, game["id"]) as ws:
+        with open_table(port, game["id"], brief) as ws:
 
             def decision(acted: int | None = None) -> dict[str, Any]:
                 """The next state asking for a decision, or the game's end: not one of the
                 step ``acted`` from (its bid suggestion follows in a state of that step)."""
                 nonlocal frames
                 while True:
-                    message = json.loads(ws.recv(timeout=30))
+                    text = ws.recv(timeout=30)
+                    WIRE.add(text)
+                    message = json.loads(text)
                     frames += 1
                     if message["type"] == "state" and (message["view"]["over"] or (
                             message["legal"] and message["step"] != acted)):
@@ -184,6 +212,8 @@ def main() -> int:
     parser.add_argument("--db", default=None, help="store URL (default: a fresh SQLite file)")
     parser.add_argument("--limit", type=float, default=120, help="seconds at most (120)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--brief", action="store_true",
+                        help="ask for brief states, as the page does")
     args = parser.parse_args()
 
     print(f"machine: {machine()}")
@@ -202,7 +232,8 @@ def main() -> int:
         port = free_port()
         server = start(url, port, args.workers)
         try:
-            latencies, frames = play(port, args.hands, random.Random(args.seed), args.limit)
+            latencies, frames = play(port, args.hands, random.Random(args.seed), args.limit,
+                                     args.brief)
         finally:
             server.send_signal(signal.SIGINT)
             try:
@@ -220,6 +251,9 @@ def main() -> int:
           f"median {statistics.median(ms):.1f} ms, p95 {p95 * 1000:.1f} ms, "
           f"max {max(ms):.1f} ms (goal p95 <= {LATENCY_GOAL * 1000:.0f} ms: "
           f"{'met' if p95 <= LATENCY_GOAL else 'NOT met'})")
+    print(f"messages received: {WIRE.messages} ({'brief' if args.brief else 'full'} states), "
+          f"{WIRE.plain / WIRE.messages:.0f} bytes each as sent, "
+          f"{WIRE.deflated / WIRE.messages:.0f} as permessage-deflate would send them")
     return 0
 
 

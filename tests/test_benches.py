@@ -46,8 +46,9 @@ RUNS: dict[str, tuple[list[str], str]] = {
     "review.py": (["--hands", "1", "--preset", "two-player"], r"wall median +\d+\.\d+ s"),
     "review_queue.py": (["--decisions", "3", "--workers", "1", "--preset", "two-player"],
                         r"beside a review: +median \d+ ms, p95 \d+ ms"),
-    "server.py": (["--hands", "1", "--workers", "1", "--limit", "30"],
-                  r"next decision over \d+ cards .* p95 \d+\.\d+ ms"),
+    "server.py": (["--hands", "1", "--workers", "1", "--limit", "30", "--brief"],
+                  r"(?s)next decision over \d+ cards .* p95 \d+\.\d+ ms.*messages received: "
+                  r"\d+ \(brief states\), \d+ bytes each as sent, \d+ as permessage-deflate"),
     "signin.py": (["--count", "3", "--time", "1", "--memory", "1024", "--lanes", "1"],
                   r"sign-in over HTTP: p50 +\d+\.\d+ ms"),
     "soak.py": (["--seconds", "4", "--rounds", "1", "--tables", "2", "--attacks", "heads",

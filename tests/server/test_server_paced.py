@@ -146,3 +146,36 @@ def test_a_message_split_anywhere_between_reads_is_whole(split: int) -> None:
         return received
 
     assert asyncio.run(scenario()) == ["a" * 3000, "b" * 5000, "c", "end"]
+
+
+def test_spades_serve_sends_frames_uncompressed_to_a_client_that_offers_deflate() -> None:
+    """A browser offers permessage-deflate; ``spades serve`` declines it (its frames, a few
+    hundred bytes, cost more CPU to compress than they save), and the socket works."""
+
+    async def scenario() -> tuple[str | None, str]:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] != "websocket":
+                return
+            await receive()
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": "x" * 2000})
+            await receive()  # the client's close
+
+        server = make_server(app, "127.0.0.1", free_port())
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            port = server.config.port
+            async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+                assert ws.request is not None and ws.response is not None
+                assert "permessage-deflate" in ws.request.headers["Sec-WebSocket-Extensions"]
+                text = await asyncio.wait_for(ws.recv(), 10)
+                return ws.response.headers.get("Sec-WebSocket-Extensions"), str(text)
+        finally:
+            server.should_exit = True
+            await serving
+
+    negotiated, text = asyncio.run(scenario())
+    assert negotiated is None
+    assert text == "x" * 2000

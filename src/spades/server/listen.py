@@ -272,9 +272,11 @@ def make_server(app: Any, host: str, port: int, guard: Guard | None = None,
         if thinker is not None:
             thinker.stopping()
 
+    # frames go uncompressed: permessage-deflate cost the server more CPU a card than the
+    # few hundred bytes it saves a state are worth (docs/protocol.md, "The websocket")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             http=guarded_protocol(guard), ws=PacedWebSocket,
-                            ws_max_size=WS_LIMIT,
+                            ws_max_size=WS_LIMIT, ws_per_message_deflate=False,
                             proxy_headers=bool(trusted_proxy),
                             forwarded_allow_ips=list(trusted_proxy) or None)
     return Server(config, stopping)
