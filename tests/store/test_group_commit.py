@@ -79,6 +79,9 @@ def test_batches_written_at_once_in_opposite_orders_do_not_deadlock(
         def _append_together(self, ones: Any) -> None:
             return None  # one statement for both: nothing to pause between (below)
 
+        def _append_many(self, ones: Any) -> None:
+            return None  # the same (tests/store/test_many_append.py locks in order)
+
         def _append(self, conn: Any, one: Append) -> int | StoreError:
             done = super()._append(conn, one)
             with contextlib.suppress(threading.BrokenBarrierError):

@@ -10,11 +10,46 @@ named parameters are compiled once and then only executed with each action's val
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
 
 from .schema import Tables
+
+#: ``Statements.many``: the given appends as rows, their games locked in order, the
+#: versions raised, and only then the rows that depend on a raised version inserted.
+MANY = """
+WITH given AS (
+    SELECT * FROM unnest(CAST(:games AS varchar[]), CAST(:versions AS integer[]),
+                         CAST(:seqs AS integer[]), CAST(:hands AS integer[]),
+                         CAST(:seats AS integer[]), CAST(:actions AS json[]),
+                         CAST(:dealt AS integer[]), CAST(:cards AS json[]),
+                         CAST(:in_seqs AS integer[]), CAST(:in_seats AS integer[]))
+        AS given (game_id, version, seq, hand, seat, action, dealt, cards, in_seq, in_seat)
+), locked AS (
+    SELECT id FROM {games} WHERE id IN (SELECT game_id FROM given) ORDER BY id FOR UPDATE
+), bumped AS (
+    UPDATE {games} SET version = given.version + 1, updated = :updated FROM given
+    WHERE {games}.id = given.game_id AND {games}.version = given.version
+      AND {games}.id IN (SELECT id FROM locked)
+    RETURNING {games}.id
+), kept AS (
+    INSERT INTO {actions} (game_id, seq, hand, seat, action, created)
+    SELECT given.game_id, given.seq, given.hand, given.seat, given.action, :updated
+    FROM given JOIN bumped ON bumped.id = given.game_id
+    RETURNING game_id
+), dealt AS (
+    INSERT INTO {decks} (game_id, hand, cards)
+    SELECT given.game_id, given.dealt, given.cards
+    FROM given JOIN bumped ON bumped.id = given.game_id WHERE given.cards IS NOT NULL
+), marked AS (
+    INSERT INTO {marks} (game_id, seq, seat)
+    SELECT given.game_id, given.in_seq, given.in_seat
+    FROM given JOIN bumped ON bumped.id = given.game_id WHERE given.in_seq IS NOT NULL
+)
+SELECT game_id FROM kept
+"""
 
 
 class Statements:
@@ -26,6 +61,7 @@ class Statements:
         games = tables.games
         self._bumps: dict[tuple[str, ...], sa.Update] = {}
         self._together: sa.Insert | None = None
+        self._many: sa.TextClause | None = None
         self._where = (games.c.id == sa.bindparam("b_game"),
                        games.c.version == sa.bindparam("b_version"))
         self.action = sa.insert(tables.actions)
@@ -61,6 +97,22 @@ class Statements:
             ).returning(actions.c.seq)  # the row inserted, or none (a rowcount of an insert
             # is not kept by every SQLAlchemy 2.0)
         return self._together
+
+    def many(self, quote: Callable[[str], str]) -> sa.TextClause:
+        """Several games' actions appended in one statement (PostgreSQL, autocommit): the
+        given rows are unnested from one array per column (``Store``'s ``many_values``), the games'
+        rows locked in their ids' order (so that two processes writing batches at once
+        never wait for each other in a circle), each game's version raised from the given
+        one, and its action, deck and stand-in mark inserted only if it was. It returns
+        the ids of the games whose action was kept: a game missing is stale. One action a
+        game at most; ``quote`` quotes a table's name for the dialect."""
+        if self._many is None:
+            games, actions, decks, marks = (quote(table.name) for table in (
+                self.tables.games, self.tables.actions, self.tables.decks,
+                self.tables.stand_ins))
+            self._many = sa.text(MANY.format(games=games, actions=actions, decks=decks,
+                                             marks=marks))
+        return self._many
 
     def bump(self, extra: tuple[str, ...]) -> sa.Update:
         """The game's version raised by one from the given one, with the ``extra``

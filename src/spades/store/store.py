@@ -9,6 +9,7 @@ both append the same step.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -336,8 +337,9 @@ class Store:
         done: list[int | StoreError] = []
         order = sorted(range(len(appends)), key=lambda i: appends[i].game_id)
         try:
-            written = self._append_alone(appends) or self._append_together(
-                [appends[i] for i in order])
+            ordered = [appends[i] for i in order]
+            written = (self._append_alone(appends) or self._append_many(ordered)
+                       or self._append_together(ordered))
             if written is None:  # one is stale: each on its own, in one transaction
                 with self.engine.begin() as conn:
                     written = [self._append(conn, appends[i]) for i in order]
@@ -373,6 +375,20 @@ class Store:
             kept = conn.execution_options(isolation_level="AUTOCOMMIT").execute(
                 statements.together(), values).first()
         return [one.version + 1 if kept is not None else _stale(one)]
+
+    def _append_many(self, ones: Sequence[Append]) -> list[int | StoreError] | None:
+        """Several games' actions, one a game, in one statement and one round trip
+        (``Statements.many``, PostgreSQL): each kept or stale on its own. None, with
+        nothing done, for anything else (SQLite, one, a game twice, a status or result)."""
+        if (len(ones) < 2 or self.engine.dialect.name != "postgresql"
+                or len({one.game_id for one in ones}) != len(ones)
+                or any(one.status is not None or one.result is not None for one in ones)):
+            return None
+        statement = self._statements.many(self.engine.dialect.identifier_preparer.quote)
+        with self.engine.connect() as conn:
+            kept = set(conn.execution_options(isolation_level="AUTOCOMMIT").execute(
+                statement, many_values(ones, now())).scalars())
+        return [one.version + 1 if one.game_id in kept else _stale(one) for one in ones]
 
     def _append_together(self, ones: Sequence[Append]) -> list[int | StoreError] | None:
         """``ones`` (in their games' order) written with one statement of each kind for
@@ -598,6 +614,25 @@ class Store:
             out[r.game_id].append(SeatRow(seat=r.seat, kind=r.kind, name=r.name,
                                           player_id=r.player_id, level=r.level))
         return {g: tuple(s) for g, s in out.items()}
+
+
+def many_values(ones: Sequence[Append], updated: dt.datetime) -> dict[str, Any]:
+    """The parameters of ``Statements.many`` for ``ones``: a list per column, ``None`` where an
+    append has no deck or no stand-in mark."""
+    return {
+        "games": [one.game_id for one in ones],
+        "versions": [one.version for one in ones],
+        "seqs": [one.action.seq for one in ones],
+        "hands": [one.action.hand for one in ones],
+        "seats": [one.action.seat for one in ones],
+        "actions": [json.dumps(one.action.action) for one in ones],
+        "dealt": [None if one.deck is None else one.deck[0] for one in ones],
+        "cards": [None if one.deck is None else json.dumps(list(one.deck[1]))
+                  for one in ones],
+        "in_seqs": [None if one.stand_in is None else one.stand_in[0] for one in ones],
+        "in_seats": [None if one.stand_in is None else one.stand_in[1] for one in ones],
+        "updated": updated,
+    }
 
 
 def _stale(one: Append) -> StaleVersionError:

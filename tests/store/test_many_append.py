@@ -1,0 +1,121 @@
+"""Several games' actions on PostgreSQL (what a busy server's group commit writes) go in
+one statement with no transaction around it: one round trip instead of a begin, a
+statement of each kind and a commit. Each is still checked against its own game's
+version: a stale one writes nothing, the others are kept."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from test_lone_append import statements
+from test_store import DECK, make_row
+
+from spades.store import ActionRow, Append, StaleVersionError, Store
+
+
+@pytest.fixture
+def store(postgres_store: Store) -> Store:
+    return postgres_store
+
+
+def bid(seq: int, seat: int) -> ActionRow:
+    return ActionRow(seq=seq, hand=0, seat=seat, action={"seat": seat, "bid": seq + 2})
+
+
+def make_games(store: Store, *game_ids: str) -> None:
+    for game_id in game_ids:
+        store.create_game(make_row(game_id), DECK)
+
+
+def test_several_games_actions_are_one_statement(store: Store) -> None:
+    make_games(store, "g1", "g2", "g3")
+    sent = statements(store)
+    done = store.append_actions([
+        Append("g3", 0, bid(1, 1)),
+        Append("g1", 0, bid(1, 1), deck=(1, list(reversed(DECK))), stand_in=(1, 1)),
+        Append("g2", 0, bid(1, 2)),
+    ])
+    assert done == [1, 1, 1]
+    assert sent == ["WITH"]
+    g1 = store.load_game("g1")
+    assert g1 is not None and g1.game.version == 1
+    assert [a.action for a in g1.actions] == [bid(1, 1).action]
+    assert g1.decks == (tuple(DECK), tuple(reversed(DECK)))
+    assert store.friends.stand_ins("g1") == {1: 1}
+    for game_id, seat in (("g2", 2), ("g3", 1)):
+        stored = store.load_game(game_id)
+        assert stored is not None and stored.game.version == 1
+        assert [a.action for a in stored.actions] == [bid(1, seat).action]
+        assert len(stored.decks) == 1 and store.friends.stand_ins(game_id) == {}
+
+
+def test_a_stale_one_among_them_writes_nothing_and_the_others_are_kept(store: Store) -> None:
+    make_games(store, "g1", "g2", "g3")
+    assert store.append_actions([Append("g2", 0, bid(1, 1))]) == [1]
+    sent = statements(store)
+    done = store.append_actions([
+        Append("g1", 0, bid(1, 1)),
+        Append("g2", 0, bid(1, 2), deck=(1, DECK), stand_in=(1, 2)),  # stale
+        Append("g3", 0, bid(1, 1)),
+        Append("nowhere", 0, bid(1, 1)),  # no such game: stale too
+    ])
+    assert done[0] == 1 and done[2] == 1
+    assert isinstance(done[1], StaleVersionError) and isinstance(done[3], StaleVersionError)
+    assert sent == ["WITH"]
+    g2 = store.load_game("g2")
+    assert g2 is not None and g2.game.version == 1
+    assert [a.action for a in g2.actions] == [bid(1, 1).action]
+    assert len(g2.decks) == 1 and store.friends.stand_ins("g2") == {}
+
+
+def test_a_broken_constraint_among_them_fails_only_its_own_append(store: Store) -> None:
+    make_games(store, "g1", "g2")
+    assert store.append_actions([Append("g1", 0, bid(1, 1))]) == [1]
+    done = store.append_actions([
+        Append("g1", 1, bid(1, 2)),  # the right version, but step 1 is kept already
+        Append("g2", 0, bid(1, 1)),
+    ])
+    assert isinstance(done[0], StaleVersionError) and done[1] == 1
+    g1 = store.load_game("g1")
+    assert g1 is not None and g1.game.version == 1 and len(g1.actions) == 1
+
+
+@pytest.mark.parametrize("second", [
+    Append("g1", 1, bid(2, 2)),  # a game twice
+    Append("g2", 0, bid(1, 1), status="over", result={"hands": 1, "scores": [10, 0]}),
+])
+def test_a_game_twice_or_a_games_end_goes_in_a_transaction(store: Store,
+                                                            second: Append) -> None:
+    make_games(store, "g1", "g2")
+    sent = statements(store)
+    done = store.append_actions([Append("g1", 0, bid(1, 1)), second])
+    assert done == [1, second.version + 1]
+    assert "WITH" not in sent and sent[-1] == "COMMIT"
+
+
+def test_the_games_rows_are_locked_in_their_ids_order(store: Store) -> None:
+    """While another transaction holds g1, a batch of g2 then g1 waits for g1 holding
+    nothing of g2 (it locks in the ids' order), so that two processes writing batches of
+    the same games at once wait for each other in turn, never in a circle; when g1 is let
+    go it writes both. (g2 is stored first: a scan of the games' rows meets it first.)"""
+    make_games(store, "g2", "g1")
+    games = store.tables.games
+    done: list[int | Any] = []
+    with store.engine.connect() as holder:
+        holder.execute(sa.select(games.c.id).where(games.c.id == "g1").with_for_update())
+        writer = threading.Thread(target=lambda: done.extend(store.append_actions([
+            Append("g2", 0, bid(1, 1)), Append("g1", 0, bid(1, 2))])))
+        writer.start()
+        time.sleep(0.5)  # the batch is waiting for g1 by now
+        assert writer.is_alive() and not done
+        with store.engine.connect() as other:  # g2 is not held: NOWAIT does not fail
+            other.execute(sa.select(games.c.id).where(games.c.id == "g2")
+                          .with_for_update(nowait=True)).all()
+            other.rollback()
+        holder.rollback()
+    writer.join(10)
+    assert done == [1, 1]
