@@ -21,12 +21,9 @@ from .schema import Tables
 #: versions raised, and only then the rows that depend on a raised version inserted.
 MANY = """
 WITH given AS (
-    SELECT * FROM unnest(CAST(:games AS varchar[]), CAST(:versions AS integer[]),
-                         CAST(:seqs AS integer[]), CAST(:hands AS integer[]),
-                         CAST(:seats AS integer[]), CAST(:actions AS json[]),
-                         CAST(:dealt AS integer[]), CAST(:cards AS json[]),
-                         CAST(:in_seqs AS integer[]), CAST(:in_seats AS integer[]))
-        AS given (game_id, version, seq, hand, seat, action, dealt, cards, in_seq, in_seat)
+    SELECT * FROM json_to_recordset(CAST(:rows AS json))
+        AS given (game_id varchar, version integer, seq integer, hand integer, seat integer,
+                  action json, dealt integer, cards json, in_seq integer, in_seat integer)
 ), locked AS (
     SELECT id FROM {games} WHERE id IN (SELECT game_id FROM given) ORDER BY id FOR UPDATE
 ), bumped AS (
@@ -100,10 +97,12 @@ class Statements:
 
     def many(self, quote: Callable[[str], str]) -> sa.TextClause:
         """Several games' actions appended in one statement (PostgreSQL, autocommit): the
-        given rows are unnested from one array per column (``Store``'s ``many_values``), the games'
-        rows locked in their ids' order (so that two processes writing batches at once
-        never wait for each other in a circle), each game's version raised from the given
-        one, and its action, deck and stand-in mark inserted only if it was. It returns
+        given rows read from one JSON array (``Store``'s ``many_values``: one text
+        parameter, which the driver passes as it is, where arrays cost it a dump of each
+        element in Python), the games' rows locked in their ids' order (so that two
+        processes writing batches at once never wait for each other in a circle), each
+        game's version raised from the given one, and its action, deck and stand-in mark
+        inserted only if it was. It returns
         the ids of the games whose action was kept: a game missing is stale. One action a
         game at most; ``quote`` quotes a table's name for the dialect."""
         if self._many is None:

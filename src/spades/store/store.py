@@ -617,22 +617,16 @@ class Store:
 
 
 def many_values(ones: Sequence[Append], updated: dt.datetime) -> dict[str, Any]:
-    """The parameters of ``Statements.many`` for ``ones``: a list per column, ``None`` where an
-    append has no deck or no stand-in mark."""
-    return {
-        "games": [one.game_id for one in ones],
-        "versions": [one.version for one in ones],
-        "seqs": [one.action.seq for one in ones],
-        "hands": [one.action.hand for one in ones],
-        "seats": [one.action.seat for one in ones],
-        "actions": [json.dumps(one.action.action) for one in ones],
-        "dealt": [None if one.deck is None else one.deck[0] for one in ones],
-        "cards": [None if one.deck is None else json.dumps(list(one.deck[1]))
-                  for one in ones],
-        "in_seqs": [None if one.stand_in is None else one.stand_in[0] for one in ones],
-        "in_seats": [None if one.stand_in is None else one.stand_in[1] for one in ones],
-        "updated": updated,
-    }
+    """The parameters of ``Statements.many`` for ``ones``: their rows as one JSON array
+    (``null`` where an append has no deck or no stand-in mark; an action's JSON as the
+    store's JSON columns write it) and the time."""
+    rows = [{"game_id": one.game_id, "version": one.version, "seq": one.action.seq,
+             "hand": one.action.hand, "seat": one.action.seat, "action": one.action.action,
+             "dealt": None if one.deck is None else one.deck[0],
+             "cards": None if one.deck is None else list(one.deck[1]),
+             "in_seq": None if one.stand_in is None else one.stand_in[0],
+             "in_seat": None if one.stand_in is None else one.stand_in[1]} for one in ones]
+    return {"rows": json.dumps(rows), "updated": updated}
 
 
 def _stale(one: Append) -> StaleVersionError:
