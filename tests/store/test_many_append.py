@@ -15,6 +15,7 @@ from test_lone_append import statements
 from test_store import DECK, make_row
 
 from spades.store import ActionRow, Append, StaleVersionError, Store
+from spades.store.store import many_values, now
 
 
 @pytest.fixture
@@ -119,3 +120,24 @@ def test_the_games_rows_are_locked_in_their_ids_order(store: Store) -> None:
         holder.rollback()
     writer.join(10)
     assert done == [1, 1]
+
+
+def test_the_statement_finds_the_games_by_their_index_among_many(store: Store) -> None:
+    """Among thousands of stored games, the batch's few are found by the games' primary
+    key, not by reading every game (a scan of 3,000 games made one batch cost 8 ms of the
+    database's time instead of 0.5)."""
+    make_games(store, "g1")
+    games = store.tables.games
+    with store.engine.begin() as conn:
+        stored = conn.execute(sa.select(games).where(games.c.id == "g1")).mappings().one()
+        conn.execute(sa.insert(games), [{**stored, "id": f"many-{n}"} for n in range(5000)])
+        conn.exec_driver_sql(f"ANALYZE {games.name}")
+    ones = [Append(f"many-{n}", 0, bid(1, 1)) for n in (10, 20, 30)]
+    statement = store._statements.many(store.engine.dialect.identifier_preparer.quote)
+    with store.engine.connect() as conn:
+        plan = "\n".join(row[0] for row in conn.execute(
+            sa.text(f"EXPLAIN {statement.text}"), many_values(ones, now())))
+        conn.rollback()
+    assert f"Index Scan on {games.name}_pkey" in plan, plan
+    assert "Seq Scan" not in plan, plan
+    assert store.append_actions(ones) == [1, 1, 1]

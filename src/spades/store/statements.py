@@ -25,11 +25,12 @@ WITH given AS (
         AS given (game_id varchar, version integer, seq integer, hand integer, seat integer,
                   action json, dealt integer, cards json, in_seq integer, in_seat integer)
 ), locked AS (
-    SELECT id FROM {games} WHERE id IN (SELECT game_id FROM given) ORDER BY id FOR UPDATE
+    SELECT id FROM {games} WHERE id = ANY(ARRAY(SELECT game_id FROM given))
+    ORDER BY id FOR UPDATE
 ), bumped AS (
     UPDATE {games} SET version = given.version + 1, updated = :updated FROM given
     WHERE {games}.id = given.game_id AND {games}.version = given.version
-      AND {games}.id IN (SELECT id FROM locked)
+      AND {games}.id = ANY(ARRAY(SELECT id FROM locked))
     RETURNING {games}.id
 ), kept AS (
     INSERT INTO {actions} (game_id, seq, hand, seat, action, created)
