@@ -3,8 +3,10 @@ around it (issue 42 item 6: the store's threads were 40 % of two processes' CPU)
 
 Appends ``--count`` actions to one game, each made from the version the last one left (as
 a table does), one at a time and then in batches of ``--batch`` games at once (a group
-commit), and prints the CPU and wall time an action in this process: SQLAlchemy and the
-driver, not the database server's own work. A SQLite file in a temporary folder unless
+commit), and prints the CPU and wall time an action in this process (SQLAlchemy and the
+driver) and the CPU an action of every ``postgres`` process of the machine (the database
+server's own work; others' use of it counts too: run it on an idle machine). A SQLite
+file in a temporary folder unless
 ``--db`` names another database (its tables get a prefix of their own and are dropped).
 
     PYTHONPATH=src python3 bench/append.py [--count 2000] [--batch 4] [--db URL] [--rounds 3]
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import secrets
 import statistics
 import tempfile
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine import machine  # bench/engine.py
+from load import processes, stat_of  # bench/load.py
 from spades.store import ActionRow, Append, GameRow, SeatRow, Store, StoreError
 
 DECK = [f"{rank}{suit}" for suit in "CDHS" for rank in "23456789TJQKA"]
@@ -40,12 +44,24 @@ def card(seq: int) -> ActionRow:
     return ActionRow(seq=seq, hand=0, seat=seq % 4, action={"seat": seq % 4, "card": "AS"})
 
 
-def timed(work: Callable[[], int]) -> tuple[float, float]:
-    """CPU and wall milliseconds an action of ``work`` (which returns how many it made)."""
-    cpu, wall = time.process_time(), time.perf_counter()
+def database_cpu() -> float:
+    """CPU seconds used so far by the machine's ``postgres`` processes that are running."""
+    tick, used = os.sysconf("SC_CLK_TCK"), 0.0
+    for pid, (_, name) in processes().items():
+        fields = stat_of(pid) if name == "postgres" else None
+        if fields is not None:
+            used += (int(fields[11]) + int(fields[12])) / tick
+    return used
+
+
+def timed(work: Callable[[], int]) -> tuple[float, float, float]:
+    """CPU and wall milliseconds an action of ``work`` (which returns how many it made) in
+    this process, and the database server's CPU milliseconds an action."""
+    cpu, wall, database = time.process_time(), time.perf_counter(), database_cpu()
     made = work()
     return ((time.process_time() - cpu) * 1e3 / made,
-            (time.perf_counter() - wall) * 1e3 / made)
+            (time.perf_counter() - wall) * 1e3 / made,
+            (database_cpu() - database) * 1e3 / made)
 
 
 def lone(store: Store, count: int) -> int:
@@ -88,9 +104,10 @@ def main() -> None:
                                (f"batches of {args.batch}",
                                 lambda: batched(store, args.count, args.batch))):
                 runs = [timed(work) for _ in range(args.rounds)]
-                cpu = statistics.median(r[0] for r in runs)
-                wall = statistics.median(r[1] for r in runs)
-                print(f"{name}: CPU {cpu:.3f} ms an action, wall {wall:.3f} ms an action "
+                cpu, wall, database = (statistics.median(r[i] for r in runs)
+                                       for i in range(3))
+                print(f"{name}: CPU {cpu:.3f} ms an action, wall {wall:.3f} ms an action, "
+                      f"database CPU {database:.3f} ms an action "
                       f"(median of {args.rounds} rounds)")
         finally:
             store.drop_tables()

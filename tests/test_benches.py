@@ -20,7 +20,8 @@ BENCH = ROOT / "bench"
 #: Each bench's tiny run and what its output must show (a figure it measured).
 RUNS: dict[str, tuple[list[str], str]] = {
     "append.py": (["--count", "20", "--rounds", "1"],
-                  r"lone: CPU \d+\.\d+ ms an action, wall \d+\.\d+ ms an action"),
+                  r"lone: CPU \d+\.\d+ ms an action, wall \d+\.\d+ ms an action, "
+                  r"database CPU \d+\.\d+ ms an action"),
     "advice.py": (["--deals", "1", "--preset", "two-player"],
                   r"card hint \(Hard\) +n=\d+ +median \d+\.\d+ s"),
     "ai.py": (["--levels", "random", "--deals", "1", "--seconds", "0.2", "--rounds", "1"],
