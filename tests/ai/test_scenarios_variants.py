@@ -143,6 +143,23 @@ def test_five_player_counts_both_jokers_as_tricks(seed: int) -> None:
     assert bid.tricks >= 3, f"Hard bid {bid.tricks} with both jokers and the ace"
 
 
+# ---------------------------------------------------------------------------- three players
+
+THREE = find_preset("three-player")
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_three_player_counts_both_jokers_and_the_ace_as_tricks(seed: int) -> None:
+    # eighteen cards each from a deck with both jokers above the ace of spades: the jokers
+    # and the ace are three sure tricks; the rest are low cards of three suits (with the 2
+    # and 3 of spades in the jokers' place Hard bids one: the ace alone is sure)
+    hand = "BJ LJ AS 2H 3H 4H 5H 2D 3D 4D 5D 6D 2C 3C 4C 5C 6C 7C"
+    state = position(THREE, {0: hand}, [], [])
+    assert state.hand.turn == 0 and len(hand.split()) == THREE.hand_size
+    bid = hard_bid(state, seed)
+    assert bid.tricks >= 3, f"Hard bid {bid.tricks} with both jokers and the ace"
+
+
 # ---------------------------------------------------------------------------- online: Boston
 
 ONLINE = find_preset("online")
