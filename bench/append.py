@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import secrets
 import statistics
 import tempfile
@@ -25,7 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine import machine  # bench/engine.py
-from load import processes, stat_of  # bench/load.py
+from load import processes  # bench/load.py
+from soak import cpu_seconds  # bench/soak.py
 from spades.store import ActionRow, Append, GameRow, SeatRow, Store, StoreError
 
 DECK = [f"{rank}{suit}" for suit in "CDHS" for rank in "23456789TJQKA"]
@@ -46,12 +46,8 @@ def card(seq: int) -> ActionRow:
 
 def database_cpu() -> float:
     """CPU seconds used so far by the machine's ``postgres`` processes that are running."""
-    tick, used = os.sysconf("SC_CLK_TCK"), 0.0
-    for pid, (_, name) in processes().items():
-        fields = stat_of(pid) if name == "postgres" else None
-        if fields is not None:
-            used += (int(fields[11]) + int(fields[12])) / tick
-    return used
+    return sum(cpu_seconds(pid) for pid, (_, name) in processes().items()
+               if name == "postgres")
 
 
 def timed(work: Callable[[], int]) -> tuple[float, float, float]:

@@ -103,9 +103,9 @@ class Statements:
         element in Python), the games' rows locked in their ids' order (so that two
         processes writing batches at once never wait for each other in a circle), each
         game's version raised from the given one, and its action, deck and stand-in mark
-        inserted only if it was. It returns
-        the ids of the games whose action was kept: a game missing is stale. One action a
-        game at most; ``quote`` quotes a table's name for the dialect."""
+        inserted only if it was. It returns the ids of the games whose action was kept: a
+        game missing is stale. One action a game at most; ``quote`` quotes a table's name
+        for the dialect."""
         if self._many is None:
             games, actions, decks, marks = (quote(table.name) for table in (
                 self.tables.games, self.tables.actions, self.tables.decks,
