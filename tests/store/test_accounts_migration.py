@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from storekit import Database, prefixed_tables
-from test_migrations import OWNER, play, same_game
+from test_migrations import OWNER, as_before, play, same_game
 
 from spades.session import state_from_store
 from spades.store import AccountRow, LoginRow, Store, migrate
@@ -16,6 +16,7 @@ ACCOUNT_TABLES = ("accounts", "logins", "account_players", "resets")
 
 def test_a_0001_database_with_games_is_upgraded_to_accounts(database: Database) -> None:
     store = Store(database.url, prefix=database.prefix, create=False)
+    as_before(store)
     try:
         assert migrate.upgrade(store.engine, database.prefix, target="0001").after == "0001"
         assert store.revision() == "0001"

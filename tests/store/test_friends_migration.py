@@ -9,7 +9,7 @@ import datetime as dt
 
 import sqlalchemy as sa
 from storekit import Database, prefixed_tables
-from test_migrations import OWNER, play, same_game
+from test_migrations import OWNER, as_before, play, same_game
 
 from spades.session import state_from_store
 from spades.store import FriendSeat, FriendTable, Store, migrate
@@ -19,6 +19,7 @@ FRIEND_TABLES = ("friend_tables", "friend_seats", "stand_ins")
 
 def test_a_0002_database_with_games_is_upgraded_to_friends(database: Database) -> None:
     store = Store(database.url, prefix=database.prefix, create=False)
+    as_before(store)
     try:
         assert migrate.upgrade(store.engine, database.prefix, target="0002").after == "0002"
         names = prefixed_tables(database.url, database.prefix)

@@ -64,11 +64,22 @@ def test_a_lone_action_of_a_game_not_stored_is_stale(store: Store) -> None:
     assert len(done) == 1 and isinstance(done[0], StaleVersionError)
 
 
-def test_an_action_with_more_goes_in_a_transaction(store: Store) -> None:
-    """A deck, a stand-in mark or a game's end with it: the transaction as before."""
+@pytest.mark.parametrize("more", [
+    {"stand_in": (1, 1)},
+    {"deck": (1, list(reversed(DECK)))},
+    {"status": "over", "result": {"hands": 1, "scores": [10, 0]}},
+])
+def test_an_action_with_more_is_one_statement_too(store: Store, more: dict[str, Any]) -> None:
+    """A deck, a stand-in mark or a game's end with it: the statement of several games'
+    actions (``Statements.many``), for one."""
     store.create_game(make_row("g"), DECK)
     sent = statements(store)
-    assert store.append_actions([Append("g", 0, card(1), stand_in=(1, 1))]) == [1]
-    assert sent == ["UPDATE (in a transaction)", "INSERT (in a transaction)",
-                    "INSERT (in a transaction)", "COMMIT"]
-    assert store.friends.stand_ins("g") == {1: 1}
+    assert store.append_actions([Append("g", 0, card(1), **more)]) == [1]
+    assert sent == ["WITH"]
+    stored = store.load_game("g")
+    assert stored is not None and stored.game.version == 1
+    assert [a.action for a in stored.actions] == [card(1).action]
+    assert store.friends.stand_ins("g") == ({1: 1} if "stand_in" in more else {})
+    assert len(stored.decks) == (2 if "deck" in more else 1)
+    assert stored.game.status == more.get("status", "playing")
+    assert stored.game.result == more.get("result", make_row("g").result)

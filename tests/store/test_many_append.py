@@ -85,17 +85,63 @@ def test_a_broken_constraint_among_them_fails_only_its_own_append(store: Store) 
     assert g1 is not None and g1.game.version == 1 and len(g1.actions) == 1
 
 
-@pytest.mark.parametrize("second", [
-    Append("g1", 1, bid(2, 2)),  # a game twice
-    Append("g2", 0, bid(1, 1), status="over", result={"hands": 1, "scores": [10, 0]}),
-])
-def test_a_game_twice_or_a_games_end_goes_in_a_transaction(store: Store,
-                                                            second: Append) -> None:
+def test_a_game_twice_goes_in_a_transaction(store: Store) -> None:
     make_games(store, "g1", "g2")
     sent = statements(store)
-    done = store.append_actions([Append("g1", 0, bid(1, 1)), second])
-    assert done == [1, second.version + 1]
+    done = store.append_actions([Append("g1", 0, bid(1, 1)), Append("g1", 1, bid(2, 2))])
+    assert done == [1, 2]
     assert "WITH" not in sent and sent[-1] == "COMMIT"
+
+
+HAND = {"hands": 1, "scores": [52, 31], "winner": None, "over": False}
+GAME = {"hands": 2, "scores": [510, 87], "winner": 0, "over": True}
+
+
+def stored_ends(store: Store, *game_ids: str) -> dict[str, tuple[Any, ...]]:
+    """Each game's version, status and result, the result as the text the database holds."""
+    games = store.tables.games
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(games.c.id, games.c.version, games.c.status,
+                                      sa.cast(games.c.result, sa.Text))
+                            .where(games.c.id.in_(game_ids))).all()
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def test_a_hands_end_and_a_games_end_go_in_the_one_statement(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The action that ends a hand (the game's standing) or the game (its status too) goes
+    in the one statement with the others' and writes what the transaction writes, to the
+    text of the stored JSON; an action with neither leaves both as they were."""
+    batch = [
+        Append("g1", 0, bid(1, 1), result=HAND),
+        Append("g2", 0, bid(1, 2), deck=(1, DECK), status="over", result=GAME),
+        Append("g3", 0, bid(1, 1), stand_in=(1, 1)),
+    ]
+    make_games(store, "g1", "g2", "g3", "t1", "t2", "t3")
+    made = stored_ends(store, "g3")["g3"]
+    sent = statements(store)
+    assert store.append_actions(batch) == [1, 1, 1]
+    assert sent == ["WITH"]
+    with monkeypatch.context() as patched:  # the same appends the transaction's way
+        patched.setattr(Store, "_append_many", lambda self, ones: None)
+        assert store.append_actions([Append("t" + one.game_id[1], 0, one.action,
+                                            deck=one.deck, status=one.status,
+                                            result=one.result, stand_in=one.stand_in)
+                                     for one in batch]) == [1, 1, 1]
+    assert "COMMIT" in sent
+    ends = stored_ends(store, "g1", "g2", "g3", "t1", "t2", "t3")
+    for n in "123":
+        assert ends["g" + n] == ends["t" + n]
+    assert ends["g1"][1:] == (made[1], '{"hands": 1, "scores": [52, 31], "winner": null, '
+                              '"over": false}')
+    assert ends["g2"][1] == "over" and ends["g3"] == (1, *made[1:])
+    # the next action with no end: the status and the standing stay
+    assert store.append_actions([Append("g1", 1, bid(2, 2)), Append("g3", 1, bid(2, 2))]
+                                ) == [2, 2]
+    after = stored_ends(store, "g1", "g3")
+    assert after["g1"] == (2, *ends["g1"][1:]) and after["g3"] == (2, *ends["g3"][1:])
+    g2 = store.get_game("g2")
+    assert g2 is not None and g2.status == "over" and g2.result == GAME
 
 
 def test_the_games_rows_are_locked_in_their_ids_order(store: Store) -> None:

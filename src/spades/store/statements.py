@@ -23,12 +23,16 @@ MANY = """
 WITH given AS (
     SELECT * FROM json_to_recordset(CAST(:rows AS json))
         AS given (game_id varchar, version integer, seq integer, hand integer, seat integer,
-                  action json, dealt integer, cards json, in_seq integer, in_seat integer)
+                  action json, dealt integer, cards json, in_seq integer, in_seat integer,
+                  status varchar, result json)
 ), locked AS (
     SELECT id FROM {games} WHERE id = ANY(ARRAY(SELECT game_id FROM given))
     ORDER BY id FOR UPDATE
 ), bumped AS (
-    UPDATE {games} SET version = given.version + 1, updated = :updated FROM given
+    UPDATE {games} SET version = given.version + 1, updated = :updated,
+        status = COALESCE(given.status, {games}.status),
+        result = CASE WHEN given.result IS NULL THEN {games}.result ELSE given.result END
+    FROM given
     WHERE {games}.id = given.game_id AND {games}.version = given.version
       AND {games}.id = ANY(ARRAY(SELECT id FROM locked))
     RETURNING {games}.id
@@ -102,7 +106,8 @@ class Statements:
         parameter, which the driver passes as it is, where arrays cost it a dump of each
         element in Python), the games' rows locked in their ids' order (so that two
         processes writing batches at once never wait for each other in a circle), each
-        game's version raised from the given one, and its action, deck and stand-in mark
+        game's version raised from the given one (with its new status and result, where
+        the action ends a hand or the game), and its action, deck and stand-in mark
         inserted only if it was. It returns the ids of the games whose action was kept: a
         game missing is stale. One action a game at most; ``quote`` quotes a table's name
         for the dialect."""

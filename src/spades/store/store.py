@@ -377,12 +377,12 @@ class Store:
         return [one.version + 1 if kept is not None else _stale(one)]
 
     def _append_many(self, ones: Sequence[Append]) -> list[int | StoreError] | None:
-        """Several games' actions, one a game, in one statement and one round trip
-        (``Statements.many``, PostgreSQL): each kept or stale on its own. None, with
-        nothing done, for anything else (SQLite, one, a game twice, a status or result)."""
-        if (len(ones) < 2 or self.engine.dialect.name != "postgresql"
-                or len({one.game_id for one in ones}) != len(ones)
-                or any(one.status is not None or one.result is not None for one in ones)):
+        """Games' actions, one a game, in one statement and one round trip
+        (``Statements.many``, PostgreSQL), with their decks, stand-in marks and the games'
+        new status and result (a hand's or the game's end): each kept or stale on its own.
+        None, with nothing done, for anything else (SQLite, none, a game twice)."""
+        if (not ones or self.engine.dialect.name != "postgresql"
+                or len({one.game_id for one in ones}) != len(ones)):
             return None
         statement = self._statements.many(self.engine.dialect.identifier_preparer.quote)
         with self.engine.connect() as conn:
@@ -625,7 +625,9 @@ def many_values(ones: Sequence[Append], updated: dt.datetime) -> dict[str, Any]:
              "dealt": None if one.deck is None else one.deck[0],
              "cards": None if one.deck is None else list(one.deck[1]),
              "in_seq": None if one.stand_in is None else one.stand_in[0],
-             "in_seat": None if one.stand_in is None else one.stand_in[1]} for one in ones]
+             "in_seat": None if one.stand_in is None else one.stand_in[1],
+             "status": one.status,
+             "result": None if one.result is None else dict(one.result)} for one in ones]
     return {"rows": json.dumps(rows), "updated": updated}
 
 
