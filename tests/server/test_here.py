@@ -90,9 +90,10 @@ def test_a_sweep_reads_every_tables_seats_with_one_command_expired_members_left_
         assert sent == ["EVALSHA"]
         assert found is not None
         for index, game_id in enumerate(ids):
-            assert found[game_id] == (frozenset({0, 3}) if index < 20 else frozenset({0}))
-            assert found[game_id] == await one.seats(game_id)  # the one-game read agrees
-        assert found[unknown] == frozenset()
+            assert found[game_id] == ((frozenset({0, 3}), True) if index < 20
+                                      else (frozenset({0}), False))
+            assert found[game_id].seats == await one.seats(game_id)  # the one-game read
+        assert found[unknown] == (frozenset(), False)
         await client.delete(*(here_key(g) for g in ids))
 
     on_redis(body)
@@ -106,7 +107,7 @@ def test_a_redis_that_forgot_its_scripts_is_served_again() -> None:
         await here.renew()
         await client.script_flush()
         await here.renew()
-        assert await here.seats_of([game_id]) == {game_id: frozenset({1})}
+        assert await here.seats_of([game_id]) == {game_id: (frozenset({1}), False)}
         await client.delete(here_key(game_id))
 
     on_redis(body)

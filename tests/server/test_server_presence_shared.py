@@ -101,6 +101,10 @@ def test_a_person_whose_socket_is_at_the_follower_is_not_taken_for_away(
             members = redis.Redis.from_url(REDIS, decode_responses=True).zrange(
                 here_key(table_id), 0, -1)
             assert sorted(members) == sorted([f"0:{me(two)}", f"1:{me(one)}"])
+            # Bob's socket at one: one leads on (it hands over only a table it has no
+            # socket of)
+            assert holder(tmp_path, table_id) == me(one)
+            assert parts(one).lobby.tables[table_id].session.leading
 
 
 def step_together(drivers: dict[int, Driver], done: Callable[[dict[str, Any]], bool],
@@ -304,3 +308,33 @@ def test_what_was_played_for_a_person_is_told_by_the_next_leader(tmp_path: Path)
     assert all(e["played_for"] == "Bob" and e["seat"] == 1 for e in told["events"])
     assert before[0]["step"] in steps  # what one's computer player made for him
     assert steps == sorted(steps) and "While you were away" in told["text"]
+
+
+def test_a_table_whose_people_are_all_at_the_other_process_is_handed_over(
+        tmp_path: Path) -> None:
+    """One started the table and leads it; both people's sockets open at two: one gives
+    the table up (its lease and its copy), two leads it within seconds, and the game goes
+    on there, the computer players' turns included, with nothing lost."""
+    with client(tmp_path, redis_url=REDIS) as one, client(tmp_path, redis_url=REDIS) as two:
+        table_id = start_two(one)
+        assert holder(tmp_path, table_id) == me(one)
+        with open_table(two, table_id, ANN) as ann, open_table(two, table_id, BOB) as bob:
+            drivers = {0: Driver(ann, random.Random(7)), 1: Driver(bob, random.Random(8))}
+            until(ann, "state", frames=drivers[0].frames)
+            until(bob, "state", frames=drivers[1].frames)
+            wait_for(lambda: holder(tmp_path, table_id) == me(two))
+            wait_for(lambda: table_id not in parts(one).lobby.tables)
+            served = parts(two).lobby.tables[table_id]
+            wait_for(lambda: served.session.leading)
+            start = served.session.version
+            # two plays on alone: the people's cards and the computer players' after them
+            last = step_together(drivers, lambda state: state["step"] >= start + 12)
+            assert holder(tmp_path, table_id) == me(two)
+            assert table_id not in parts(one).lobby.tables
+        store = Store(db_url(tmp_path))
+        try:
+            game = store.load_game(table_id)
+        finally:
+            store.close()
+        assert game is not None and len(game.actions) >= last["step"]
+        assert {a.seat for a in game.actions[start:]} == {0, 1, 2, 3}

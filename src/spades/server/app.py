@@ -105,6 +105,7 @@ def shared_parts(state: Any, settings: Settings) -> list[asyncio.Task[None]]:
     owners = state.owners = Owners(state.store, state.lobby, state.redis)
     state.lobby.adopt = owners.adopt
     owners.on_lead = state.presence.leading_changed
+    state.presence.hand_over = owners.hand_over
     sharing = state.presence.share(Here(state.redis, owners.me))
     return [asyncio.create_task(endings.listen()), *owners.start(), *sharing]
 

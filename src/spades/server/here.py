@@ -28,7 +28,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from redis.exceptions import RedisError
 
@@ -71,14 +71,29 @@ def here_key(game_id: str) -> str:
     return f"spades:here:{game_id}"
 
 
+class Found(NamedTuple):
+    """Who is at one game: the seats with a socket open at any process, and whether a
+    process other than the reader holds one of them."""
+
+    seats: frozenset[int]
+    elsewhere: bool
+
+
 def _seats(members: list[Any]) -> frozenset[int]:
     """The seats of a game's set's members (``"<seat>:<process>"``)."""
-    seats = set()
+    return _found(members, "").seats
+
+
+def _found(members: list[Any], me: str) -> Found:
+    """The seats of a game's set's members (``"<seat>:<process>"``), and whether one is
+    held by a process other than ``me``."""
+    seats, elsewhere = set(), False
     for member in members:
-        seat, _, _ = str(member).partition(":")
+        seat, _, process = str(member).partition(":")
         if seat.isdigit():
             seats.add(int(seat))
-    return frozenset(seats)
+            elsewhere = elsewhere or process != me
+    return Found(frozenset(seats), elsewhere)
 
 
 class Here:
@@ -145,9 +160,10 @@ class Here:
             return None
         return _seats(members)
 
-    async def seats_of(self, game_ids: list[str]) -> dict[str, frozenset[int]] | None:
-        """``seats`` of each of ``game_ids``, read in one round trip (a leader's sweep of
-        its tables); None when Redis cannot say."""
+    async def seats_of(self, game_ids: list[str]) -> dict[str, Found] | None:
+        """``seats`` of each of ``game_ids``, and whether another process holds one of
+        them, read in one round trip (a leader's sweep of its tables); None when Redis
+        cannot say."""
         try:
             found = await self._reading(
                 keys=[here_key(g) for g in game_ids], args=[time.time()], client=self.client
@@ -155,7 +171,7 @@ class Here:
         except (RedisError, OSError) as error:
             log.warning("could not read who is at %d games: %s", len(game_ids), error)
             return None
-        return {g: _seats(members) for g, members in zip(game_ids, found, strict=True)}
+        return {g: _found(members, self.me) for g, members in zip(game_ids, found, strict=True)}
 
     async def leave_all(self) -> None:
         """This process goes: its members go at once (the others need not wait for their

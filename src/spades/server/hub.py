@@ -118,6 +118,11 @@ class Hub:
     def idle(self) -> bool:
         return not self.connections and not self._joining and self._outbox.empty()
 
+    @property
+    def sockets(self) -> int:
+        """The sockets told of the table, and those joining it."""
+        return len(self.connections) + len(self._joining)
+
     async def stop(self) -> None:
         for task in [*self._working.values(), self._task]:
             if task is not None and not task.done():

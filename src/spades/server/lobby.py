@@ -208,10 +208,15 @@ class Lobby:
             for game_id, old in list(self.tables.items()):
                 if (old.idle and now - old.used > LET_GO
                         and (self.held is None or not self.held(game_id))):
-                    del self.tables[game_id]
-                    self._stopping.add(asyncio.get_running_loop().create_task(old.stop()))
-                    self._stopping = {t for t in self._stopping if not t.done()}
+                    self.let_go(old)
         self.tables[table.id] = table
+
+    def let_go(self, table: ServedTable) -> None:
+        """Hold ``table`` in memory no more (the next who asks for it loads it again)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        self._stopping.add(asyncio.get_running_loop().create_task(table.stop()))
+        self._stopping = {t for t in self._stopping if not t.done()}
 
     async def table(self, game_id: str, player_id: Players) -> ServedTable | None:
         """The table of ``game_id`` if ``player_id`` (or one of a person's ids) sits at it

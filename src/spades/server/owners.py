@@ -15,7 +15,12 @@ in memory:
   unreachable) for any table whose stored version is ahead;
 - takes or renews the table's lease (``Store.leases``, ``LEASE`` seconds, every ``RENEW``):
   only the owner plays the table's computer players, so when a process dies its tables are
-  taken over by another process that serves them within ``LEASE + RENEW`` seconds.
+  taken over by another process that serves them within ``LEASE + RENEW`` seconds;
+- hands over a table for friends it leads whose people's sockets are all at other
+  processes (``hand_over``: the lease given up, the table let go), so that one of those
+  leads it and its turns stop crossing between processes (each change applied and told
+  at one process, not two, with no wake-up between a person's card and the computer
+  players' turns).
 """
 
 from __future__ import annotations
@@ -104,6 +109,8 @@ class Owners:
         self._outgoing: list[dict[str, object]] = []
         self._publisher: asyncio.Task[None] | None = None
         self._again: set[str] = set()
+        #: the tables being handed over (their lease is not renewed meanwhile)
+        self._leaving: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         #: told when this process gains (True) or loses (False) a table's lease: the
         #: grace periods and turn timers of tables for friends (``Presence``)
@@ -204,7 +211,8 @@ class Owners:
     async def renew(self) -> None:
         """Take or renew the leases of the unfinished tables held in memory; a table whose
         lease this process now holds catches up first, then plays on."""
-        tables = [t for t in self.lobby.tables.values() if not t.session.snapshot.over]
+        tables = [t for t in self.lobby.tables.values()
+                  if not t.session.snapshot.over and t.id not in self._leaving]
         try:
             held = await asyncio.to_thread(self.store.leases.take_all,
                                            [t.id for t in tables], self.me, LEASE)
@@ -220,6 +228,31 @@ class Owners:
                 table.kick()
             if table.session.leading != was and self.on_lead is not None:
                 self.on_lead(table, table.session.leading)
+
+    async def hand_over(self, table: ServedTable) -> None:
+        """Give up ``table``, led here while its people's sockets are all at other
+        processes: it stops leading (the computer players' turn under way ends first), its
+        lease is dropped and the table let go, so that a process holding their sockets
+        takes the lease at its next renewal (within ``RENEW`` seconds) and leads. A socket
+        that came here meanwhile keeps the table here: it leads again at the next renewal."""
+        session = table.session
+        if not session.leading or table.id in self._leaving:
+            return
+        self._leaving.add(table.id)
+        try:
+            session.leading = False
+            if self.on_lead is not None:
+                self.on_lead(table, False)
+            await session.settle()
+            if not table.unwatched(0):
+                return
+            self.lobby.let_go(table)
+            await asyncio.to_thread(self.store.leases.drop, [table.id], self.me)
+            log.info("handed game %s over to the process of its people", table.id)
+        except StoreError as error:  # the lease runs out on its own
+            log.warning("could not give up the lease of game %s: %s", table.id, error)
+        finally:
+            self._leaving.discard(table.id)
 
     async def listen(self) -> None:
         """Hear the other processes' wake-ups until cancelled (Redis lost: again every

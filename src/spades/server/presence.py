@@ -21,7 +21,8 @@ import dataclasses
 import datetime as dt
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from spades.session import Change, Snapshot
 from spades.store import FINISHED, STARTED, FriendTable
@@ -37,6 +38,9 @@ from .wire import Json
 
 log = logging.getLogger("spades.server")
 Key = tuple[str, int]
+#: Seconds a table led here must have had no socket here, while another process holds one
+#: of its people's, before this process hands it over (a socket on its way here stays).
+HAND_OVER = 2.0
 
 
 def utc_now() -> dt.datetime:
@@ -89,6 +93,9 @@ class Presence:
         self._reading: dict[str, asyncio.Lock] = {}
         #: when the seats last decided on were read (``time.monotonic``)
         self._read_at: dict[str, float] = {}
+        #: several processes: give up a table this process leads whose people's sockets
+        #: are all at other processes (``Owners.hand_over``)
+        self.hand_over: Callable[[ServedTable], Coroutine[Any, Any, None]] | None = None
 
     # ------------------------------------------------------------------ serving a game
 
@@ -502,9 +509,14 @@ class Presence:
             found = await self.shared.seats_of(led) if led else None
             for table_id, here in (found or {}).items():
                 try:
-                    await self.reconcile(table_id, read=(when, here))
+                    await self.reconcile(table_id, read=(when, here.seats))
                 except Exception:  # a store error: read again at the next sweep
                     log.exception("could not read who is at game %s", table_id)
+                served = self.lobby.tables.get(table_id)
+                if (here.elsewhere and served is not None and self.hand_over is not None
+                        and served.unwatched(HAND_OVER)):
+                    self._keep(asyncio.get_running_loop().create_task(
+                        self.hand_over(served)))
 
     def leading_changed(self, served: ServedTable, leading: bool) -> None:
         """This process gained or lost a table's lease (``Owners.renew``)."""

@@ -171,6 +171,12 @@ class ServedTable:
     def idle(self) -> bool:
         return self.hub.idle and self.session.idle and not self.audience.connections
 
+    def unwatched(self, seconds: float) -> bool:
+        """No socket of a person or a spectator at this table in this process, and nobody
+        asked for it here (``touch``) for ``seconds``."""
+        return (not self.hub.sockets and not self.audience.connections
+                and asyncio.get_running_loop().time() - self.used >= seconds)
+
     async def stop(self) -> None:
         for task in [*self._reviewing, *self._hinting]:
             task.cancel()

@@ -582,6 +582,12 @@ class Session:
             if turn is not None and self.is_computer(turn):
                 self._task = asyncio.create_task(self.run(), name=f"session {self.id}")
 
+    async def settle(self) -> None:
+        """Wait for the computer players' turns under way to end (its change kept and
+        told); with ``leading`` false, none starts after it."""
+        if self._task is not None and not self._task.done():
+            await asyncio.wait([self._task])
+
     async def stop(self) -> None:
         if self._task is not None and not self._task.done():
             self._task.cancel()
