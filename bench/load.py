@@ -16,7 +16,11 @@ i's people use port i % K (all seats of a table on the same process).
   ``random`` (legal moves at random, in microseconds: what is measured is the server's
   serving of a card, not the players' thinking; the thinking processes' round trip is
   still paid), to 250 with the mercy rule, so that games end and the state messages stay
-  the size of a game's first hands; a finished game is followed by a new table.
+  the size of a game's first hands; a finished game is followed by a new table. What a
+  game action costs falls as the tables grow until the server's core, not the tables'
+  round trips, is what limits the actions a second (larger group commits, fewer wake-ups
+  a change): with several processes 30 tables do not get there and 200 do
+  (bench/RESULTS.md, "The leader goes where the people are").
 
 The bid suggestion (Hard's bid before a person's bid, the tables' default) is off unless
 ``--hints``: it is thinking on a person's behalf, which the issue measures apart.
