@@ -33,8 +33,9 @@ class SlowRedis:
         return 1
 
 
-def _owners(client: Any = None, tables: dict[str, Any] | None = None) -> Owners:
-    lobby = SimpleNamespace(tables=tables or {})
+def _owners(client: Any = None, tables: dict[str, Any] | None = None,
+            loading: frozenset[str] = frozenset()) -> Owners:
+    lobby = SimpleNamespace(tables=tables or {}, loading=lambda game_id: game_id in loading)
     return Owners(store=None, lobby=lobby, client=client)  # type: ignore[arg-type]
 
 
@@ -100,3 +101,29 @@ def test_a_process_reads_one_wake_up_or_many_and_drops_the_rest(
     assert len(followed) == 3
     dropped = [r for r in caplog.records if "not a wake-up" in r.getMessage()]
     assert len(dropped) == 4
+
+
+class Leases:
+    def take(self, game_id: str, owner: str, seconds: float) -> bool:
+        return True
+
+
+def test_a_wake_up_while_the_table_is_loaded_is_followed_once_it_is_served(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table being loaded was read from the store before the change the wake-up tells
+    of: once served it follows (else it would wait for the next reading of the versions,
+    up to ``POLL`` seconds); a game woken that is not being loaded here leaves nothing."""
+    owners = _owners(loading=frozenset({"g"}))
+    owners.store = SimpleNamespace(leases=Leases())  # type: ignore[assignment]
+    followed: list[str] = []
+    monkeypatch.setattr(owners, "follow", lambda game, told=None: followed.append(game))
+    other = {"from": "another process"}
+    owners._woken(json.dumps({**other, "game": "g", "version": 5}))
+    owners._woken(json.dumps({**other, "game": "elsewhere", "version": 2}))
+    assert followed == []
+    session = SimpleNamespace(leading=False, listen=lambda listener: None)
+    table = SimpleNamespace(id="g", session=session)
+    run_async(owners.adopt(table))  # type: ignore[arg-type]
+    assert followed == ["g"] and session.leading
+    run_async(owners.adopt(table))  # type: ignore[arg-type]
+    assert followed == ["g"]  # once

@@ -242,6 +242,10 @@ class Lobby:
             table.touch()
         return table
 
+    def loading(self, game_id: str) -> bool:
+        """Whether ``game_id`` is being loaded or made ready (not in ``tables`` yet)."""
+        return game_id in self._loading
+
     def _ready_table(self, game_id: str) -> ServedTable | None:
         """The table of ``game_id`` in memory, unless it is being loaded or made ready
         (then ``_load`` waits for it: a socket that joined a table whose presence is not

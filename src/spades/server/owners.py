@@ -111,6 +111,9 @@ class Owners:
         self._again: set[str] = set()
         #: the tables being handed over (their lease is not renewed meanwhile)
         self._leaving: set[str] = set()
+        #: the games woken while this process was loading them (read from the store
+        #: before that change): followed once they are served
+        self._early: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         #: told when this process gains (True) or loses (False) a table's lease: the
         #: grace periods and turn timers of tables for friends (``Presence``)
@@ -119,10 +122,14 @@ class Owners:
     # ------------------------------------------------------------------ a table served
 
     async def adopt(self, table: ServedTable) -> None:
-        """A table this process now serves: it follows the others' changes, tells its own,
-        and leads at once if nobody else holds its lease."""
+        """A table this process now serves: it follows the others' changes (those woken
+        while it was being loaded at once: the store may have been read before them), tells
+        its own, and leads at once if nobody else holds its lease."""
         table.session.leading = False
         table.session.listen(Waker(self, table.id, table.session))
+        if table.id in self._early:
+            self._early.discard(table.id)
+            self.follow(table.id)
         try:
             held = await asyncio.to_thread(self.store.leases.take, table.id, self.me, LEASE)
         except StoreError as error:
@@ -286,6 +293,9 @@ class Owners:
         """Another process kept ``game_id``'s change to ``version`` (``told``: its row, if
         it sent it), or says the computer player at seat ``thinking`` thinks about it."""
         table = self.lobby.tables.get(game_id) if isinstance(game_id, str) else None
+        if table is None and isinstance(game_id, str) and self.lobby.loading(game_id):
+            self._early.add(game_id)  # it may have been read before this change
+            return
         if table is None or not isinstance(version, int):
             return
         if version > table.version:
@@ -297,6 +307,7 @@ class Owners:
         """Read the stored versions of the tables held in memory; follow those ahead."""
         while True:
             await asyncio.sleep(POLL if self.heard else POLL_ALONE)
+            self._early = {g for g in self._early if self.lobby.loading(g)}
             tables = dict(self.lobby.tables)
             try:
                 stored = await asyncio.to_thread(self.store.versions, list(tables))
