@@ -6,8 +6,8 @@ a table does), one at a time and then in batches of ``--batch`` games at once (a
 commit), and prints the CPU and wall time an action in this process (SQLAlchemy and the
 driver) and the CPU an action of every ``postgres`` process of the machine (the database
 server's own work; others' use of it counts too: run it on an idle machine). A SQLite
-file in a temporary folder unless
-``--db`` names another database (its tables get a prefix of their own and are dropped).
+file in a temporary folder unless ``--db`` names another database (its tables get a
+prefix of their own and are dropped).
 
     PYTHONPATH=src python3 bench/append.py [--count 2000] [--batch 4] [--db URL] [--rounds 3]
 """

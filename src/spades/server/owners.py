@@ -243,7 +243,7 @@ class Owners:
         takes the lease at its next renewal (within ``RENEW`` seconds) and leads. A socket
         that came here meanwhile keeps the table here: it leads again at the next renewal."""
         session = table.session
-        if not session.leading or table.id in self._leaving:
+        if not session.leading:  # not leading, or being handed over already
             return
         self._leaving.add(table.id)
         try:

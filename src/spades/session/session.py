@@ -583,8 +583,8 @@ class Session:
                 self._task = asyncio.create_task(self.run(), name=f"session {self.id}")
 
     async def settle(self) -> None:
-        """Wait for the computer players' turns under way to end (its change kept and
-        told); with ``leading`` false, none starts after it."""
+        """Wait for the computer player's turn under way, if any, to end (its change kept
+        and told); with ``leading`` false, no other starts after it."""
         if self._task is not None and not self._task.done():
             await asyncio.wait([self._task])
 

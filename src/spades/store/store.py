@@ -393,9 +393,10 @@ class Store:
     def _append_together(self, ones: Sequence[Append]) -> list[int | StoreError] | None:
         """``ones`` (in their games' order) written with one statement of each kind for
         them all (a statement's own cost is most of an append's CPU): the games' versions,
-        then the actions, decks and stand-in marks. None, with nothing kept, when one is
-        stale (its game no longer at its version) or they change the games differently
-        (a status or result: rare, written one by one)."""
+        then the actions, decks and stand-in marks (SQLite; on PostgreSQL only a batch
+        holding a game twice comes here). None, with nothing kept, when one is stale (its
+        game no longer at its version) or they change the games differently (a status or
+        result: rare, written one by one)."""
         if len(ones) < 2 or any(one.status is not None or one.result is not None
                                 for one in ones):
             return None
