@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -247,14 +248,25 @@ def guarded_protocol(guard: Guard) -> type[asyncio.Protocol]:
 
 class Server(uvicorn.Server):
     """uvicorn's server that says "stopping" to ``on_exit`` as soon as a signal asks it to
-    stop (before it waits for the open connections), so nothing is restarted meanwhile."""
+    stop (before it waits for the open connections), so nothing is restarted meanwhile.
+
+    uvicorn takes a SIGINT that comes while it already stops for a second Ctrl+C and quits
+    at once, without the app's shutdown. Only a second SIGINT is that here: with
+    ``--processes N`` Ctrl+C reaches every server process as the supervisor's SIGTERM does,
+    in either order (a process that has SIGINT blocked for a moment while it starts a
+    thinking process gets the SIGTERM first), and both ask for the one graceful stop."""
 
     def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]):
         super().__init__(config)
         self.on_exit = on_exit
+        self.interrupted = False
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         self.on_exit()
+        if sig == signal.SIGINT:
+            first, self.interrupted = not self.interrupted, True
+            if first and self.should_exit:
+                return  # the stop under way (a SIGTERM's) is the one Ctrl+C asks for
         super().handle_exit(sig, frame)
 
 
