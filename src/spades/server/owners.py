@@ -17,8 +17,8 @@ in memory:
   only the owner plays the table's computer players, so when a process dies its tables are
   taken over by another process that serves them within ``LEASE + RENEW`` seconds;
 - hands over a table for friends it leads whose people's sockets are all at other
-  processes (``hand_over``: the lease given up, the table let go), so that one of those
-  leads it and its turns stop crossing between processes (each change applied and told
+  processes (``hand_over``: the lease given up, the table let go, a wake-up saying so),
+  so that one of those leads it at once and its turns stop crossing between processes (each change applied and told
   at one process, not two, with no wake-up between a person's card and the computer
   players' turns).
 """
@@ -43,8 +43,9 @@ from .lobby import Lobby
 from .table import ServedTable
 
 log = logging.getLogger("spades.server")
-#: The Redis channel of wake-ups: ``{"from", "game", "version"}`` (``"thinking"``: a seat),
-#: or several at once: ``{"from", "wakes": [{"game", "version"}, ...]}``.
+#: The Redis channel of wake-ups: ``{"from", "game", "version"}`` (``"thinking"``: a seat;
+#: ``"free": true``: the sender gave up the table's lease), or several at once:
+#: ``{"from", "wakes": [{"game", "version"}, ...]}``.
 WAKES = "spades:wakes"
 #: Seconds a table's lease lasts; it is renewed every ``RENEW`` seconds.
 LEASE = 3.0
@@ -91,6 +92,17 @@ def _told(wake: dict[str, Any]) -> Missed | None:
                   marks)
 
 
+def _joined(told: list[Missed | None]) -> Missed | None:
+    """The rows of several wake-ups as one, by version (None when one of them carried
+    none: the store is read instead; ``Session.follow`` reads it too when the rows do not
+    follow its own, one version each)."""
+    known = sorted((t for t in told if t is not None), key=lambda t: t.version)
+    if len(known) < len(told):
+        return None
+    return Missed(known[-1].version, tuple(row for t in known for row in t.rows),
+                  frozenset().union(*(t.marks for t in known)))
+
+
 def process_name() -> str:
     """A name for this process, unique among the server's processes (at most 64 letters)."""
     return f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
@@ -108,7 +120,9 @@ class Owners:
         #: wake-ups not yet published, and the task publishing them (one at a time)
         self._outgoing: list[dict[str, object]] = []
         self._publisher: asyncio.Task[None] | None = None
-        self._again: set[str] = set()
+        #: the wake-ups (version, rows told; None: not known) that came while their table
+        #: was being followed: taken once the follow under way is done
+        self._queued: dict[str, list[tuple[int | None, Missed | None]]] = {}
         #: the tables being handed over (their lease is not renewed meanwhile)
         self._leaving: set[str] = set()
         #: the games woken while this process was loading them (read from the store
@@ -139,14 +153,17 @@ class Owners:
             table.session.leading = True
 
     def wake(self, game_id: str, version: int, thinking: int | None = None,
-             row: list[Any] | None = None, stand_in: int | None = None) -> None:
+             row: list[Any] | None = None, stand_in: int | None = None,
+             free: bool = False) -> None:
         """Publish that this process kept ``game_id``'s change to ``version`` (or that the
-        computer player at seat ``thinking`` thinks about it); ``row``: the change's row,
-        ``[seq, hand, seat, action]``, and ``stand_in`` the step if a computer player made
-        it for an absent person."""
+        computer player at seat ``thinking`` thinks about it, or, ``free``, that it gave
+        up the table's lease); ``row``: the change's row, ``[seq, hand, seat, action]``,
+        and ``stand_in`` the step if a computer player made it for an absent person."""
         news: dict[str, object] = {"game": game_id, "version": version}
         if thinking is not None:
             news["thinking"] = thinking
+        if free:
+            news["free"] = True
         if row is not None:
             news["row"] = row
         if stand_in is not None:
@@ -167,29 +184,32 @@ class Owners:
             except (RedisError, OSError) as error:  # the others read the store meanwhile
                 log.warning("could not publish %d wake-up(s): %s", len(batch), error)
 
-    def follow(self, game_id: str, told: Missed | None = None) -> None:
-        """Take what another process kept of ``game_id``: ``told``, the rows its wake-up
-        carried, or else the store's (once at a time per table; a wake-up meanwhile reads
-        the store again after)."""
+    def follow(self, game_id: str, told: Missed | None = None,
+               version: int | None = None) -> None:
+        """Take what another process kept of ``game_id`` (up to ``version``, when known):
+        ``told``, the rows its wake-up carried, or else the store's. One follow at a time
+        per table: a wake-up meanwhile is queued and taken after it, even one that came
+        before the follow under way began (a person who plays twice in a row at another
+        process: the second card's wake-up must not wait for the reading of the versions)."""
         running = self._following.get(game_id)
         if running is not None and not running.done():
-            self._again.add(game_id)
+            woken = told.version if told is not None else version
+            self._queued.setdefault(game_id, []).append((woken, told))
             return
         self._following[game_id] = self._spawn(self._follow(game_id, told))
 
     async def _follow(self, game_id: str, told: Missed | None) -> None:
-        while True:
-            self._again.discard(game_id)
-            table = self.lobby.tables.get(game_id)
-            if table is None:
-                break
+        while (table := self.lobby.tables.get(game_id)) is not None:
             try:
                 await table.session.follow(told)
             except StoreError as error:
                 log.error("could not follow game %s: %s", game_id, error)
-            told = None
-            if game_id not in self._again:
+            queued = [(v, t) for v, t in self._queued.pop(game_id, [])
+                      if v is None or v > table.version]
+            if not queued:
                 break
+            told = _joined([t for _, t in queued])
+        self._queued.pop(game_id, None)
         self._following.pop(game_id, None)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -227,21 +247,40 @@ class Owners:
             log.error("could not renew the tables' leases: %s", error)
             held = set()
         for table in tables:
-            was = table.session.leading
-            table.session.leading = table.id in held
-            if table.session.leading and not was:
-                log.info("leading game %s now", table.id)
-                self.follow(table.id)
-                table.kick()
-            if table.session.leading != was and self.on_lead is not None:
-                self.on_lead(table, table.session.leading)
+            self._lead(table, table.id in held)
+
+    def _lead(self, table: ServedTable, leading: bool) -> None:
+        """This process leads ``table`` now, or no longer: a table it gains catches up
+        first, then plays on."""
+        was = table.session.leading
+        table.session.leading = leading
+        if leading and not was:
+            log.info("leading game %s now", table.id)
+            self.follow(table.id)
+            table.kick()
+        if leading != was and self.on_lead is not None:
+            self.on_lead(table, leading)
+
+    async def _take(self, table: ServedTable) -> None:
+        """Take the lease another process gave up (``hand_over``) now, not at the next
+        renewal: the computer players' turn waits for a leader meanwhile."""
+        if table.session.leading or table.session.snapshot.over or table.id in self._leaving:
+            return
+        try:
+            held = await asyncio.to_thread(self.store.leases.take, table.id, self.me, LEASE)
+        except StoreError as error:  # the next renewal tries again
+            log.error("could not take the lease of game %s: %s", table.id, error)
+            return
+        if held and self.lobby.tables.get(table.id) is table:
+            self._lead(table, True)
 
     async def hand_over(self, table: ServedTable) -> None:
         """Give up ``table``, led here while its people's sockets are all at other
         processes: it stops leading (the computer players' turn under way ends first), its
-        lease is dropped and the table let go, so that a process holding their sockets
-        takes the lease at its next renewal (within ``RENEW`` seconds) and leads. A socket
-        that came here meanwhile keeps the table here: it leads again at the next renewal."""
+        lease is dropped and the table let go, and a wake-up says the lease is free, so
+        that a process holding their sockets takes it at once (else at its next renewal,
+        within ``RENEW`` seconds) and leads. A socket that came here meanwhile keeps the
+        table here: it leads again at the next renewal."""
         session = table.session
         if not session.leading:  # not leading, or being handed over already
             return
@@ -255,6 +294,7 @@ class Owners:
                 return
             self.lobby.let_go(table)
             await asyncio.to_thread(self.store.leases.drop, [table.id], self.me)
+            self.wake(table.id, table.version, free=True)  # its people's process leads now
             log.info("handed game %s over to the process of its people", table.id)
         except StoreError as error:  # the lease runs out on its own
             log.warning("could not give up the lease of game %s: %s", table.id, error)
@@ -285,21 +325,26 @@ class Owners:
             wakes = message.get("wakes", [message])
             for wake in wakes:
                 self._wake(wake["game"], wake["version"], wake.get("thinking"),
-                           _told(wake))
+                           _told(wake), wake.get("free") is True)
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             log.warning("dropped a message on %s that is not a wake-up: %s", WAKES, error)
 
-    def _wake(self, game_id: Any, version: Any, thinking: Any, told: Missed | None) -> None:
+    def _wake(self, game_id: Any, version: Any, thinking: Any, told: Missed | None,
+              free: bool = False) -> None:
         """Another process kept ``game_id``'s change to ``version`` (``told``: its row, if
-        it sent it), or says the computer player at seat ``thinking`` thinks about it."""
+        it sent it), or says the computer player at seat ``thinking`` thinks about it, or
+        (``free``) that it gave up the table's lease: this process takes it if it holds
+        the table."""
         table = self.lobby.tables.get(game_id) if isinstance(game_id, str) else None
         if table is None and isinstance(game_id, str) and self.lobby.loading(game_id):
             self._early.add(game_id)  # it may have been read before this change
             return
         if table is None or not isinstance(version, int):
             return
+        if free:
+            self._spawn(self._take(table))
         if version > table.version:
-            self.follow(game_id, told)
+            self.follow(game_id, told, version)
         elif isinstance(thinking, int):
             table.session.heard_thinking(thinking, version)
 
@@ -317,7 +362,7 @@ class Owners:
             for game_id, version in stored.items():
                 table = tables[game_id]
                 if version > table.version:
-                    self.follow(game_id)
+                    self.follow(game_id, version=version)
 
     async def close(self) -> None:
         """Give up this process's leases (another process may take them at once)."""
