@@ -18,9 +18,9 @@ in memory:
   taken over by another process that serves them within ``LEASE + RENEW`` seconds;
 - hands over a table for friends it leads whose people's sockets are all at other
   processes (``hand_over``: the lease given up, the table let go, a wake-up saying so),
-  so that one of those leads it at once and its turns stop crossing between processes (each change applied and told
-  at one process, not two, with no wake-up between a person's card and the computer
-  players' turns).
+  so that one of those leads it at once and its turns stop crossing between processes
+  (each change applied and told at one process, not two, with no wake-up between a
+  person's card and the computer players' turns).
 """
 
 from __future__ import annotations
