@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -298,5 +300,51 @@ def test_rows_a_wake_up_carried_are_taken_without_reading_the_store(tmp_path: Pa
         assert stored is not None
         rows = [c.row() for c in heard.changes]
         assert rows == list(stored.actions)  # each change's row is the one the store kept
+    finally:
+        store.close()
+
+
+class Gate:
+    """A thinker that decides only once its gate opens (a computer player thinking while
+    another process keeps a change)."""
+
+    def __init__(self, thinker: InlineThinker) -> None:
+        self.thinker = thinker
+        self.open = asyncio.Event()
+        self.asked = 0
+
+    async def decide(self, level: str, view: Any, table: str = "") -> Any:
+        self.asked += 1
+        await self.open.wait()
+        return await self.thinker.decide(level, view, table)
+
+
+def test_a_computer_turn_beaten_by_another_process_is_played_again_at_once(
+        tmp_path: Path) -> None:
+    """While the leader's computer player thinks, a person at the other process adds to the
+    shuffle: the leader's change is refused as stale, it follows the other's row and
+    plays the turn again at once (not after the back-off of a store that failed)."""
+    store, leader, follower = two_processes(tmp_path)
+    gate = Gate(leader.thinker)  # type: ignore[arg-type]
+    leader.thinker = gate
+
+    async def go() -> float:
+        await leader.act(0, leader.version, {"bid": 3})
+        while not gate.asked:
+            await asyncio.sleep(0.01)
+        await follower.follow()
+        await follower.contribute(0, 1, "ab12")  # kept first, at the other process
+        began = time.monotonic()
+        gate.open.set()
+        while leader.state.turn != 0:
+            await asyncio.sleep(0.005)
+        return time.monotonic() - began
+    try:
+        took = run_async(go())
+        assert took < 0.5, f"the computer players took {took:.2f} s to play on"
+        assert leader.failures == 0 and not leader.raced
+        assert leader.given == follower.given == frozenset({(1, 0)})
+        stored = store.load_game(leader.id)
+        assert stored is not None and stored.game.version == leader.version
     finally:
         store.close()

@@ -265,6 +265,9 @@ class Session:
         self.last_change = 0.0
         self.next_pause = 0.0
         self.failures = 0
+        #: whether the computer players' last change was refused as stale (another
+        #: process kept one first): the turn is played again at once, a second time waits
+        self.raced = False
         self._task: asyncio.Task[GameState] | None = None
         #: people's seats the computer player plays while they are away, and seats it
         #: plays for one decision (a turn timer ran out), at ``stand_in_level``
@@ -645,8 +648,14 @@ class Session:
                 log.error("computer player at seat %d chose %s at game %s: %s",
                           seat, action, self.id, refusal.message)
                 await self._commit(seat, view.legal[0], stand_in)
-            self.failures = 0
+            self.failures, self.raced = 0, False
             self.once.discard(seat)
         except (Refusal, StoreError) as error:  # could not save: wait and try again
+            if isinstance(error, Refusal) and error.code == "stale" and not self.raced:
+                # another process kept a change first (a person's there while this one
+                # thought) and ``_commit`` followed it: the turn is played again at once
+                self.raced = True
+                log.info("game %s: %s; the computer player's turn again", self.id, error)
+                return
             self.failures += 1
             log.error("game %s: %s", self.id, error)
