@@ -78,6 +78,31 @@ def test_processes_racing_for_a_free_lease_one_wins(store: Store) -> None:
         assert holder is not None and holder[0] == won[0]
 
 
+class Beaten(Leases):
+    """Leases whose first insert of a game is beaten by ``first``'s take of it (another
+    thread's, between this renewal's read and its insert)."""
+
+    def __init__(self, store: Store, first: str) -> None:
+        super().__init__(store.engine, store.tables, store.check_file)
+        self.store, self.first = store, first
+
+    def _insert(self, game_id: str, owner: str, until: dt.datetime) -> bool:
+        assert self.store.leases.take(game_id, self.first, 3)
+        return super()._insert(game_id, owner, until)
+
+
+@pytest.mark.parametrize(("first", "held"), [("a", {"g1", "g2"}), ("b", {"g1"})])
+def test_a_renewal_beaten_to_a_first_lease_by_its_own_owner_holds_it(
+        store: Store, first: str, held: set[str]) -> None:
+    """A process renews its tables' leases while it takes a new table's first one: the
+    renewal that finds the lease inserted meanwhile by the same owner holds it (else the
+    process would stop leading the table it had just taken, until the next renewal)."""
+    store.leases.take("g1", "a", 3)
+    assert Beaten(store, first).take_all(["g1", "g2"], "a", 3) == held
+    holder = store.leases.holder("g2")
+    assert holder is not None and holder[0] == first
+
+
 def test_the_rows_after_a_step_and_the_versions(store: Store) -> None:
     store.create_game(make_row("g1"), DECK)
     store.create_game(make_row("g2"), DECK)

@@ -65,13 +65,17 @@ class Leases:
             raise failed("could not take a table's lease", error) from error
 
     def _insert(self, game_id: str, owner: str, until: dt.datetime) -> bool:
-        """A first lease for ``game_id``; False when another process inserted it first."""
+        """A first lease for ``game_id``; False when another process inserted it first. A
+        lease inserted meanwhile by ``owner`` itself (a table's first ``take`` as it is
+        served, beside the renewal of every table) is held: a renewal that lost that race
+        must not make the process stop leading a table it has just taken."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(sa.insert(self.table).values(game_id=game_id, owner=owner,
                                                           until=until))
         except sa.exc.IntegrityError:
-            return False
+            held = self.holder(game_id)
+            return held is not None and held[0] == owner
         return True
 
     def drop(self, game_ids: Collection[str], owner: str) -> None:
