@@ -144,13 +144,17 @@ class Owners:
         if table.id in self._early:
             self._early.discard(table.id)
             self.follow(table.id)
-        try:
-            held = await asyncio.to_thread(self.store.leases.take, table.id, self.me, LEASE)
-        except StoreError as error:
-            log.error("could not take the lease of game %s: %s", table.id, error)
-            return
-        if held:
+        if await self._taken(table.id):
             table.session.leading = True
+
+    async def _taken(self, game_id: str) -> bool:
+        """Take ``game_id``'s lease: whether this process holds it now (False when the
+        store could not say: the next renewal tries again)."""
+        try:
+            return await asyncio.to_thread(self.store.leases.take, game_id, self.me, LEASE)
+        except StoreError as error:
+            log.error("could not take the lease of game %s: %s", game_id, error)
+            return False
 
     def wake(self, game_id: str, version: int, thinking: int | None = None,
              row: list[Any] | None = None, stand_in: int | None = None,
@@ -266,12 +270,7 @@ class Owners:
         renewal: the computer players' turn waits for a leader meanwhile."""
         if table.session.leading or table.session.snapshot.over or table.id in self._leaving:
             return
-        try:
-            held = await asyncio.to_thread(self.store.leases.take, table.id, self.me, LEASE)
-        except StoreError as error:  # the next renewal tries again
-            log.error("could not take the lease of game %s: %s", table.id, error)
-            return
-        if held and self.lobby.tables.get(table.id) is table:
+        if await self._taken(table.id) and self.lobby.tables.get(table.id) is table:
             self._lead(table, True)
 
     async def hand_over(self, table: ServedTable) -> None:
