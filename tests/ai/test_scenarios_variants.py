@@ -295,11 +295,17 @@ def _any_spade(rules: Rules) -> GameState:
     return state
 
 
+HOUSE = find_preset("house")
+
+
 @pytest.mark.parametrize("seed", range(2))
-def test_online_leads_the_spades_a_spade_lead_broke(seed: int) -> None:
-    # online: "any spade breaks spades", so the partner's spade lead broke them and Hard may
-    # lead its spades to draw the last trump: the ace or the king, not the two of hearts
-    action = hard_choice(_any_spade(ONLINE), seed)
+@pytest.mark.parametrize("rules", [ONLINE, HOUSE], ids=lambda r: r.name)
+def test_any_spade_leads_the_spades_a_spade_lead_broke(rules: Rules, seed: int) -> None:
+    # online and the house rules: "any spade breaks spades", so the partner's spade lead
+    # broke them and Hard may lead its spades to draw the last trump: the ace or the king,
+    # not the two of hearts
+    assert rules.spades_break == "any-spade"
+    action = hard_choice(_any_spade(rules), seed)
     assert isinstance(action, Play)
     assert str(action.card) in ("AS", "KS"), f"Hard led {action.card}"
 
@@ -309,3 +315,55 @@ def test_offsuit_spades_are_not_broken_by_a_spade_lead() -> None:
     # holding a heart, may only lead the heart
     view = player_view(_any_spade(PARTNERSHIP), 2)
     assert list(view.legal) == [Play(parse_card("2H"))]
+
+
+# ---------------------------------------------------------------------------- cutthroat
+
+CUTTHROAT = find_preset("cutthroat")
+#: the first eleven tricks are a legal play found by a seeded search over deals; what
+#: matters is where they leave the hand: every spade is out, seat 1 has no heart
+EACH_HANDS = {
+    0: "TC 8H 8S 6D 2H 8D JD 9D KS 5S TS AD KH",
+    1: "JC 9C QD 4C 2S 7D 3S KD JS 7S 9S 2C 3C",
+    2: "3D QH TD AC 4S 6H 6S AS 5C 4D TH 3H AH",  # Hard
+    3: "QS 6C 2D 9H 7C 5D 8C 7H KC QC JH 4H 5H",
+}
+EACH_PLAYS = [
+    "6D", "7D", "3D", "5D",
+    "QD", "4D", "2D", "8D",
+    "JC", "AC", "KC", "TC",
+    "TH", "JH", "8H", "JS",
+    "9C", "5C", "QC", "9D",
+    "6C", "8S", "4C", "6H",
+    "JD", "KD", "TD", "7H",
+    "2S", "6S", "QS", "KS",
+    "2H", "9S", "QH", "9H",
+    "7S", "AS", "8C", "TS",
+    "4S", "7C", "5S", "3S",
+    "KH", "2C",  # seat 0 leads the king of hearts, seat 1 (no heart, no spade) throws a club
+]
+
+
+def _over_the_king(rules: Rules) -> GameState:
+    # seat 3 deals; bids 4, 3, 3, 1. Two tricks are left, and Hard (seat 2) holds AH 3H over
+    # seat 0's king. The three of hearts lets the king win, and seat 0 then wins the last
+    # trick with its ace of diamonds: two tricks for seat 0. The ace wins this trick for
+    # Hard, whose three of hearts then loses the last to seat 3's four or five.
+    state = position(rules, EACH_HANDS, [4, 3, 3, 1], EACH_PLAYS, first_dealer=3)
+    assert state.hand.turn == 2 and state.hand.tricks == (3, 5, 2, 1)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_cutthroat_takes_the_trick_from_the_seat_across(seed: int) -> None:
+    # each for themselves: seat 0 is an opponent like the others, and Hard has two tricks
+    # of the three it bid. Only the ace makes its contract (a set scores nothing here);
+    # the three gives seat 0 its fourth trick and its contract too
+    assert hard_choice(_over_the_king(CUTTHROAT), seed) == Play(parse_card("AH"))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_at_a_partnership_table_it_lets_the_partners_king_win(seed: int) -> None:
+    # the same cards and bids with partners: the side bid seven and has five. The three
+    # lets the partner's king and ace of diamonds take both tricks; the ace takes one
+    assert hard_choice(_over_the_king(PARTNERSHIP), seed) == Play(parse_card("3H"))
