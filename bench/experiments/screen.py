@@ -163,6 +163,45 @@ def _outcome(result: HandResult, side: tuple[int, ...], number: int) -> Outcome:
                    result.score.points[number])
 
 
+def _baseline(args: argparse.Namespace, key: tuple[object, ...], config: ArenaConfig,
+              cells: list[tuple[int, int]]) -> list[Run]:
+    """The baseline's runs: from the cache when it holds this screen's, else played (and
+    kept in the cache when one is given)."""
+    if args.cache is not None and args.cache.exists():
+        stored_key, stored = pickle.loads(args.cache.read_bytes())
+        if stored_key == key:
+            return list(stored)
+    runs = _map([(config, i, r, None) for i, r in cells], args.jobs)
+    base = [run for run in runs if run is not None]
+    if args.cache is not None:
+        args.cache.write_bytes(pickle.dumps((key, base)))
+    return base
+
+
+def _line(spec: str, runs: list[Run], base: list[Run], args: argparse.Namespace) -> str:
+    """One version's figures: how many runs changed, its margins (and against the
+    baseline's, deal by deal), its nils and sets."""
+    changed = sum(a.bidding != b.bidding for a, b in zip(runs, base, strict=True))
+    line = [f"{spec}: {changed} of {len(runs)} runs bid differently"]
+    if args.plays:
+        moved = sum(a.result != b.result for a, b in zip(runs, base, strict=True))
+        line[0] += f", {moved} played differently"
+    for label, name in (("not charged", "margin"), ("charged", "charged")):
+        deal = [(getattr(runs[2 * i], name) + getattr(runs[2 * i + 1], name)) / 2
+                for i in range(args.deals)]
+        diff = [(getattr(runs[2 * i], name) + getattr(runs[2 * i + 1], name)
+                 - getattr(base[2 * i], name) - getattr(base[2 * i + 1], name)) / 2
+                for i in range(args.deals)]
+        line.append(f"{label} {_text(mean_interval(deal))}, "
+                    f"against the baseline {_text(mean_interval(diff))}")
+    tried = sum(r.tallies[0].nil_attempts for r in runs)
+    made = sum(r.tallies[0].nil_made for r in runs)
+    sets = sum(r.tallies[0].sets for r in runs)
+    contracts = sum(r.tallies[0].contracts for r in runs)
+    line.append(f"nils made {made} of {tried}, set {sets} of {contracts} contracts")
+    return "; ".join(line)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("baseline", help="the version every variant is compared with")
@@ -189,16 +228,7 @@ def main(argv: list[str] | None = None) -> None:
                            seed=seed)
 
     cells = [(index, run) for index in range(args.deals) for run in (0, 1)]
-    base: list[Run] | None = None
-    if args.cache is not None and args.cache.exists():
-        stored_key, stored = pickle.loads(args.cache.read_bytes())
-        base = stored if stored_key == key else None
-    if base is None:
-        config = config_of(args.baseline)
-        runs = _map([(config, i, r, None) for i, r in cells], args.jobs)
-        base = [run for run in runs if run is not None]
-        if args.cache is not None:
-            args.cache.write_bytes(pickle.dumps((key, base)))
+    base = _baseline(args, key, config_of(args.baseline), cells)
     print(f"{args.deals} deals, seed {args.seed}, {args.preset}, against {args.against}")
     print(f"chairs: {config_of(args.baseline).plan.describe(range(args.deals))}")
     for spec in [args.baseline, *args.variants]:
@@ -209,25 +239,7 @@ def main(argv: list[str] | None = None) -> None:
             again = _map([(config, i, r, None if args.plays else base[n].bidding)
                           for n, (i, r) in enumerate(cells)], args.jobs)
             runs = [b if a is None else a for a, b in zip(again, base, strict=True)]
-        changed = sum(a.bidding != b.bidding for a, b in zip(runs, base, strict=True))
-        line = [f"{spec}: {changed} of {len(cells)} runs bid differently"]
-        if args.plays:
-            moved = sum(a.result != b.result for a, b in zip(runs, base, strict=True))
-            line[0] += f", {moved} played differently"
-        for label, name in (("not charged", "margin"), ("charged", "charged")):
-            deal = [(getattr(runs[2 * i], name) + getattr(runs[2 * i + 1], name)) / 2
-                    for i in range(args.deals)]
-            diff = [(getattr(runs[2 * i], name) + getattr(runs[2 * i + 1], name)
-                     - getattr(base[2 * i], name) - getattr(base[2 * i + 1], name)) / 2
-                    for i in range(args.deals)]
-            line.append(f"{label} {_text(mean_interval(deal))}, "
-                        f"against the baseline {_text(mean_interval(diff))}")
-        tried = sum(r.tallies[0].nil_attempts for r in runs)
-        made = sum(r.tallies[0].nil_made for r in runs)
-        sets = sum(r.tallies[0].sets for r in runs)
-        contracts = sum(r.tallies[0].contracts for r in runs)
-        line.append(f"nils made {made} of {tried}, set {sets} of {contracts} contracts")
-        print("; ".join(line))
+        print(_line(spec, runs, base, args))
         if args.where:
             print("\n".join(where(config_of(spec), runs, (spec, args.against))))
 
