@@ -2,10 +2,12 @@
 complete hands per second next to OpenSpiel's ``spades`` in the same run.
 
     python bench/ai.py [--levels random,easy,normal,hard] [--deals 4] [--seconds 2]
-                       [--rounds 5] [--preset partnership]
+                       [--rounds 5] [--preset partnership | --preset all | --preset a,b]
 
 Latency: each level plays every seat of ``--deals`` whole hands (its own decisions timed,
-every decision counted, forced ones included), p50 and p95 per level.
+every decision counted, forced ones included), p50 and p95 per level and preset. A level
+may carry the arena's options (``normal:search=160``); ``--preset all`` times every preset
+(the kernel's speed is then left out).
 
 Kernel speed: a random complete hand is a deal, random legal bids, random legal play of
 every card, and the score; OpenSpiel's hand is its 52 chance outcomes (the deal), four
@@ -25,8 +27,8 @@ import time
 
 from engine import machine, openspiel_hands  # bench/engine.py: the same OpenSpiel loop
 from spades.ai import kernel, native
-from spades.ai.levels import make_player
-from spades.engine import apply, find_preset, new_game, player_view
+from spades.ai.arena import make_contender, parse_contender
+from spades.engine import PRESETS, apply, find_preset, new_game, player_view
 
 
 def kernel_hands(seconds: float, preset: str, seed: int) -> float:
@@ -44,9 +46,11 @@ def kernel_hands(seconds: float, preset: str, seed: int) -> float:
 
 def latencies(level: str, preset: str, deals: int) -> list[float]:
     rules = find_preset(preset)
+    contender = parse_contender(level)
     times: list[float] = []
     for deal in range(deals):
-        players = [make_player(level) for _ in range(rules.players)]
+        players = [make_contender(contender.level, **dict(contender.options))
+                   for _ in range(rules.players)]
         rngs = [random.Random(f"bench/{deal}/{s}") for s in range(rules.players)]
         state = new_game(rules, seed=f"bench-ai/{deal}", first_dealer=deal % rules.players)
         while not state.over and not state.results:
@@ -78,32 +82,35 @@ def main() -> None:
           f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"search: {native.SEARCH}")
 
-    print(f"\ndecision latency, preset {args.preset}, {args.deals} hands per level "
-          "(every seat at that level):")
-    for level in filter(None, (x.strip() for x in args.levels.split(","))):
-        try:
-            times = latencies(level, args.preset, args.deals)
-        except ImportError as error:
-            print(f"  {level:8s} not available ({error})")
-            continue
-        print(f"  {level:8s} {len(times):5d} decisions  p50 {quantile(times, 0.5) * 1e3:8.2f} ms"
-              f"  p95 {quantile(times, 0.95) * 1e3:8.2f} ms  max {max(times) * 1e3:8.2f} ms")
+    presets = sorted(PRESETS) if args.preset == "all" else args.preset.split(",")
+    for preset in presets:
+        print(f"\ndecision latency, preset {preset}, {args.deals} hands per level "
+              "(every seat at that level):")
+        for level in filter(None, (x.strip() for x in args.levels.split(","))):
+            try:
+                times = latencies(level, preset, args.deals)
+            except ImportError as error:
+                print(f"  {level:18s} not available ({error})")
+                continue
+            print(f"  {level:18s} {len(times):5d} decisions  p50 "
+                  f"{quantile(times, 0.5) * 1e3:8.2f} ms  p95 {quantile(times, 0.95) * 1e3:8.2f}"
+                  f" ms  max {max(times) * 1e3:8.2f} ms")
 
-    if args.rounds <= 0:  # the decision times alone
+    if args.rounds <= 0 or len(presets) > 1:  # the decision times alone
         return
     print(f"\nrandom complete hands per second, {args.rounds} alternating rounds of "
           f"{args.seconds:g} s:")
     ours: list[float] = []
     theirs: list[float] = []
     for round_ in range(args.rounds):
-        ours.append(kernel_hands(args.seconds, args.preset, args.seed + round_))
+        ours.append(kernel_hands(args.seconds, presets[0], args.seed + round_))
         other = openspiel_hands(args.seconds, args.seed + round_)
         if other is not None:
             theirs.append(other)
         print(f"  round {round_ + 1}: kernel {ours[-1]:9.0f}"
               + (f"   OpenSpiel {other:9.0f}" if other is not None else ""))
     mine = statistics.median(ours)
-    print(f"  kernel ({args.preset}):   {mine:9.0f} hands/s (median)")
+    print(f"  kernel ({presets[0]}):   {mine:9.0f} hands/s (median)")
     if theirs:
         spiel = statistics.median(theirs)
         print(f"  OpenSpiel spades: {spiel:9.0f} hands/s (median)")
