@@ -20,9 +20,9 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from spades.ai.arena import make_contender, parse_contender
+from spades.ai.base import Player
 from spades.ai.chairs import ChairPlan
 from spades.ai.hard import HardPlayer
 from spades.engine import PRESETS, Bid, HandResult, Rules, apply, new_game, player_view
@@ -77,7 +77,7 @@ class Reads:
     probes: dict[int, float] = field(default_factory=dict)
     nil_reads: dict[int, tuple[int, int]] = field(default_factory=dict)
 
-    def note(self, seat: int, player: object) -> None:
+    def note(self, seat: int, player: Player) -> None:
         self.order.append(seat)
         if isinstance(player, HardPlayer) and player.last_probe is not None:
             self.probes[seat] = player.last_probe
@@ -87,7 +87,7 @@ class Reads:
             player.last_nil = None
 
 
-def play(rules: Rules, players: list[Any], seed: str, dealer: int) -> tuple[HandResult, Reads]:
+def play(rules: Rules, players: list[Player], seed: str, dealer: int) -> tuple[HandResult, Reads]:
     """One hand from 0-0, each seat choosing with its own seeded generator."""
     rngs = [random.Random(f"{seed}/{s}") for s in range(rules.players)]
     state = new_game(rules, seed=seed, first_dealer=dealer)
